@@ -1,0 +1,116 @@
+//! The mathematics of Amplification Explorer.
+//!
+//! Pure Rust with no web or plotting dependency. Every public function states its formula, its
+//! source, the neighbouring relation it holds for, its domain, its measured accuracy and whether it
+//! is exact or a bound. Values whose name starts with `ln_` are natural logarithms.
+//!
+//! All elementary functions go through [`special`], which uses the pure-Rust `libm` crate, so the
+//! command-line tool (native) and the web app (wasm32) compute bit-identical numbers.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod root;
+pub mod special;
+pub mod subsampling;
+
+pub use error::MathError;
+
+/// The neighbouring relation a guarantee is stated for.
+///
+/// Results under different relations are not comparable: a mechanism with sensitivity 1 under
+/// add/remove has sensitivity up to 2 under replace-one for many queries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// Datasets differ by adding or removing one record.
+    AddRemove,
+    /// Datasets of the same size differ by replacing one record.
+    ReplaceOne,
+}
+
+impl Relation {
+    /// A short machine name (`add-remove`, `replace-one`), used in JSON output and URLs.
+    pub fn id(self) -> &'static str {
+        match self {
+            Relation::AddRemove => "add-remove",
+            Relation::ReplaceOne => "replace-one",
+        }
+    }
+
+    /// A short human label, as shown on the badges next to numbers.
+    pub fn label(self) -> &'static str {
+        match self {
+            Relation::AddRemove => "add/remove one",
+            Relation::ReplaceOne => "replace one",
+        }
+    }
+}
+
+/// An (ε, δ) differential-privacy guarantee.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpsDelta {
+    /// The privacy-loss bound ε ≥ 0.
+    pub epsilon: f64,
+    /// The failure probability δ ∈ [0, 1).
+    pub delta: f64,
+}
+
+impl EpsDelta {
+    /// Build a guarantee, checking ε ∈ [0, [`MAX_EPSILON`]] and δ ∈ [0, 1).
+    pub fn new(epsilon: f64, delta: f64) -> Result<Self, MathError> {
+        check_epsilon("ε", epsilon)?;
+        check_delta("δ", delta)?;
+        Ok(Self { epsilon, delta })
+    }
+}
+
+/// Largest ε accepted anywhere in the crate.
+///
+/// Reason: formulas contain e^ε; at ε = 709.8 it overflows f64. 500 leaves room for products with
+/// other factors, and no meaningful guarantee is anywhere near it.
+pub const MAX_EPSILON: f64 = 500.0;
+
+/// Check that `value` is a finite ε in [0, [`MAX_EPSILON`]].
+pub fn check_epsilon(name: &'static str, value: f64) -> Result<(), MathError> {
+    if value.is_nan() {
+        return Err(MathError::NotANumber { name });
+    }
+    if !(0.0..=MAX_EPSILON).contains(&value) {
+        return Err(MathError::OutOfDomain {
+            name,
+            value,
+            expected: "between 0 and 500",
+        });
+    }
+    Ok(())
+}
+
+/// Check that `value` is a δ in [0, 1).
+pub fn check_delta(name: &'static str, value: f64) -> Result<(), MathError> {
+    if value.is_nan() {
+        return Err(MathError::NotANumber { name });
+    }
+    if !(0.0..1.0).contains(&value) {
+        return Err(MathError::OutOfDomain {
+            name,
+            value,
+            expected: "at least 0 and below 1",
+        });
+    }
+    Ok(())
+}
+
+/// Check that `value` is a probability in [0, 1].
+pub fn check_probability(name: &'static str, value: f64) -> Result<(), MathError> {
+    if value.is_nan() {
+        return Err(MathError::NotANumber { name });
+    }
+    if !(0.0..=1.0).contains(&value) {
+        return Err(MathError::OutOfDomain {
+            name,
+            value,
+            expected: "between 0 and 1",
+        });
+    }
+    Ok(())
+}
