@@ -1,1 +1,14 @@
-pub fn x(){}
+//! Everything the app and the CLI share above the math: parameter declarations, pages and URL
+//! state, the figure registry, and one drawing function generic over the plotters backend.
+#![forbid(unsafe_code)]
+
+pub mod draw;
+pub mod figures;
+pub mod format;
+pub mod pages;
+pub mod params;
+
+#[cfg(feature = "svg")]
+pub mod svg;
+
+pub use plotters;

@@ -1,0 +1,12 @@
+//! Writes every registry figure at default parameters to target/figures/<id>.svg (for looking at).
+use amp_plots::figures::FIGURES;
+use amp_plots::params::ParamValues;
+use amp_plots::svg::{render_svg, SIZE};
+
+fn main() {
+    std::fs::create_dir_all("target/figures").expect("create target/figures");
+    for f in FIGURES {
+        let svg = render_svg(f, &ParamValues::default(), SIZE).expect("render");
+        std::fs::write(format!("target/figures/{}.svg", f.id), svg).expect("write");
+    }
+}

@@ -1,0 +1,185 @@
+//! The figure registry: a figure is an id, a title, a page, the parameters it reads and a pure
+//! function from parameter values to a [`Chart`]. Drawing is shared ([`crate::draw`]).
+//!
+//! The app, the embed mode, the CLI's `plot` and `figures` commands and the tests all enumerate
+//! [`FIGURES`].
+
+use crate::pages::Page;
+use crate::params::ParamValues;
+
+mod subsampling;
+
+/// One axis of a chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    /// Axis title, with the symbol.
+    pub label: String,
+    /// Logarithmic axis.
+    pub log: bool,
+    /// Lower end of the visible range.
+    pub min: f64,
+    /// Upper end of the visible range.
+    pub max: f64,
+}
+
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// One of a family of comparable curves; the index picks its colour.
+    Family(usize),
+    /// The reader's own curve: thick, in the accent colour.
+    Highlight,
+    /// A bound: dashed.
+    Bound(usize),
+    /// A reference line (e.g. "no amplification"): thin and grey.
+    Reference,
+}
+
+/// A named curve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Points in data coordinates, increasing in x; every coordinate finite (and positive on a log
+    /// axis).
+    pub points: Vec<(f64, f64)>,
+    /// How to draw it.
+    pub role: Role,
+}
+
+/// A shaded region between two curves on the same x grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// Legend text.
+    pub label: String,
+    /// (x, lower, upper) triples.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// A labelled point: the reader's current setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// Data x.
+    pub x: f64,
+    /// Data y.
+    pub y: f64,
+    /// Label drawn beside it.
+    pub label: String,
+}
+
+/// Where the legend goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LegendCorner {
+    /// Top left.
+    UpperLeft,
+    /// Bottom left.
+    LowerLeft,
+    /// Bottom right.
+    LowerRight,
+}
+
+/// Everything needed to draw one figure, computed from parameters alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// Horizontal axis.
+    pub x: Axis,
+    /// Vertical axis.
+    pub y: Axis,
+    /// Shaded bands (drawn first).
+    pub bands: Vec<Band>,
+    /// Curves.
+    pub series: Vec<Series>,
+    /// Marked points.
+    pub markers: Vec<Marker>,
+    /// Legend position.
+    pub legend: LegendCorner,
+    /// Parts left out because they are outside a formula's domain, in words.
+    pub notes: Vec<String>,
+    /// A text alternative: what the figure shows and its key numbers at the current parameters.
+    pub summary: String,
+}
+
+/// A registered figure.
+pub struct FigureSpec {
+    /// Stable kebab-case id: part of URLs, embeds and CLI commands.
+    pub id: &'static str,
+    /// Title shown above the figure.
+    pub title: &'static str,
+    /// The page it belongs to.
+    pub page: Page,
+    /// The parameters it reads (its embed shows controls for these).
+    pub params: &'static [&'static str],
+    /// Parameters → chart. Errors are one sentence for the reader.
+    pub compute: fn(&ParamValues) -> Result<Chart, String>,
+}
+
+impl std::fmt::Debug for FigureSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FigureSpec").field("id", &self.id).finish()
+    }
+}
+
+impl PartialEq for FigureSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+/// Every figure of the app.
+pub static FIGURES: &[FigureSpec] = &[
+    FigureSpec {
+        id: "amplification-vs-rate",
+        title: "Amplified ε′ against the sampling rate",
+        page: Page::Subsampling,
+        params: &["scheme", "eps", "p", "m", "n"],
+        compute: subsampling::vs_rate,
+    },
+    FigureSpec {
+        id: "amplification-vs-epsilon",
+        title: "Amplified ε′ against the base ε, with its bounds",
+        page: Page::Subsampling,
+        params: &["scheme", "eps", "p", "m", "n"],
+        compute: subsampling::vs_epsilon,
+    },
+    FigureSpec {
+        id: "sample-budget",
+        title: "The ε a sample may spend for a target ε′",
+        page: Page::Subsampling,
+        params: &["scheme", "eps", "p", "m", "n"],
+        compute: subsampling::sample_budget,
+    },
+];
+
+/// Look up a figure by id.
+pub fn figure(id: &str) -> Option<&'static FigureSpec> {
+    FIGURES.iter().find(|f| f.id == id)
+}
+
+/// `count` points spaced evenly in log between lo and hi (inclusive), lo > 0.
+pub fn log_grid(lo: f64, hi: f64, count: usize) -> Vec<f64> {
+    let (a, b) = (lo.ln(), hi.ln());
+    (0..count)
+        .map(|i| {
+            if i + 1 == count {
+                hi
+            } else {
+                (a + (b - a) * i as f64 / (count - 1) as f64).exp()
+            }
+        })
+        .collect()
+}
+
+/// A log-axis range that contains every y of the series with a margin of a factor 1.6.
+pub fn log_range<'a>(ys: impl Iterator<Item = &'a f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for &y in ys {
+        if y.is_finite() && y > 0.0 {
+            lo = lo.min(y);
+            hi = hi.max(y);
+        }
+    }
+    if !lo.is_finite() || hi <= 0.0 {
+        return (0.1, 10.0);
+    }
+    (lo / 1.6, hi * 1.6)
+}

@@ -1,0 +1,302 @@
+//! Figures of the subsampling page (seed 000, Theorem 1; seed 004, Theorem 1.1; seed 002, Fig. 3).
+
+use amp_math::subsampling::{
+    amplified_epsilon, base_epsilon, with_replacement_inclusion, Sampling, Scheme,
+};
+
+use super::{log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
+use crate::format::{display_number, short_number};
+use crate::pages::sampling;
+use crate::params::ParamValues;
+
+/// The base ε values drawn as a family on every figure of the page.
+pub const FAMILY: [f64; 5] = [0.1, 0.5, 1.0, 2.0, 5.0];
+
+/// Points per curve.
+const POINTS: usize = 160;
+
+/// The reader's scheme, the x coordinate of their setting (p or m/n) and the x-axis title.
+struct Setting {
+    sampling: Sampling,
+    /// p, or m/n for the fixed-size schemes.
+    rate: f64,
+    /// The probability the theorem uses at that rate (p, m/n or η).
+    inclusion: f64,
+    n: f64,
+    x_label: &'static str,
+}
+
+fn setting(values: &ParamValues) -> Result<Setting, String> {
+    let s = sampling(values);
+    let inclusion = s.inclusion_probability().map_err(|e| e.to_string())?;
+    let (rate, n, x_label) = match s {
+        Sampling::Poisson { p } => (p, f64::NAN, "sampling rate p"),
+        Sampling::WithoutReplacement { m, n } => {
+            (m as f64 / n as f64, n as f64, "sampling rate m/n")
+        }
+        Sampling::WithReplacement { m, n } => {
+            (m as f64 / n as f64, n as f64, "draws per record m/n")
+        }
+    };
+    Ok(Setting {
+        sampling: s,
+        rate,
+        inclusion,
+        n,
+        x_label,
+    })
+}
+
+impl Setting {
+    /// The inclusion probability at another rate on the x axis, for the same scheme and n.
+    fn inclusion_at(&self, rate: f64) -> Option<f64> {
+        match self.sampling.scheme() {
+            Scheme::WithReplacement => with_replacement_inclusion(rate * self.n, self.n).ok(),
+            _ => Some(rate.min(1.0)),
+        }
+    }
+
+    /// The x range: from well below the reader's rate (at most 1e-4) up to 1, or to twice the
+    /// rate when drawing with replacement at more than one draw per record.
+    fn x_range(&self) -> (f64, f64) {
+        let lo = (self.rate / 10.0).min(1e-4).max(1e-9);
+        let hi = if self.rate > 1.0 { self.rate * 2.0 } else { 1.0 };
+        (lo, hi)
+    }
+
+    fn relation(&self) -> &'static str {
+        self.sampling.relation().label()
+    }
+}
+
+/// Family members other than the reader's own value (which is drawn highlighted instead).
+fn family(reader: f64) -> impl Iterator<Item = (usize, f64)> {
+    FAMILY
+        .into_iter()
+        .enumerate()
+        .filter(move |&(_, e)| (e - reader).abs() > 1e-9 * reader)
+}
+
+/// `amplification-vs-rate`: ε′ against the rate for the family of base ε and the reader's ε.
+pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
+    let st = setting(values)?;
+    let eps = values.real("eps");
+    let (lo, hi) = st.x_range();
+    let grid = log_grid(lo, hi, POINTS);
+    let curve = |e: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&x| {
+                let y = amplified_epsilon(e, st.inclusion_at(x)?).ok()?;
+                (y > 0.0 && y.is_finite()).then_some((x, y))
+            })
+            .collect()
+    };
+    let mut series: Vec<Series> = family(eps)
+        .map(|(i, e)| Series {
+            label: format!("ε = {}", short_number(e, 3)),
+            points: curve(e),
+            role: Role::Family(i),
+        })
+        .collect();
+    series.push(Series {
+        label: format!("your ε = {}", short_number(eps, 4)),
+        points: curve(eps),
+        role: Role::Highlight,
+    });
+    let here = amplified_epsilon(eps, st.inclusion).map_err(|e| e.to_string())?;
+    let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
+    Ok(Chart {
+        x: Axis {
+            label: st.x_label.into(),
+            log: true,
+            min: lo,
+            max: hi,
+        },
+        y: Axis {
+            label: "amplified ε′".into(),
+            log: true,
+            min: ylo,
+            max: yhi,
+        },
+        bands: vec![],
+        series,
+        markers: vec![Marker {
+            x: st.rate,
+            y: here,
+            label: format!("ε′ = {}", display_number(here, 4)),
+        }],
+        legend: LegendCorner::UpperLeft,
+        notes: vec![],
+        summary: format!(
+            "Amplified ε′ against the sampling rate on log axes, for base ε from 0.1 to 5 and for \
+             your ε = {}. At your rate {} the amplified guarantee is ε′ = {} ({}).",
+            display_number(eps, 4),
+            display_number(st.rate, 4),
+            display_number(here, 4),
+            st.relation()
+        ),
+    })
+}
+
+/// `amplification-vs-epsilon`: ε′ against ε at the reader's rate, between pε and
+/// min(ε, p(e^ε − 1)), with the no-amplification line ε′ = ε.
+pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
+    let st = setting(values)?;
+    let eps = values.real("eps");
+    let q = st.inclusion;
+    let lo = (eps / 10.0).min(1e-3);
+    let hi = 50.0;
+    let grid = log_grid(lo, hi, POINTS);
+    let mut exact = Vec::with_capacity(POINTS);
+    let mut lower = Vec::with_capacity(POINTS);
+    let mut upper = Vec::with_capacity(POINTS);
+    let mut band = Vec::with_capacity(POINTS);
+    for &e in &grid {
+        let Ok(y) = amplified_epsilon(e, q) else {
+            continue;
+        };
+        let (l, u) = (q * e, e.min(q * e.exp_m1()));
+        if y > 0.0 && l > 0.0 {
+            exact.push((e, y));
+            lower.push((e, l));
+            upper.push((e, u));
+            band.push((e, l, u));
+        }
+    }
+    let here = amplified_epsilon(eps, q).map_err(|e| e.to_string())?;
+    let identity: Vec<(f64, f64)> = grid.iter().map(|&e| (e, e)).collect();
+    let (ylo, yhi) = log_range(lower.iter().chain(identity.iter()).map(|p| &p.1));
+    let rate_name = match st.sampling.scheme() {
+        Scheme::Poisson => "p",
+        Scheme::WithoutReplacement => "m/n",
+        Scheme::WithReplacement => "η",
+    };
+    Ok(Chart {
+        x: Axis {
+            label: "base ε".into(),
+            log: true,
+            min: lo,
+            max: hi,
+        },
+        y: Axis {
+            label: "amplified ε′".into(),
+            log: true,
+            min: ylo,
+            max: yhi,
+        },
+        bands: vec![Band {
+            label: "between the bounds".into(),
+            points: band,
+        }],
+        series: vec![
+            Series {
+                label: "no amplification: ε′ = ε".into(),
+                points: identity,
+                role: Role::Reference,
+            },
+            Series {
+                label: format!("upper bound min(ε, {rate_name}(e^ε − 1))"),
+                points: upper,
+                role: Role::Bound(1),
+            },
+            Series {
+                label: format!("lower bound {rate_name}·ε"),
+                points: lower,
+                role: Role::Bound(2),
+            },
+            Series {
+                label: format!("ε′ at {rate_name} = {}", short_number(q, 4)),
+                points: exact,
+                role: Role::Highlight,
+            },
+        ],
+        markers: vec![Marker {
+            x: eps,
+            y: here,
+            label: format!("ε′ = {}", display_number(here, 4)),
+        }],
+        legend: LegendCorner::UpperLeft,
+        notes: vec![],
+        summary: format!(
+            "Amplified ε′ against base ε on log axes at {rate_name} = {}, between the lower bound \
+             {rate_name}·ε and the upper bound min(ε, {rate_name}(e^ε − 1)). For small ε the curve \
+             follows {rate_name}·ε; for large ε it approaches ε − log(1/{rate_name}). At your ε = {} \
+             the amplified ε′ = {} ({}).",
+            display_number(q, 4),
+            display_number(eps, 4),
+            display_number(here, 4),
+            st.relation()
+        ),
+    })
+}
+
+/// `sample-budget`: the base ε a sample may spend so that the release meets a target ε′,
+/// against the rate (seed 002, Section 3: a 1% sample may spend 5.1523 for ε′ = 1).
+pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
+    let st = setting(values)?;
+    let target = values.real("eps");
+    let (lo, hi) = st.x_range();
+    let grid = log_grid(lo, hi, POINTS);
+    let mut notes = Vec::new();
+    let curve = |t: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&x| {
+                let q = st.inclusion_at(x)?;
+                let b = base_epsilon(t, q).ok()?;
+                (b.is_finite() && b > 0.0).then_some((x, b))
+            })
+            .collect()
+    };
+    let mut series: Vec<Series> = family(target)
+        .map(|(i, t)| Series {
+            label: format!("target ε′ = {}", short_number(t, 3)),
+            points: curve(t),
+            role: Role::Family(i),
+        })
+        .collect();
+    series.push(Series {
+        label: format!("your target ε′ = {}", short_number(target, 4)),
+        points: curve(target),
+        role: Role::Highlight,
+    });
+    let here = base_epsilon(target, st.inclusion).map_err(|e| e.to_string())?;
+    if here > 50.0 {
+        notes.push(format!(
+            "At your rate the sample may spend ε = {}: beyond any meaningful guarantee.",
+            display_number(here, 4)
+        ));
+    }
+    let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
+    Ok(Chart {
+        x: Axis {
+            label: st.x_label.into(),
+            log: true,
+            min: lo,
+            max: hi,
+        },
+        y: Axis {
+            label: "base ε the sample may spend".into(),
+            log: true,
+            min: ylo,
+            max: yhi,
+        },
+        bands: vec![],
+        series,
+        markers: vec![Marker {
+            x: st.rate,
+            y: here,
+            label: format!("ε = {}", display_number(here, 5)),
+        }],
+        legend: LegendCorner::LowerLeft,
+        notes,
+        summary: format!(
+            "The base ε a mechanism run on the sample may use so that the whole release meets a \
+             target ε′, against the sampling rate on log axes. For your target ε′ = {} at rate {} \
+             the sample may spend ε = {} ({}).",
+            display_number(target, 4),
+            display_number(st.rate, 4),
+            display_number(here, 5),
+            st.relation()
+        ),
+    })
+}

@@ -1,0 +1,148 @@
+//! Number formatting shared by the app, the CLI and the figures.
+
+/// The shortest text that parses back to exactly `x`, in plain notation for moderate magnitudes
+/// and in exponent notation (`1e-6`, `1.5e12`) otherwise. Used in URLs, CLI flags, JSON output and
+/// `data-value` attributes, so the app and the CLI print identical strings for identical numbers.
+/// Non-finite input gives "null" (never shown as a number).
+pub fn compact_number(x: f64) -> String {
+    if !x.is_finite() {
+        return "null".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let a = x.abs();
+    if (1e-4..1e15).contains(&a) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// A number rounded to `digits` significant digits for display: "0.01703", "5.152", "1.000e-8".
+/// Exponent notation below 1e-4 and from 1e6. Non-finite input gives "—".
+pub fn display_number(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let a = x.abs();
+    let digits = digits.max(1);
+    if !(1e-4..1e6).contains(&a) {
+        return format!("{:.*e}", digits - 1, x);
+    }
+    let magnitude = a.log10().floor() as i32;
+    let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
+    let s = format!("{x:.decimals$}");
+    // A value like 9.99996 rounds up to 10.000: drop one decimal to keep `digits` significant.
+    let rounded: f64 = s.parse().unwrap_or(x);
+    if decimals > 0 && rounded.abs() >= 10f64.powi(magnitude + 1) {
+        return format!("{:.*}", decimals - 1, x);
+    }
+    s
+}
+
+/// Like [`display_number`] but without trailing zeros: "0.1", "2", "0.01703".
+pub fn short_number(x: f64, digits: usize) -> String {
+    let s = display_number(x, digits);
+    match s.split_once('e') {
+        Some((mantissa, exp)) if mantissa.contains('.') => {
+            let m = mantissa.trim_end_matches('0').trim_end_matches('.');
+            format!("{m}e{exp}")
+        }
+        Some(_) => s,
+        None if s.contains('.') => s.trim_end_matches('0').trim_end_matches('.').to_string(),
+        None => s,
+    }
+}
+
+/// A JSON string literal (quotes and escapes included).
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// User text shortened to at most 40 characters and stripped of control characters, for quoting
+/// in a message.
+pub fn escape_display(s: &str) -> String {
+    let cleaned: String = s.chars().filter(|c| !c.is_control()).collect();
+    if cleaned.chars().count() > 40 {
+        let head: String = cleaned.chars().take(37).collect();
+        format!("{head}…")
+    } else {
+        cleaned
+    }
+}
+
+/// Tick label for a log axis at 10^k: "0.001", "1", "100", or "1e-9" outside that range.
+pub fn decade_label(k: i32) -> String {
+    match k {
+        -3..=-1 => format!("{}", 10f64.powi(k)),
+        0..=3 => format!("{}", 10i64.pow(k as u32)),
+        _ => format!("1e{k}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_round_trips() {
+        for &x in &[
+            1.0,
+            0.01,
+            1e-6,
+            1e-12,
+            5.152_334_f64,
+            60000.0,
+            1e15,
+            -3.5e-7,
+            0.1 + 0.2,
+        ] {
+            let s = compact_number(x);
+            assert_eq!(s.parse::<f64>().unwrap(), x, "{s}");
+        }
+        assert_eq!(compact_number(1e-6), "1e-6");
+        assert_eq!(compact_number(0.01), "0.01");
+        assert_eq!(compact_number(f64::NAN), "null");
+    }
+
+    #[test]
+    fn display_rounds_to_significant_digits() {
+        assert_eq!(display_number(0.017_032_1, 4), "0.01703");
+        assert_eq!(display_number(5.152_33, 5), "5.1523");
+        assert_eq!(display_number(1e-8, 4), "1.000e-8");
+        assert_eq!(display_number(123_456.7, 4), "123457");
+        assert_eq!(display_number(9.999_96, 4), "10.00");
+        assert_eq!(display_number(f64::INFINITY, 4), "—");
+    }
+
+    #[test]
+    fn short_drops_trailing_zeros() {
+        assert_eq!(short_number(0.1, 3), "0.1");
+        assert_eq!(short_number(2.0, 3), "2");
+        assert_eq!(short_number(1e-8, 3), "1e-8");
+        assert_eq!(short_number(0.017_032, 4), "0.01703");
+    }
+
+    #[test]
+    fn json_strings_escape() {
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+    }
+}

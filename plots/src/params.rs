@@ -1,0 +1,450 @@
+//! Every parameter is declared once, here. Sliders, number fields, URL parsing, validation
+//! messages and the CLI's flags are all derived from these declarations.
+
+use std::collections::BTreeMap;
+
+use crate::format::{compact_number, escape_display};
+
+/// How a numeric control maps positions to values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Evenly spaced values.
+    Linear,
+    /// Evenly spaced logarithms.
+    Log,
+}
+
+/// One option of a choice parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// URL / CLI value.
+    pub id: &'static str,
+    /// Human label.
+    pub label: &'static str,
+}
+
+/// What values a parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Domain {
+    /// A real number in [min, max] (or [min, max) when `max_open`).
+    Real {
+        /// Smallest accepted value.
+        min: f64,
+        /// Largest accepted value (excluded when `max_open`).
+        max: f64,
+        /// Whether `max` itself is excluded.
+        max_open: bool,
+        /// Slider mapping.
+        scale: Scale,
+        /// The slider's range, inside [min, max]; the number field accepts the whole domain.
+        slider: (f64, f64),
+    },
+    /// A whole number in [min, max].
+    Count {
+        /// Smallest accepted value.
+        min: u64,
+        /// Largest accepted value.
+        max: u64,
+        /// Slider mapping.
+        scale: Scale,
+        /// The slider's range.
+        slider: (u64, u64),
+    },
+    /// One of a fixed list.
+    Choice(&'static [Choice]),
+}
+
+/// A parameter's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// A real number.
+    Real(f64),
+    /// A whole number.
+    Count(u64),
+    /// The id of a [`Choice`].
+    Choice(&'static str),
+}
+
+impl Value {
+    /// The value as f64 (counts converted; choices are NaN and never reach the math).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Value::Real(x) => x,
+            Value::Count(n) => n as f64,
+            Value::Choice(_) => f64::NAN,
+        }
+    }
+}
+
+/// A parameter declaration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// URL query name and CLI flag (`--name`).
+    pub name: &'static str,
+    /// Mathematical symbol, e.g. "ε".
+    pub symbol: &'static str,
+    /// Label shown next to the control.
+    pub label: &'static str,
+    /// Unit, or "" for dimensionless quantities.
+    pub unit: &'static str,
+    /// One sentence of help, shown under the control and in `amplify --help`.
+    pub help: &'static str,
+    /// Accepted values.
+    pub domain: Domain,
+    /// Default value.
+    pub default: Value,
+}
+
+/// Longest text accepted for one value (a 10 kB query value is rejected, not parsed).
+pub const MAX_VALUE_LEN: usize = 64;
+
+impl ParamSpec {
+    /// Parse and validate user text. The error is one sentence naming the parameter and its domain.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(format!("{} is empty: {}", self.symbol, self.domain_text()));
+        }
+        if t.len() > MAX_VALUE_LEN {
+            return Err(format!(
+                "{} is too long ({} characters): {}",
+                self.symbol,
+                t.len(),
+                self.domain_text()
+            ));
+        }
+        match self.domain {
+            Domain::Real { .. } => {
+                let x: f64 = t.parse().map_err(|_| {
+                    format!(
+                        "{} must be a number, not “{}”: {}",
+                        self.symbol,
+                        escape_display(t),
+                        self.domain_text()
+                    )
+                })?;
+                self.check(Value::Real(x)).map(|_| Value::Real(x))
+            }
+            Domain::Count { .. } => {
+                let x: f64 = t.parse().map_err(|_| {
+                    format!(
+                        "{} must be a whole number, not “{}”: {}",
+                        self.symbol,
+                        escape_display(t),
+                        self.domain_text()
+                    )
+                })?;
+                if !x.is_finite() || x.fract() != 0.0 || x < 0.0 || x > u64::MAX as f64 {
+                    return Err(format!(
+                        "{} must be a whole number: {}",
+                        self.symbol,
+                        self.domain_text()
+                    ));
+                }
+                let v = Value::Count(x as u64);
+                self.check(v).map(|_| v)
+            }
+            Domain::Choice(options) => options
+                .iter()
+                .find(|c| c.id == t)
+                .map(|c| Value::Choice(c.id))
+                .ok_or_else(|| {
+                    format!(
+                        "{} “{}” is not one of: {}",
+                        self.label,
+                        escape_display(t),
+                        self.domain_text()
+                    )
+                }),
+        }
+    }
+
+    /// Check a value against the domain.
+    pub fn check(&self, v: Value) -> Result<(), String> {
+        let ok = match (self.domain, v) {
+            (
+                Domain::Real {
+                    min, max, max_open, ..
+                },
+                Value::Real(x),
+            ) => x.is_finite() && x >= min && (x < max || (!max_open && x == max)),
+            (Domain::Count { min, max, .. }, Value::Count(n)) => (min..=max).contains(&n),
+            (Domain::Choice(options), Value::Choice(id)) => options.iter().any(|c| c.id == id),
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{} {}", self.symbol, self.domain_text()))
+        }
+    }
+
+    /// The domain in words: "must be between 1e-12 and 50".
+    pub fn domain_text(&self) -> String {
+        match self.domain {
+            Domain::Real {
+                min, max, max_open, ..
+            } => {
+                if max_open {
+                    format!(
+                        "must be at least {} and below {}",
+                        compact_number(min),
+                        compact_number(max)
+                    )
+                } else {
+                    format!(
+                        "must be between {} and {}",
+                        compact_number(min),
+                        compact_number(max)
+                    )
+                }
+            }
+            Domain::Count { min, max, .. } => format!(
+                "must be a whole number from {} to {}",
+                compact_number(min as f64),
+                compact_number(max as f64)
+            ),
+            Domain::Choice(options) => {
+                let ids: Vec<&str> = options.iter().map(|c| c.id).collect();
+                format!("must be one of {}", ids.join(", "))
+            }
+        }
+    }
+
+    /// Text of a value as written in URLs, CLI flags and number fields (round-trips exactly).
+    pub fn format(&self, v: Value) -> String {
+        match v {
+            Value::Real(x) => compact_number(x),
+            Value::Count(n) => n.to_string(),
+            Value::Choice(id) => id.to_string(),
+        }
+    }
+
+    /// Number of slider steps; the slider's position is an integer in 0..=steps.
+    pub const SLIDER_STEPS: u32 = 400;
+
+    /// Slider position (0..=SLIDER_STEPS) for a value; values outside the slider's range clamp.
+    pub fn to_slider(&self, v: Value) -> Option<u32> {
+        let (lo, hi, scale) = self.slider_range()?;
+        let x = v.as_f64();
+        let t = match scale {
+            Scale::Linear => (x - lo) / (hi - lo),
+            Scale::Log => {
+                if x <= 0.0 {
+                    0.0
+                } else {
+                    (x / lo).ln() / (hi / lo).ln()
+                }
+            }
+        };
+        let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+        Some((t * Self::SLIDER_STEPS as f64).round() as u32)
+    }
+
+    /// Value at a slider position. Real values are rounded to 4 significant digits so that URLs
+    /// stay short; counts to whole numbers.
+    pub fn from_slider(&self, pos: u32) -> Option<Value> {
+        let (lo, hi, scale) = self.slider_range()?;
+        let t = pos.min(Self::SLIDER_STEPS) as f64 / Self::SLIDER_STEPS as f64;
+        let x = match scale {
+            Scale::Linear => lo + t * (hi - lo),
+            Scale::Log => lo * (hi / lo).powf(t),
+        };
+        Some(match self.domain {
+            Domain::Count { min, max, .. } => Value::Count((x.round() as u64).clamp(min, max)),
+            Domain::Real { min, max, .. } => {
+                let r = round_sig(x, 4).clamp(min, max);
+                Value::Real(r)
+            }
+            Domain::Choice(_) => return None,
+        })
+    }
+
+    fn slider_range(&self) -> Option<(f64, f64, Scale)> {
+        match self.domain {
+            Domain::Real { slider, scale, .. } => Some((slider.0, slider.1, scale)),
+            Domain::Count { slider, scale, .. } => Some((slider.0 as f64, slider.1 as f64, scale)),
+            Domain::Choice(_) => None,
+        }
+    }
+}
+
+/// Round to `digits` significant digits.
+pub fn round_sig(x: f64, digits: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let e = x.abs().log10().floor() as i32;
+    let f = 10f64.powi(digits - 1 - e);
+    let r = (x * f).round() / f;
+    // Reparse through text so the value is the shortest decimal (0.01 rather than 0.010000000000000002).
+    format!("{:.*e}", (digits - 1) as usize, r)
+        .parse()
+        .unwrap_or(r)
+}
+
+/// The sampling schemes, as declared for the `scheme` parameter.
+pub const SCHEMES: &[Choice] = &[
+    Choice {
+        id: "poisson",
+        label: "Poisson, rate p",
+    },
+    Choice {
+        id: "without-replacement",
+        label: "m of n, without replacement",
+    },
+    Choice {
+        id: "with-replacement",
+        label: "m draws of n, with replacement",
+    },
+];
+
+/// Every parameter of the app.
+pub static PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "eps",
+        symbol: "ε",
+        label: "Privacy parameter ε",
+        unit: "",
+        help: "The base mechanism's ε; for the inverse, the target ε′ of the whole release.",
+        domain: Domain::Real {
+            min: 1e-12,
+            max: 50.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 50.0),
+        },
+        default: Value::Real(1.0),
+    },
+    ParamSpec {
+        name: "delta",
+        symbol: "δ",
+        label: "Failure probability δ",
+        unit: "",
+        help: "The base mechanism's δ (0 for pure DP); for the inverse, the target δ′.",
+        domain: Domain::Real {
+            min: 0.0,
+            max: 1.0,
+            max_open: true,
+            scale: Scale::Log,
+            slider: (1e-12, 0.01),
+        },
+        default: Value::Real(1e-6),
+    },
+    ParamSpec {
+        name: "p",
+        symbol: "p",
+        label: "Sampling rate p",
+        unit: "",
+        help: "Probability that each record is in the sample (Poisson sampling).",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-5, 1.0),
+        },
+        default: Value::Real(0.01),
+    },
+    ParamSpec {
+        name: "m",
+        symbol: "m",
+        label: "Sample size m",
+        unit: "records",
+        help: "Records in the sample (fixed-size schemes); draws, with replacement.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 1_000_000),
+        },
+        default: Value::Count(600),
+    },
+    ParamSpec {
+        name: "n",
+        symbol: "n",
+        label: "Dataset size n",
+        unit: "records",
+        help: "Records in the whole dataset (fixed-size schemes).",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (10, 10_000_000),
+        },
+        default: Value::Count(60_000),
+    },
+    ParamSpec {
+        name: "scheme",
+        symbol: "scheme",
+        label: "Sampling scheme",
+        unit: "",
+        help: "How the sample is drawn; it decides the neighbouring relation of the guarantee.",
+        domain: Domain::Choice(SCHEMES),
+        default: Value::Choice("poisson"),
+    },
+];
+
+/// Look up a parameter declaration by its URL name.
+pub fn param(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|p| p.name == name)
+}
+
+/// A full set of parameter values (every declared parameter has one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamValues(BTreeMap<&'static str, Value>);
+
+impl Default for ParamValues {
+    fn default() -> Self {
+        ParamValues(PARAMS.iter().map(|p| (p.name, p.default)).collect())
+    }
+}
+
+impl ParamValues {
+    /// The value of a parameter (its default if never set).
+    pub fn get(&self, name: &str) -> Value {
+        self.0
+            .get(name)
+            .copied()
+            .or_else(|| param(name).map(|p| p.default))
+            .unwrap_or(Value::Real(f64::NAN))
+    }
+
+    /// A real (or count) parameter as f64.
+    pub fn real(&self, name: &str) -> f64 {
+        self.get(name).as_f64()
+    }
+
+    /// A count parameter.
+    pub fn count(&self, name: &str) -> u64 {
+        match self.get(name) {
+            Value::Count(n) => n,
+            Value::Real(x) => x as u64,
+            Value::Choice(_) => 0,
+        }
+    }
+
+    /// A choice parameter's id.
+    pub fn choice(&self, name: &str) -> &'static str {
+        match self.get(name) {
+            Value::Choice(id) => id,
+            _ => "",
+        }
+    }
+
+    /// Set a value after checking it against its declaration.
+    pub fn set(&mut self, name: &str, v: Value) -> Result<(), String> {
+        let spec = param(name).ok_or_else(|| format!("unknown parameter “{name}”"))?;
+        spec.check(v)?;
+        self.0.insert(spec.name, v);
+        Ok(())
+    }
+
+    /// Parse user text for a parameter and set it.
+    pub fn set_text(&mut self, name: &str, text: &str) -> Result<(), String> {
+        let spec = param(name).ok_or_else(|| format!("unknown parameter “{name}”"))?;
+        let v = spec.parse(text)?;
+        self.0.insert(spec.name, v);
+        Ok(())
+    }
+}

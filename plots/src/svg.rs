@@ -1,0 +1,21 @@
+//! Rendering a registry figure to an SVG string (CLI `plot`, native tests, app export).
+
+use plotters::prelude::*;
+
+use crate::draw::{draw_chart, Theme};
+use crate::figures::FigureSpec;
+use crate::params::ParamValues;
+
+/// Default size of an exported figure, in pixels.
+pub const SIZE: (u32, u32) = (820, 520);
+
+/// Compute and draw `figure` at `values` as a standalone SVG document with its title.
+pub fn render_svg(figure: &FigureSpec, values: &ParamValues, size: (u32, u32)) -> Result<String, String> {
+    let chart = (figure.compute)(values)?;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw_chart(&root, &chart, &Theme::light(1.0), Some(figure.title))?;
+    }
+    Ok(out)
+}
