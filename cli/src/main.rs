@@ -1,1 +1,290 @@
-fn main(){}
+//! `amplify`: the explorer's numbers as JSON and its figures as SVG, from the same code as the app.
+//!
+//! Exit status 0 on success, 2 with one line on stderr for any bad argument or impossible request.
+#![forbid(unsafe_code)]
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+
+use amp_math::subsampling::{amplify, base_for_target, Scheme};
+use amp_math::EpsDelta;
+use amp_plots::figures::{figure, FIGURES};
+use amp_plots::format::{compact_number, json_string};
+use amp_plots::pages::{check_together, sampling};
+use amp_plots::params::{param, ParamValues, PARAMS};
+use amp_plots::svg::{render_svg, SIZE};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(out) => {
+            if !out.is_empty() {
+                println!("{out}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            // One line, whatever the message contained.
+            eprintln!("amplify: {}", msg.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn usage() -> String {
+    let mut s = String::from(
+        "amplify: privacy amplification numbers and figures\n\n\
+         usage:\n  \
+         amplify subsample --scheme poisson|without-replacement|with-replacement --eps E [--delta D]\n                    \
+         (--p P | --m M --n N) [--invert] [--json]\n  \
+         amplify figures [--json]\n  \
+         amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
+         parameters:\n",
+    );
+    for p in PARAMS {
+        s.push_str(&format!(
+            "  --{:<7} {} ({}; default {})\n",
+            p.name,
+            p.help,
+            p.domain_text(),
+            p.format(p.default)
+        ));
+    }
+    s.trim_end().to_string()
+}
+
+/// Flags as given: `--name value` or `--name=value`; switches (`--json`, `--invert`) map to "".
+struct Flags {
+    values: BTreeMap<String, String>,
+    positional: Vec<String>,
+}
+
+const SWITCHES: &[&str] = &["json", "invert", "help"];
+
+fn parse_flags(args: &[String]) -> Result<Flags, String> {
+    let mut values = BTreeMap::new();
+    let mut positional = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if let Some(flag) = a.strip_prefix("--") {
+            let (name, value) = match flag.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (flag.to_string(), None),
+            };
+            let value = if SWITCHES.contains(&name.as_str()) {
+                if value.is_some() {
+                    return Err(format!("--{name} takes no value"));
+                }
+                String::new()
+            } else if let Some(v) = value {
+                v
+            } else {
+                i += 1;
+                args.get(i)
+                    .cloned()
+                    .ok_or_else(|| format!("--{name} needs a value"))?
+            };
+            if values.insert(name.clone(), value).is_some() {
+                return Err(format!("--{name} is given twice"));
+            }
+        } else {
+            positional.push(a.clone());
+        }
+        i += 1;
+    }
+    Ok(Flags { values, positional })
+}
+
+/// Parameter values from flags, through the shared declarations; `allowed` limits which
+/// parameters the command reads, `extra` names its other flags.
+fn param_values(flags: &Flags, allowed: &[&str], extra: &[&str]) -> Result<ParamValues, String> {
+    let mut values = ParamValues::default();
+    for (name, text) in &flags.values {
+        if extra.contains(&name.as_str()) {
+            continue;
+        }
+        if !allowed.contains(&name.as_str()) {
+            return Err(if param(name).is_some() {
+                format!("--{name} is not used here (this command reads: {})", flag_list(allowed))
+            } else {
+                format!("unknown option --{name} (see amplify --help)")
+            });
+        }
+        values.set_text(name, text)?;
+    }
+    check_together(&values).map_err(|(_, msg)| msg)?;
+    Ok(values)
+}
+
+fn flag_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("--{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn run(args: &[String]) -> Result<String, String> {
+    let Some(command) = args.first() else {
+        return Err("no command given (subsample, figures or plot; see amplify --help)".into());
+    };
+    let flags = parse_flags(&args[1..])?;
+    match command.as_str() {
+        "--help" | "-h" | "help" => Ok(usage()),
+        "subsample" => subsample(&flags),
+        "figures" => figures(&flags),
+        "plot" => plot(&flags),
+        other => Err(format!(
+            "unknown command “{other}” (subsample, figures or plot; see amplify --help)"
+        )),
+    }
+}
+
+fn subsample(flags: &Flags) -> Result<String, String> {
+    if !flags.positional.is_empty() {
+        return Err(format!("unexpected argument “{}”", flags.positional[0]));
+    }
+    if !flags.values.contains_key("eps") {
+        return Err("--eps is required".into());
+    }
+    let scheme_id = flags
+        .values
+        .get("scheme")
+        .map(String::as_str)
+        .unwrap_or("poisson");
+    let scheme = Scheme::from_id(scheme_id).ok_or_else(|| {
+        format!("--scheme must be poisson, without-replacement or with-replacement, not “{scheme_id}”")
+    })?;
+    let sizes: &[&str] = match scheme {
+        Scheme::Poisson => &["p"],
+        _ => &["m", "n"],
+    };
+    for needed in sizes {
+        if !flags.values.contains_key(*needed) {
+            return Err(format!(
+                "--scheme {} needs {}",
+                scheme.id(),
+                flag_list(sizes)
+            ));
+        }
+    }
+    let mut allowed = vec!["scheme", "eps", "delta"];
+    allowed.extend_from_slice(sizes);
+    let values = param_values(flags, &allowed, &["json", "invert"])?;
+    let s = sampling(&values);
+    let given = EpsDelta::new(values.real("eps"), values.real("delta")).map_err(|e| e.to_string())?;
+    let invert = flags.values.contains_key("invert");
+    let result = if invert {
+        base_for_target(&s, given)
+    } else {
+        amplify(&s, given)
+    }
+    .map_err(|e| e.to_string())?;
+    let (eps, delta) = (result.guarantee.epsilon, result.guarantee.delta);
+    if !(eps.is_finite() && delta.is_finite()) {
+        return Err("the result is not a finite number".into());
+    }
+    if flags.values.contains_key("json") {
+        Ok(format!(
+            "{{\"scheme\":{},\"relation\":{},\"epsilon\":{},\"delta\":{}}}",
+            json_string(scheme.id()),
+            json_string(result.relation.id()),
+            compact_number(eps),
+            compact_number(delta)
+        ))
+    } else if invert {
+        Ok(format!(
+            "base ε = {}, δ = {} meet the target ε′ = {}, δ′ = {} ({}, {})",
+            compact_number(eps),
+            compact_number(delta),
+            compact_number(given.epsilon),
+            compact_number(given.delta),
+            scheme.label(),
+            result.relation.label()
+        ))
+    } else {
+        Ok(format!(
+            "ε′ = {}, δ′ = {} ({}, {})",
+            compact_number(eps),
+            compact_number(delta),
+            scheme.label(),
+            result.relation.label()
+        ))
+    }
+}
+
+fn figures(flags: &Flags) -> Result<String, String> {
+    if let Some(name) = flags.values.keys().find(|k| k.as_str() != "json") {
+        return Err(format!("unknown option --{name} for figures"));
+    }
+    if flags.values.contains_key("json") {
+        let items: Vec<String> = FIGURES
+            .iter()
+            .map(|f| {
+                let params: Vec<String> = f.params.iter().map(|p| json_string(p)).collect();
+                format!(
+                    "{{\"id\":{},\"title\":{},\"page\":{},\"params\":[{}]}}",
+                    json_string(f.id),
+                    json_string(f.title),
+                    json_string(f.page.id()),
+                    params.join(",")
+                )
+            })
+            .collect();
+        Ok(format!("[{}]", items.join(",")))
+    } else {
+        Ok(FIGURES
+            .iter()
+            .map(|f| format!("{:<28} {:<12} {}", f.id, f.page.id(), f.title))
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+}
+
+fn plot(flags: &Flags) -> Result<String, String> {
+    let id = match flags.positional.as_slice() {
+        [id] => id,
+        [] => return Err("plot needs a figure id (see amplify figures)".into()),
+        [_, extra, ..] => return Err(format!("unexpected argument “{extra}”")),
+    };
+    let fig = figure(id).ok_or_else(|| format!("no figure “{id}” (see amplify figures)"))?;
+    let out = flags
+        .values
+        .get("out")
+        .ok_or("plot needs --out FILE.svg")?;
+    let dim = |name: &str, default: u32| -> Result<u32, String> {
+        match flags.values.get(name) {
+            None => Ok(default),
+            Some(t) => t
+                .parse::<u32>()
+                .ok()
+                .filter(|v| (200..=4000).contains(v))
+                .ok_or_else(|| format!("--{name} must be a whole number of pixels from 200 to 4000")),
+        }
+    };
+    let size = (dim("width", SIZE.0)?, dim("height", SIZE.1)?);
+    let values = param_values(flags, fig.params, &["out", "width", "height"])?;
+    let svg = render_svg(fig, &values, size)?;
+    std::fs::write(out, svg).map_err(|e| format!("cannot write {out}: {e}"))?;
+    Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use amp_plots::params::Domain;
+
+    #[test]
+    fn every_parameter_flag_is_documented_in_usage() {
+        let u = usage();
+        for p in PARAMS {
+            assert!(u.contains(&format!("--{}", p.name)), "{}", p.name);
+            if let Domain::Choice(options) = p.domain {
+                for o in options {
+                    assert!(u.contains(o.id));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,154 @@
+//! Parameter declarations and URL state: defaults valid, slider mapping, hostile query strings.
+
+use amp_plots::pages::{parse_query, percent_decode, to_query, Page, View};
+use amp_plots::params::{param, Domain, ParamSpec, ParamValues, Value, PARAMS};
+use proptest::prelude::*;
+
+#[test]
+fn defaults_satisfy_their_own_domains() {
+    for p in PARAMS {
+        p.check(p.default).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        assert_eq!(p.parse(&p.format(p.default)).unwrap(), p.default, "{}", p.name);
+        if let Domain::Real { min, max, slider, .. } = p.domain {
+            assert!(min <= slider.0 && slider.1 <= max, "{}", p.name);
+        }
+    }
+}
+
+#[test]
+fn slider_positions_map_to_valid_values_monotonically() {
+    for p in PARAMS.iter().filter(|p| !matches!(p.domain, Domain::Choice(_))) {
+        let mut last = f64::NEG_INFINITY;
+        for pos in 0..=ParamSpec::SLIDER_STEPS {
+            let v = p.from_slider(pos).unwrap();
+            p.check(v).unwrap_or_else(|e| panic!("{} at {pos}: {e}", p.name));
+            assert!(v.as_f64() >= last, "{} not monotone at {pos}", p.name);
+            last = v.as_f64();
+        }
+        // The default's position maps back close to the default.
+        let pos = p.to_slider(p.default).unwrap();
+        let back = p.from_slider(pos).unwrap().as_f64();
+        let d = p.default.as_f64();
+        assert!(((back - d) / d).abs() < 0.05, "{}: {d} → {pos} → {back}", p.name);
+    }
+}
+
+#[test]
+fn a_full_query_round_trips() {
+    let mut v = ParamValues::default();
+    v.set_text("eps", "0.25").unwrap();
+    v.set_text("scheme", "without-replacement").unwrap();
+    v.set_text("m", "1000").unwrap();
+    v.set_text("n", "50000").unwrap();
+    v.set_text("delta", "1e-9").unwrap();
+    let q = to_query(View::Page(Page::Subsampling), &v);
+    assert_eq!(q, "?page=subsampling&scheme=without-replacement&eps=0.25&delta=1e-9&p=0.01&m=1000&n=50000");
+    let s = parse_query(&q);
+    assert_eq!(s.view, View::Page(Page::Subsampling));
+    assert_eq!(s.values, v);
+    assert!(s.notices.is_empty(), "{:?}", s.notices);
+}
+
+#[test]
+fn hostile_queries_fall_back_per_value_with_a_notice() {
+    let long = "9".repeat(10_000);
+    let cases: Vec<(String, &str)> = vec![
+        ("?page=subsampling&eps=NaN".into(), "eps"),
+        ("?page=subsampling&eps=-1".into(), "eps"),
+        ("?page=subsampling&eps=1e999".into(), "eps"),
+        ("?page=subsampling&eps=".into(), "eps"),
+        ("?page=subsampling&eps=abc".into(), "eps"),
+        (format!("?page=subsampling&eps={long}"), "eps"),
+        ("?page=subsampling&p=2".into(), "p"),
+        ("?page=subsampling&delta=1".into(), "delta"),
+        ("?page=subsampling&m=1.5".into(), "m"),
+        ("?page=subsampling&scheme=%3Cscript%3E".into(), "scheme"),
+    ];
+    for (q, bad) in cases {
+        let s = parse_query(&q);
+        assert_eq!(s.view, View::Page(Page::Subsampling), "{q}");
+        assert_eq!(s.values.get(bad), param(bad).unwrap().default, "{q}");
+        assert_eq!(s.notices.len(), 1, "{q}: {:?}", s.notices);
+        assert!(s.notices[0].len() < 300, "notice too long for {q}");
+    }
+    // Good values next to bad ones are kept.
+    let s = parse_query("?page=subsampling&eps=0.5&p=oops&delta=1e-7");
+    assert_eq!(s.values.get("eps"), Value::Real(0.5));
+    assert_eq!(s.values.get("delta"), Value::Real(1e-7));
+    assert_eq!(s.values.get("p"), Value::Real(0.01));
+    // Repeated keys: the first wins; unknown keys: ignored; both reported.
+    let s = parse_query("?page=subsampling&eps=0.5&eps=2&zzz=1");
+    assert_eq!(s.values.get("eps"), Value::Real(0.5));
+    assert_eq!(s.notices.len(), 2, "{:?}", s.notices);
+    // Unknown page: home, with a notice. Empty query: home, no notice.
+    let s = parse_query("?page=nope");
+    assert_eq!(s.view, View::Page(Page::Home));
+    assert_eq!(s.notices.len(), 1);
+    let s = parse_query("");
+    assert_eq!(s.view, View::Page(Page::Home));
+    assert!(s.notices.is_empty());
+    // m > n without replacement: fine alone, not together.
+    let s = parse_query("?page=subsampling&scheme=without-replacement&m=500&n=100");
+    assert_eq!(s.values.count("m"), 600);
+    assert_eq!(s.values.count("n"), 60_000);
+    assert_eq!(s.notices.len(), 1);
+    // A flood of junk produces a bounded list of notices.
+    let junk: String = (0..5000).map(|i| format!("&k{i}=v")).collect();
+    let s = parse_query(&junk);
+    assert!(s.notices.len() <= 9);
+}
+
+#[test]
+fn embed_selects_one_figure() {
+    let s = parse_query("?embed=sample-budget&eps=2");
+    match s.view {
+        View::Embed(f) => assert_eq!(f.id, "sample-budget"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.values.get("eps"), Value::Real(2.0));
+}
+
+#[test]
+fn percent_decoding_never_panics_on_truncated_escapes() {
+    assert_eq!(percent_decode("a%2"), "a%2");
+    assert_eq!(percent_decode("%"), "%");
+    assert_eq!(percent_decode("%zz"), "%zz");
+    assert_eq!(percent_decode("%C3%A9"), "é");
+    assert_eq!(percent_decode("%FF"), "\u{FFFD}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    /// Arbitrary query strings: no panic, the state is always valid.
+    #[test]
+    fn arbitrary_queries_give_valid_state(q in "\\PC{0,200}") {
+        let s = parse_query(&q);
+        for p in PARAMS {
+            prop_assert!(p.check(s.values.get(p.name)).is_ok());
+        }
+    }
+
+    /// Queries built from real keys and arbitrary values: good values kept, bad ones reported.
+    #[test]
+    fn known_keys_with_arbitrary_values(
+        key in prop::sample::select(vec!["eps", "delta", "p", "m", "n", "scheme"]),
+        val in prop_oneof!["[-+0-9.eE]{0,12}", "\\PC{0,20}", Just("NaN".to_string()), Just("inf".to_string())],
+    ) {
+        let q = format!("?page=subsampling&{key}={}", amp_plots::pages::percent_encode(&val));
+        let s = parse_query(&q);
+        let spec = param(key).unwrap();
+        match spec.parse(&val) {
+            Ok(v) => {
+                // Valid alone; may still be rejected together with the defaults (m, n).
+                if s.notices.is_empty() {
+                    prop_assert_eq!(s.values.get(key), v);
+                }
+            }
+            Err(_) => {
+                prop_assert_eq!(s.values.get(key), spec.default);
+                prop_assert_eq!(s.notices.len(), 1);
+            }
+        }
+    }
+}
