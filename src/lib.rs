@@ -1,1 +1,161 @@
-pub fn x(){}
+//! Amplification Explorer: the web app (Leptos, client-side rendered, built by Trunk).
+//!
+//! `main.rs` only calls [`start`]; everything else lives here so browser tests can mount it.
+#![forbid(unsafe_code)]
+
+pub mod browser;
+pub mod canvas;
+pub mod components;
+pub mod mathml;
+pub mod pages;
+pub mod state;
+
+use amp_plots::pages::{Page, View};
+use leptos::prelude::*;
+
+use components::controls::Controls;
+use components::figure::FigureView;
+use pages::home::HomePage;
+use pages::subsampling::SubsamplingPage;
+use state::AppState;
+
+/// Install the panic hook and mount the app on `<body>`.
+pub fn start() {
+    install_panic_hook();
+    leptos::mount::mount_to_body(App);
+}
+
+/// If a panic happens despite everything (wasm cannot unwind, so the app is dead), replace the
+/// page with a message and a link that reloads with default settings.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
+            body.set_inner_html(
+                "<main class=\"crashed\" role=\"alert\" data-testid=\"crashed\">\
+                 <h1>Something went wrong</h1>\
+                 <p>Amplification Explorer hit an internal error and stopped. \
+                 Nothing was sent anywhere; the details are in the browser console.</p>\
+                 <p><a href=\"./\">Reset to the default settings</a></p></main>",
+            );
+        }
+    }));
+}
+
+/// The whole app: navigation, notices, and the page or embed the URL asks for.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState::from_query(&browser::location_search());
+    provide_context(state);
+
+    // The URL follows the state: one history entry per page, replaced while controls move.
+    Effect::new(move |_| browser::replace_query(&state.query()));
+    let popstate = window_event_listener(leptos::ev::popstate, move |_| {
+        state.load_query(&browser::location_search());
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        state.resize.update(|n| *n = n.wrapping_add(1));
+    });
+    on_cleanup(move || {
+        popstate.remove();
+        resize.remove();
+    });
+
+    view! {
+        {move || match state.view.get() {
+            View::Embed(spec) => view! { <EmbedView spec=spec /> }.into_any(),
+            View::Page(page) => view! {
+                <a class="skip" href="#main">"Skip to content"</a>
+                <Nav current=page />
+                <main id="main" tabindex="-1">
+                    <Notices />
+                    {match page {
+                        Page::Home => view! { <HomePage /> }.into_any(),
+                        Page::Subsampling => view! { <SubsamplingPage /> }.into_any(),
+                    }}
+                </main>
+                <footer class="site-footer">
+                    <p>"Runs entirely in your browser: no server, no requests, nothing stored."</p>
+                </footer>
+            }
+            .into_any(),
+        }}
+    }
+}
+
+/// Site navigation: only pages that exist.
+#[component]
+fn Nav(current: Page) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <header class="site-header">
+            <nav aria-label="Pages">
+                <ul>
+                    {Page::ALL
+                        .into_iter()
+                        .map(|p| {
+                            let label = if p == Page::Home { "Amplification Explorer" } else { p.title() };
+                            view! {
+                                <li class:brand=p == Page::Home>
+                                    <a
+                                        href=format!("?page={}", p.id())
+                                        aria-current=if p == current { Some("page") } else { None }
+                                        data-testid=format!("nav-{}", p.id())
+                                        on:click=move |ev| {
+                                            ev.prevent_default();
+                                            state.navigate(View::Page(p));
+                                        }
+                                    >
+                                        {label}
+                                    </a>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+            </nav>
+        </header>
+    }
+}
+
+/// What was wrong with the link, if anything.
+#[component]
+fn Notices() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.notices.with(|n| !n.is_empty())>
+            <div class="notices" role="status" data-testid="notices">
+                <p>"Some settings in the link could not be used:"</p>
+                <ul>
+                    {move || state.notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                </ul>
+                <button type="button" on:click=move |_| state.notices.set(Vec::new())>"Dismiss"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// `?embed=<figure-id>`: the figure and its own controls, nothing else.
+#[component]
+fn EmbedView(spec: &'static amp_plots::figures::FigureSpec) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let full = move || {
+        let q = state
+            .values
+            .with(|v| amp_plots::pages::to_query(View::Page(spec.page), v));
+        format!("{q}#fig-{}", spec.id)
+    };
+    view! {
+        <main class="embed" id="main">
+            <Notices />
+            <FigureView spec=spec />
+            <Controls names=spec.params />
+            <p class="embed-credit">
+                <a href=full target="_blank" rel="noopener">"Open in Amplification Explorer"</a>
+            </p>
+        </main>
+    }
+}

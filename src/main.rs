@@ -1,1 +1,4 @@
-fn main(){}
+//! Entry point: mounts the app. Everything else is in the library.
+fn main() {
+    amplification_explorer::start();
+}

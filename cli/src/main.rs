@@ -106,7 +106,10 @@ fn param_values(flags: &Flags, allowed: &[&str], extra: &[&str]) -> Result<Param
         }
         if !allowed.contains(&name.as_str()) {
             return Err(if param(name).is_some() {
-                format!("--{name} is not used here (this command reads: {})", flag_list(allowed))
+                format!(
+                    "--{name} is not used here (this command reads: {})",
+                    flag_list(allowed)
+                )
             } else {
                 format!("unknown option --{name} (see amplify --help)")
             });
@@ -154,7 +157,9 @@ fn subsample(flags: &Flags) -> Result<String, String> {
         .map(String::as_str)
         .unwrap_or("poisson");
     let scheme = Scheme::from_id(scheme_id).ok_or_else(|| {
-        format!("--scheme must be poisson, without-replacement or with-replacement, not “{scheme_id}”")
+        format!(
+            "--scheme must be poisson, without-replacement or with-replacement, not “{scheme_id}”"
+        )
     })?;
     let sizes: &[&str] = match scheme {
         Scheme::Poisson => &["p"],
@@ -173,7 +178,8 @@ fn subsample(flags: &Flags) -> Result<String, String> {
     allowed.extend_from_slice(sizes);
     let values = param_values(flags, &allowed, &["json", "invert"])?;
     let s = sampling(&values);
-    let given = EpsDelta::new(values.real("eps"), values.real("delta")).map_err(|e| e.to_string())?;
+    let given =
+        EpsDelta::new(values.real("eps"), values.real("delta")).map_err(|e| e.to_string())?;
     let invert = flags.values.contains_key("invert");
     let result = if invert {
         base_for_target(&s, given)
@@ -249,10 +255,7 @@ fn plot(flags: &Flags) -> Result<String, String> {
         [_, extra, ..] => return Err(format!("unexpected argument “{extra}”")),
     };
     let fig = figure(id).ok_or_else(|| format!("no figure “{id}” (see amplify figures)"))?;
-    let out = flags
-        .values
-        .get("out")
-        .ok_or("plot needs --out FILE.svg")?;
+    let out = flags.values.get("out").ok_or("plot needs --out FILE.svg")?;
     let dim = |name: &str, default: u32| -> Result<u32, String> {
         match flags.values.get(name) {
             None => Ok(default),
@@ -260,7 +263,9 @@ fn plot(flags: &Flags) -> Result<String, String> {
                 .parse::<u32>()
                 .ok()
                 .filter(|v| (200..=4000).contains(v))
-                .ok_or_else(|| format!("--{name} must be a whole number of pixels from 200 to 4000")),
+                .ok_or_else(|| {
+                    format!("--{name} must be a whole number of pixels from 200 to 4000")
+                }),
         }
     };
     let size = (dim("width", SIZE.0)?, dim("height", SIZE.1)?);

@@ -82,13 +82,18 @@ mod tests {
 
     #[test]
     fn ln_exp_m1_matches_direct_form_in_the_middle_and_stays_finite_outside() {
-        for &x in &[1e-300, 1e-20, 1e-8, 0.5, 1.0, 20.0, 36.0, 36.5, 100.0, 700.0] {
+        for &x in &[
+            1e-300, 1e-20, 1e-8, 0.5, 1.0, 20.0, 36.0, 36.5, 100.0, 700.0,
+        ] {
             let v = ln_exp_m1(x);
             assert!(v.is_finite(), "x = {x}");
             if (1e-3..=36.0).contains(&x) {
                 // The naive form is only trustworthy away from 0.
                 let direct = (x.exp() - 1.0).ln();
-                assert!((v - direct).abs() <= 1e-12 * direct.abs().max(1.0), "x = {x}");
+                assert!(
+                    (v - direct).abs() <= 1e-12 * direct.abs().max(1.0),
+                    "x = {x}"
+                );
             }
         }
         // log(e^700 − 1) = 700 to double precision.
@@ -99,7 +104,10 @@ mod tests {
 
     #[test]
     fn log_add_exp_handles_infinities_and_large_gaps() {
-        assert_eq!(log_add_exp(f64::NEG_INFINITY, f64::NEG_INFINITY), f64::NEG_INFINITY);
+        assert_eq!(
+            log_add_exp(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            f64::NEG_INFINITY
+        );
         assert_eq!(log_add_exp(f64::NEG_INFINITY, 3.0), 3.0);
         assert!((log_add_exp(0.0, 0.0) - 2f64.ln()).abs() < 1e-15);
         assert_eq!(log_add_exp(1000.0, 0.0), 1000.0);

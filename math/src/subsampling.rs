@@ -342,7 +342,9 @@ pub fn amplify(sampling: &Sampling, base: EpsDelta) -> Result<Amplified, MathErr
     let p = sampling.inclusion_probability()?;
     let epsilon = amplified_epsilon(base.epsilon, p)?;
     let delta = match *sampling {
-        Sampling::WithReplacement { m, n } => with_replacement_delta(base.epsilon, base.delta, m, n)?,
+        Sampling::WithReplacement { m, n } => {
+            with_replacement_delta(base.epsilon, base.delta, m, n)?
+        }
         _ => p * base.delta,
     };
     Ok(Amplified {
@@ -435,18 +437,45 @@ mod tests {
 
     #[test]
     fn out_of_domain_inputs_are_typed_errors() {
-        assert!(matches!(amplified_epsilon(f64::NAN, 0.1), Err(MathError::NotANumber { .. })));
-        assert!(matches!(amplified_epsilon(-1.0, 0.1), Err(MathError::OutOfDomain { .. })));
-        assert!(matches!(amplified_epsilon(1.0, 1.5), Err(MathError::OutOfDomain { .. })));
-        assert!(matches!(amplified_epsilon(f64::INFINITY, 0.5), Err(MathError::OutOfDomain { .. })));
-        assert!(matches!(EpsDelta::new(1.0, 1.0), Err(MathError::OutOfDomain { .. })));
-        assert!(matches!(base_epsilon(1.0, 0.0), Err(MathError::OutOfDomain { .. })));
+        assert!(matches!(
+            amplified_epsilon(f64::NAN, 0.1),
+            Err(MathError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            amplified_epsilon(-1.0, 0.1),
+            Err(MathError::OutOfDomain { .. })
+        ));
+        assert!(matches!(
+            amplified_epsilon(1.0, 1.5),
+            Err(MathError::OutOfDomain { .. })
+        ));
+        assert!(matches!(
+            amplified_epsilon(f64::INFINITY, 0.5),
+            Err(MathError::OutOfDomain { .. })
+        ));
+        assert!(matches!(
+            EpsDelta::new(1.0, 1.0),
+            Err(MathError::OutOfDomain { .. })
+        ));
+        assert!(matches!(
+            base_epsilon(1.0, 0.0),
+            Err(MathError::OutOfDomain { .. })
+        ));
         let wor = Sampling::WithoutReplacement { m: 11, n: 10 };
-        assert!(matches!(wor.validate(), Err(MathError::Inconsistent { .. })));
+        assert!(matches!(
+            wor.validate(),
+            Err(MathError::Inconsistent { .. })
+        ));
         let zero = Sampling::WithReplacement { m: 0, n: 10 };
-        assert!(matches!(zero.validate(), Err(MathError::OutOfDomain { .. })));
+        assert!(matches!(
+            zero.validate(),
+            Err(MathError::OutOfDomain { .. })
+        ));
         let many = Sampling::WithReplacement { m: 10_001, n: 10 };
-        assert!(matches!(many.validate(), Err(MathError::Inconsistent { .. })));
+        assert!(matches!(
+            many.validate(),
+            Err(MathError::Inconsistent { .. })
+        ));
     }
 
     #[test]
@@ -478,7 +507,10 @@ mod tests {
         let approx = 0.5 * (256.0f64 / 60_000.0).powi(2) * (1.0 - (-1.0f64).exp());
         assert!((d / approx - 1.0).abs() < 0.01, "{d} vs {approx}");
         let s = Sampling::WithReplacement { m: 256, n: 60_000 };
-        assert!(matches!(base_delta(&s, 1.0, 1e-9), Err(MathError::NoSolution { .. })));
+        assert!(matches!(
+            base_delta(&s, 1.0, 1e-9),
+            Err(MathError::NoSolution { .. })
+        ));
     }
 
     #[test]

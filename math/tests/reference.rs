@@ -10,7 +10,8 @@ const TABLE: &str = include_str!("data/subsampling.csv");
 const TOLERANCE: f64 = 1e-12;
 
 fn field(s: &str) -> f64 {
-    s.parse().unwrap_or_else(|_| panic!("bad number {s:?} in reference table"))
+    s.parse()
+        .unwrap_or_else(|_| panic!("bad number {s:?} in reference table"))
 }
 
 #[test]
@@ -34,7 +35,11 @@ fn subsampling_matches_mpmath() {
             .unwrap(),
             other => panic!("unknown kind {other}"),
         };
-        let rel = if expected == 0.0 { got.abs() } else { ((got - expected) / expected).abs() };
+        let rel = if expected == 0.0 {
+            got.abs()
+        } else {
+            ((got - expected) / expected).abs()
+        };
         assert!(
             rel <= TOLERANCE,
             "{line}: got {got:e}, relative error {rel:e} > {TOLERANCE:e}"

@@ -6,6 +6,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::figures::{Chart, LegendCorner, Role};
 use crate::format::{decade_label, display_number};
@@ -139,12 +140,9 @@ pub fn draw_chart<DB: DrawingBackend>(
 
     // Keep everything inside the plotting area.
     let clamp = |x: f64, y: f64| -> (f64, f64) {
-        (
-            to_axis(x, xl).clamp(x0, x1),
-            to_axis(y, yl).clamp(y0, y1),
-        )
+        (to_axis(x, xl).clamp(x0, x1), to_axis(y, yl).clamp(y0, y1))
     };
-    let legend_w = theme.px(22.0) as i32;
+    let mut legend: Vec<(String, Glyph)> = Vec::new();
 
     for band in &chart.bands {
         if band.points.len() < 2 {
@@ -154,16 +152,17 @@ pub fn draw_chart<DB: DrawingBackend>(
         poly.extend(band.points.iter().rev().map(|&(x, _, u)| clamp(x, u)));
         let fill = theme.palette[0].mix(0.12).filled();
         cc.draw_series(std::iter::once(Polygon::new(poly, fill)))
-            .map_err(e)?
-            .label(band.label.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + legend_w, y + 5)], fill));
+            .map_err(e)?;
+        legend.push((band.label.clone(), Glyph::Fill(theme.palette[0].mix(0.25))));
     }
 
     for series in &chart.series {
         let pts: Vec<(f64, f64)> = series
             .points
             .iter()
-            .filter(|(x, y)| x.is_finite() && y.is_finite() && (!xl || *x > 0.0) && (!yl || *y > 0.0))
+            .filter(|(x, y)| {
+                x.is_finite() && y.is_finite() && (!xl || *x > 0.0) && (!yl || *y > 0.0)
+            })
             .map(|&(x, y)| clamp(x, y))
             .collect();
         if pts.len() < 2 {
@@ -172,19 +171,21 @@ pub fn draw_chart<DB: DrawingBackend>(
         let (color, width, dash) = match series.role {
             Role::Highlight => (theme.accent, 3.0, None),
             Role::Family(i) => (theme.palette[i % theme.palette.len()], 1.6, None),
-            Role::Bound(i) => (theme.palette[i % theme.palette.len()], 2.0, Some((7.0, 4.0))),
+            Role::Bound(i) => (
+                theme.palette[i % theme.palette.len()],
+                2.0,
+                Some((7.0, 4.0)),
+            ),
             Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
         };
         let style = color.stroke_width(theme.px(width));
-        let anno = match dash {
+        match dash {
             None => cc.draw_series(LineSeries::new(pts, style)).map_err(e)?,
             Some((d, g)) => cc
                 .draw_series(DashedLineSeries::new(pts, theme.px(d), theme.px(g), style))
                 .map_err(e)?,
         };
-        anno.label(series.label.as_str()).legend(move |(x, y)| {
-            PathElement::new(vec![(x, y), (x + legend_w, y)], style)
-        });
+        legend.push((series.label.clone(), Glyph::Line(style, dash.is_some())));
     }
 
     for m in &chart.markers {
@@ -207,20 +208,96 @@ pub fn draw_chart<DB: DrawingBackend>(
         cc.draw_series(std::iter::once(el)).map_err(e)?;
     }
 
-    let position = match chart.legend {
-        LegendCorner::UpperLeft => SeriesLabelPosition::UpperLeft,
-        LegendCorner::LowerLeft => SeriesLabelPosition::LowerLeft,
-        LegendCorner::LowerRight => SeriesLabelPosition::LowerRight,
-    };
-    cc.configure_series_labels()
-        .position(position)
-        .margin(theme.px(8.0))
-        .legend_area_size(theme.px(26.0))
-        .label_font(font(12.0))
-        .background_style(theme.background.mix(0.88))
-        .border_style(theme.grid)
-        .draw()
-        .map_err(e)?;
+    let plot = cc.plotting_area().get_pixel_range();
+    draw_legend(root, &legend, chart.legend, (plot.0, plot.1), theme).map_err(e)?;
     root.present().map_err(e)?;
+    Ok(())
+}
+
+/// A legend entry's sample: a line (dashed or not) or a filled swatch.
+enum Glyph {
+    Line(ShapeStyle, bool),
+    Fill(RGBAColor),
+}
+
+/// Draw the legend box in a corner of the plotting area. Text is measured through the backend
+/// (`estimate_text_size`), never through plotters' font layer, which on the web inserts styled
+/// elements into the page.
+fn draw_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    items: &[(String, Glyph)],
+    corner: LegendCorner,
+    (xs, ys): (std::ops::Range<i32>, std::ops::Range<i32>),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let s = theme.scale;
+    let font = (theme.font, 12.0 * s).into_font().color(&theme.text);
+    let pad = theme.px(8.0) as i32;
+    let glyph_w = theme.px(24.0) as i32;
+    let gap = theme.px(6.0) as i32;
+    let mut text_w = 0;
+    let mut line_h = theme.px(16.0) as i32;
+    for (label, _) in items {
+        let (w, h) = root.estimate_text_size(label, &font)?;
+        text_w = text_w.max(w as i32);
+        line_h = line_h.max(h as i32 + theme.px(2.0) as i32);
+    }
+    let box_w = pad * 2 + glyph_w + gap + text_w;
+    let box_h = pad * 2 + line_h * items.len() as i32;
+    let margin = theme.px(8.0) as i32;
+    let x0 = xs.start + margin;
+    let y0 = match corner {
+        LegendCorner::UpperLeft => ys.start + margin,
+        LegendCorner::LowerLeft | LegendCorner::LowerRight => ys.end - margin - box_h,
+    };
+    let x0 = match corner {
+        LegendCorner::LowerRight => xs.end - margin - box_w,
+        _ => x0,
+    };
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        theme.background.mix(0.9).filled(),
+    ))?;
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + box_w, y0 + box_h)],
+        theme.grid.stroke_width(theme.px(1.0)),
+    ))?;
+    for (i, (label, glyph)) in items.iter().enumerate() {
+        let top = y0 + pad + line_h * i as i32;
+        let mid = top + line_h / 2;
+        let gx = x0 + pad;
+        match glyph {
+            Glyph::Fill(c) => {
+                let h = theme.px(5.0) as i32;
+                root.draw(&Rectangle::new(
+                    [(gx, mid - h), (gx + glyph_w, mid + h)],
+                    c.filled(),
+                ))?;
+            }
+            Glyph::Line(style, false) => {
+                root.draw(&PathElement::new(
+                    vec![(gx, mid), (gx + glyph_w, mid)],
+                    *style,
+                ))?;
+            }
+            Glyph::Line(style, true) => {
+                let seg = glyph_w / 5;
+                for k in [0, 2, 4] {
+                    root.draw(&PathElement::new(
+                        vec![(gx + k * seg, mid), (gx + (k + 1) * seg, mid)],
+                        *style,
+                    ))?;
+                }
+            }
+        }
+        root.draw(&Text::new(
+            label.clone(),
+            (gx + glyph_w + gap, mid),
+            font.pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
     Ok(())
 }

@@ -79,6 +79,17 @@ pub fn check_together(values: &ParamValues) -> Result<(), (&'static str, String)
         .map_err(|e| ("m", e.to_string()))
 }
 
+/// Whether a parameter's control matters for the current values: the rate p only for Poisson
+/// sampling, the sizes m and n only for the fixed-size schemes. Hidden controls keep their values.
+pub fn is_relevant(values: &ParamValues, name: &str) -> bool {
+    let poisson = values.choice("scheme") == Scheme::Poisson.id();
+    match name {
+        "p" => poisson,
+        "m" | "n" => !poisson,
+        _ => true,
+    }
+}
+
 /// What the URL asks to show.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum View {
@@ -134,7 +145,7 @@ pub fn parse_query(query: &str) -> UrlState {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let key = percent_decode(k);
         let val = percent_decode(v);
-        if seen.iter().any(|s| *s == key) {
+        if seen.contains(&key) {
             note(
                 &mut notices,
                 format!(
@@ -152,7 +163,10 @@ pub fn parse_query(query: &str) -> UrlState {
                 Some(p) => page = Some(p),
                 None => note(
                     &mut notices,
-                    format!("There is no page “{}”; showing the home page.", escape_display(&val)),
+                    format!(
+                        "There is no page “{}”; showing the home page.",
+                        escape_display(&val)
+                    ),
                 ),
             },
             "embed" => match figure(&val) {

@@ -237,7 +237,11 @@ impl ParamSpec {
                 }
             }
         };
-        let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+        let t = if t.is_finite() {
+            t.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         Some((t * Self::SLIDER_STEPS as f64).round() as u32)
     }
 

@@ -10,7 +10,11 @@ use crate::params::ParamValues;
 pub const SIZE: (u32, u32) = (820, 520);
 
 /// Compute and draw `figure` at `values` as a standalone SVG document with its title.
-pub fn render_svg(figure: &FigureSpec, values: &ParamValues, size: (u32, u32)) -> Result<String, String> {
+pub fn render_svg(
+    figure: &FigureSpec,
+    values: &ParamValues,
+    size: (u32, u32),
+) -> Result<String, String> {
     let chart = (figure.compute)(values)?;
     let mut out = String::new();
     {

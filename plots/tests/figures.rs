@@ -10,7 +10,11 @@ fn check_chart(id: &str, chart: &Chart) {
     assert!(!chart.series.is_empty(), "{id}: no series");
     for s in &chart.series {
         for &(x, y) in &s.points {
-            assert!(x.is_finite() && y.is_finite(), "{id}/{}: non-finite point", s.label);
+            assert!(
+                x.is_finite() && y.is_finite(),
+                "{id}/{}: non-finite point",
+                s.label
+            );
             if chart.x.log {
                 assert!(x > 0.0, "{id}/{}: x ≤ 0 on a log axis", s.label);
             }
@@ -19,8 +23,14 @@ fn check_chart(id: &str, chart: &Chart) {
             }
         }
     }
-    assert!(chart.series.iter().any(|s| s.points.len() >= 2), "{id}: nothing to draw");
-    assert!(chart.x.min < chart.x.max && chart.y.min < chart.y.max, "{id}: empty range");
+    assert!(
+        chart.series.iter().any(|s| s.points.len() >= 2),
+        "{id}: nothing to draw"
+    );
+    assert!(
+        chart.x.min < chart.x.max && chart.y.min < chart.y.max,
+        "{id}: empty range"
+    );
     assert!(!chart.summary.is_empty());
 }
 
@@ -61,7 +71,11 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
     ids.dedup();
     assert_eq!(ids.len(), FIGURES.len());
     for f in FIGURES {
-        assert!(f.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", f.id);
+        assert!(
+            f.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{}",
+            f.id
+        );
         for p in f.params {
             assert!(param(p).is_some(), "{}: undeclared parameter {p}", f.id);
         }
@@ -80,11 +94,14 @@ fn every_figure_survives_the_corners_of_its_controls() {
             .map(|name| {
                 let spec = param(name).unwrap();
                 match spec.domain {
-                    Domain::Choice(options) => options.iter().map(|o| Value::Choice(o.id)).collect(),
+                    Domain::Choice(options) => {
+                        options.iter().map(|o| Value::Choice(o.id)).collect()
+                    }
                     _ => vec![
                         spec.from_slider(0).unwrap(),
                         spec.default,
-                        spec.from_slider(amp_plots::params::ParamSpec::SLIDER_STEPS).unwrap(),
+                        spec.from_slider(amp_plots::params::ParamSpec::SLIDER_STEPS)
+                            .unwrap(),
                     ],
                 }
             })

@@ -7,9 +7,18 @@ use proptest::prelude::*;
 #[test]
 fn defaults_satisfy_their_own_domains() {
     for p in PARAMS {
-        p.check(p.default).unwrap_or_else(|e| panic!("{}: {e}", p.name));
-        assert_eq!(p.parse(&p.format(p.default)).unwrap(), p.default, "{}", p.name);
-        if let Domain::Real { min, max, slider, .. } = p.domain {
+        p.check(p.default)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        assert_eq!(
+            p.parse(&p.format(p.default)).unwrap(),
+            p.default,
+            "{}",
+            p.name
+        );
+        if let Domain::Real {
+            min, max, slider, ..
+        } = p.domain
+        {
             assert!(min <= slider.0 && slider.1 <= max, "{}", p.name);
         }
     }
@@ -17,11 +26,15 @@ fn defaults_satisfy_their_own_domains() {
 
 #[test]
 fn slider_positions_map_to_valid_values_monotonically() {
-    for p in PARAMS.iter().filter(|p| !matches!(p.domain, Domain::Choice(_))) {
+    for p in PARAMS
+        .iter()
+        .filter(|p| !matches!(p.domain, Domain::Choice(_)))
+    {
         let mut last = f64::NEG_INFINITY;
         for pos in 0..=ParamSpec::SLIDER_STEPS {
             let v = p.from_slider(pos).unwrap();
-            p.check(v).unwrap_or_else(|e| panic!("{} at {pos}: {e}", p.name));
+            p.check(v)
+                .unwrap_or_else(|e| panic!("{} at {pos}: {e}", p.name));
             assert!(v.as_f64() >= last, "{} not monotone at {pos}", p.name);
             last = v.as_f64();
         }
@@ -29,7 +42,11 @@ fn slider_positions_map_to_valid_values_monotonically() {
         let pos = p.to_slider(p.default).unwrap();
         let back = p.from_slider(pos).unwrap().as_f64();
         let d = p.default.as_f64();
-        assert!(((back - d) / d).abs() < 0.05, "{}: {d} → {pos} → {back}", p.name);
+        assert!(
+            ((back - d) / d).abs() < 0.05,
+            "{}: {d} → {pos} → {back}",
+            p.name
+        );
     }
 }
 
@@ -42,7 +59,10 @@ fn a_full_query_round_trips() {
     v.set_text("n", "50000").unwrap();
     v.set_text("delta", "1e-9").unwrap();
     let q = to_query(View::Page(Page::Subsampling), &v);
-    assert_eq!(q, "?page=subsampling&scheme=without-replacement&eps=0.25&delta=1e-9&p=0.01&m=1000&n=50000");
+    assert_eq!(
+        q,
+        "?page=subsampling&scheme=without-replacement&eps=0.25&delta=1e-9&p=0.01&m=1000&n=50000"
+    );
     let s = parse_query(&q);
     assert_eq!(s.view, View::Page(Page::Subsampling));
     assert_eq!(s.values, v);

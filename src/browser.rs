@@ -1,0 +1,112 @@
+//! Thin, panic-free wrappers around the browser APIs the app uses. Every call tolerates a missing
+//! window or a refused operation: a failure here must never take the page down.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// `location.search` (with its leading `?`), or "" if unavailable.
+pub fn location_search() -> String {
+    window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// The page's address without query or fragment (`origin + pathname`).
+pub fn page_base() -> String {
+    window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Replace the current history entry's query, if it differs (no new entry per slider pixel).
+pub fn replace_query(query: &str) {
+    if location_search() == query {
+        return;
+    }
+    if let Some(h) = window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&relative(query)));
+    }
+}
+
+/// Add a history entry for a new query (page navigation).
+pub fn push_query(query: &str) {
+    if let Some(h) = window().and_then(|w| w.history().ok()) {
+        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(&relative(query)));
+    }
+}
+
+/// A URL relative to the current document, so the app works from any subpath.
+fn relative(query: &str) -> String {
+    let path = window()
+        .and_then(|w| w.location().pathname().ok())
+        .unwrap_or_default();
+    format!("{path}{query}")
+}
+
+/// Scroll to the top of the page (after navigation).
+pub fn scroll_to_top() {
+    if let Some(w) = window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
+/// The device pixel ratio, at least 1.
+pub fn device_pixel_ratio() -> f64 {
+    window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r >= 1.0)
+        .unwrap_or(1.0)
+}
+
+/// `performance.mark(name)`.
+pub fn mark(name: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// `performance.measure(name, start_mark)`, then drop the start mark.
+pub fn measure(name: &str, start_mark: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.measure_with_start_mark(name, start_mark);
+        p.clear_marks_with_mark_name(start_mark);
+    }
+}
+
+/// Ask the browser to copy `text` to the clipboard. Returns false when the Clipboard API is
+/// missing; a refusal (no permission) is swallowed, never logged as an error.
+pub fn copy_text(text: &str) -> bool {
+    let Some(w) = window() else { return false };
+    let nav: JsValue = w.navigator().into();
+    let Ok(clip) = js_sys::Reflect::get(&nav, &JsValue::from_str("clipboard")) else {
+        return false;
+    };
+    if clip.is_undefined() || clip.is_null() {
+        return false;
+    }
+    let Ok(f) = js_sys::Reflect::get(&clip, &JsValue::from_str("writeText")) else {
+        return false;
+    };
+    let Ok(f) = f.dyn_into::<js_sys::Function>() else {
+        return false;
+    };
+    match f.call1(&clip, &JsValue::from_str(text)) {
+        Ok(p) => {
+            if let Ok(p) = p.dyn_into::<js_sys::Promise>() {
+                let ignore =
+                    wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
+                let _ = p.catch(&ignore);
+                // Lives as long as the promise may settle; one small closure per click.
+                ignore.forget();
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,125 @@
+//! A plotters backend for a `<canvas>`: plotters-canvas for drawing, plus text measurement with
+//! the canvas's own `measureText`.
+//!
+//! Why: plotters' wasm font code measures text by inserting a `<span style="…">` into the page. That
+//! is slow (a layout per label), it `unwrap`s (a panic would kill the app), and the page's
+//! Content-Security-Policy rightly blocks inline styles, so its measurements were wrong anyway.
+
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// [`CanvasBackend`] with canvas-based text measurement.
+pub struct MeasuredCanvas {
+    inner: CanvasBackend,
+    context: CanvasRenderingContext2d,
+}
+
+impl MeasuredCanvas {
+    /// None when the canvas gives no 2D context.
+    pub fn new(canvas: &HtmlCanvasElement) -> Option<MeasuredCanvas> {
+        let context = canvas
+            .get_context("2d")
+            .ok()??
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas.clone())?;
+        Some(MeasuredCanvas { inner, context })
+    }
+}
+
+/// plotters-canvas does not export its error type's name; reach it through the trait.
+type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
+type Result<T> = std::result::Result<T, DrawingErrorKind<CanvasError>>;
+
+impl DrawingBackend for MeasuredCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+    fn ensure_prepared(&mut self) -> Result<()> {
+        self.inner.ensure_prepared()
+    }
+    fn present(&mut self) -> Result<()> {
+        self.inner.present()
+    }
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<()> {
+        self.inner.draw_pixel(point, color)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<()> {
+        self.inner.draw_line(from, to, style)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<()> {
+        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<()> {
+        self.inner.draw_path(path, style)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<()> {
+        self.inner.draw_circle(center, radius, style, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<()> {
+        self.inner.fill_polygon(vert, style)
+    }
+    fn draw_text<T: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &T,
+        pos: BackendCoord,
+    ) -> Result<()> {
+        self.inner.draw_text(text, style, pos)
+    }
+
+    fn estimate_text_size<T: BackendTextStyle>(&self, text: &str, style: &T) -> Result<(u32, u32)> {
+        // The same font string plotters-canvas uses when it draws.
+        self.context.set_font(&format!(
+            "{} {}px {}",
+            style.style().as_str(),
+            style.size(),
+            style.family().as_str()
+        ));
+        let width = self
+            .context
+            .measure_text(text)
+            .map(|m| m.width())
+            .unwrap_or(0.6 * style.size() * text.chars().count() as f64);
+        // Line height: the usual 1.2 em.
+        Ok((
+            width.ceil().max(0.0) as u32,
+            (1.2 * style.size()).ceil() as u32,
+        ))
+    }
+
+    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<()> {
+        self.inner.blit_bitmap(pos, size, src)
+    }
+}

@@ -1,0 +1,149 @@
+//! A registry figure on a canvas: recomputed only when a parameter it reads changes, redrawn on
+//! change or resize (each redraw measured as `redraw:<figure-id>`), with its text alternative,
+//! notes, and "copy link" / "copy embed code".
+
+use amp_plots::draw::{draw_chart, Theme};
+use amp_plots::figures::{Chart, FigureSpec};
+use amp_plots::pages::{to_query, View};
+use amp_plots::params::Value;
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use plotters::prelude::*;
+
+use crate::browser;
+use crate::canvas::MeasuredCanvas;
+use crate::state::AppState;
+
+/// Size of the canvas when the page gives it no layout size (tests), in CSS pixels.
+const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
+
+/// One figure.
+#[component]
+pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // Only the parameters this figure reads: changing another leaves the chart memo untouched.
+    let inputs = Memo::new(move |_| {
+        state
+            .values
+            .with(|v| spec.params.iter().map(|p| v.get(p)).collect::<Vec<Value>>())
+    });
+    let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
+        inputs.track();
+        state.values.with_untracked(|v| (spec.compute)(v))
+    });
+    let canvas_ref = NodeRef::<Canvas>::new();
+    let draw_error = RwSignal::new(None::<String>);
+
+    Effect::new(move |_| {
+        state.resize.track();
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        // An error keeps the last good picture on the canvas; the message shows below it.
+        let Ok(c) = chart.get() else { return };
+        draw_error.set(paint(&canvas, &c, spec.id).err());
+    });
+
+    let summary = move || match chart.get() {
+        Ok(c) => c.summary,
+        Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
+    };
+    let fig_id = format!("fig-{}", spec.id);
+    let title_id = format!("title-{}", spec.id);
+    let labelled_by = title_id.clone();
+    let desc_id = format!("desc-{}", spec.id);
+    let copied = RwSignal::new(None::<String>);
+    let share = move |embed: bool| {
+        let base = browser::page_base();
+        let text = state.values.with_untracked(|v| {
+            if embed {
+                let (w, h) = embed_size(spec);
+                format!(
+                    "<iframe src=\"{base}{}\" width=\"{w}\" height=\"{h}\" title=\"{}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>",
+                    to_query(View::Embed(spec), v),
+                    spec.title
+                )
+            } else {
+                let view = state.view.get_untracked();
+                format!("{base}{}#fig-{}", to_query(view, v), spec.id)
+            }
+        });
+        browser::copy_text(&text);
+        copied.set(Some(text));
+    };
+    view! {
+        <figure class="figure" id=fig_id data-figure=spec.id aria-labelledby=labelled_by>
+            <h3 class="figure-title" id=title_id>{spec.title}</h3>
+            <canvas
+                node_ref=canvas_ref
+                role="img"
+                aria-describedby=desc_id.clone()
+                data-testid=format!("canvas-{}", spec.id)
+            ></canvas>
+            <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
+            {move || {
+                chart
+                    .get()
+                    .ok()
+                    .map(|c| c.notes)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|n| view! { <p class="figure-note">{n}</p> })
+                    .collect_view()
+            }}
+            {move || {
+                let err = chart.get().err().or_else(|| draw_error.get());
+                err.map(|e| view! { <p class="figure-error" role="status">{e}</p> })
+            }}
+            <div class="figure-share">
+                <button type="button" on:click=move |_| share(false)>"Copy link"</button>
+                <button type="button" on:click=move |_| share(true)>"Copy embed code"</button>
+                {move || {
+                    copied
+                        .get()
+                        .map(|t| {
+                            view! {
+                                <label class="share-text">
+                                    <span>"Copied (or select and copy):"</span>
+                                    <input type="text" readonly prop:value=t data-testid="share-text" />
+                                </label>
+                            }
+                        })
+                }}
+            </div>
+        </figure>
+    }
+}
+
+/// The iframe size that fits the figure and its controls without scrolling, in CSS pixels.
+pub fn embed_size(spec: &FigureSpec) -> (u32, u32) {
+    let controls = spec.params.len() as u32;
+    (820, 560 + 96 * controls.div_ceil(2))
+}
+
+/// Draw `chart` on `canvas` at the canvas's layout size times the device pixel ratio.
+fn paint(canvas: &web_sys::HtmlCanvasElement, chart: &Chart, id: &str) -> Result<(), String> {
+    let start = format!("redraw-start:{id}");
+    browser::mark(&start);
+    let dpr = browser::device_pixel_ratio();
+    let (mut w, mut h) = (canvas.client_width() as f64, canvas.client_height() as f64);
+    if w < 10.0 || h < 10.0 {
+        (w, h) = FALLBACK_SIZE;
+    }
+    let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+    if canvas.width() != pw {
+        canvas.set_width(pw);
+    }
+    if canvas.height() != ph {
+        canvas.set_height(ph);
+    }
+    let backend = MeasuredCanvas::new(canvas)
+        .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
+    let root = backend.into_drawing_area();
+    let result = draw_chart(&root, chart, &Theme::light(dpr), None);
+    browser::measure(&format!("redraw:{id}"), &start);
+    if result.is_ok() {
+        let _ = canvas.set_attribute("data-painted", "true");
+    }
+    result
+}

@@ -1,0 +1,4 @@
+//! Reusable components.
+pub mod controls;
+pub mod figure;
+pub mod readout;

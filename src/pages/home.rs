@@ -1,0 +1,85 @@
+//! The home page: what privacy amplification is, and the way to the pages that exist.
+
+use amp_math::subsampling::amplified_epsilon;
+use amp_plots::format::{compact_number, display_number};
+use amp_plots::pages::{Page, View};
+use leptos::prelude::*;
+
+use crate::state::AppState;
+
+/// The home page.
+#[component]
+pub fn HomePage() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let live = Memo::new(move |_| {
+        state.values.with(|v| {
+            let (eps, p) = (v.real("eps"), v.real("p"));
+            (eps, p, amplified_epsilon(eps, p).ok())
+        })
+    });
+    let go = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        state.navigate(View::Page(Page::Subsampling));
+    };
+    view! {
+        <article class="page page-home">
+            <h1>"Privacy amplification, live"</h1>
+            <p class="lede">
+                "A differentially private mechanism can become more private, at no cost in noise, when it is combined with an innocent-looking random step: "
+                "running it on a random sample, shuffling the users' messages before anyone sees them, or hiding it inside a long run of later noisy steps. "
+                "This explorer turns the results behind those three effects into figures and numbers you can move with your own parameters."
+            </p>
+            <table class="techniques">
+                <caption>"Three ways to amplify privacy"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Technique"</th>
+                        <th scope="col">"What happens"</th>
+                        <th scope="col">"A live number"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <tr>
+                        <th scope="row">
+                            <a href="?page=subsampling" on:click=go>"Subsampling"</a>
+                        </th>
+                        <td>"The mechanism sees a random sample; your record is usually not in it, and nobody knows whether it is."</td>
+                        <td>
+                            {move || {
+                                let (eps, p, out) = live.get();
+                                match out {
+                                    Some(e) => view! {
+                                        <span>
+                                            "ε = " {display_number(eps, 4)} " on a sample at rate p = "
+                                            {display_number(p, 4)} " gives ε′ = "
+                                            <output data-testid="home-epsilon-prime" data-value=compact_number(e)>
+                                                {display_number(e, 4)}
+                                            </output>
+                                            " (add/remove one)"
+                                        </span>
+                                    }
+                                    .into_any(),
+                                    None => view! { <span>"—"</span> }.into_any(),
+                                }
+                            }}
+                        </td>
+                    </tr>
+                    <tr>
+                        <th scope="row">"Shuffling"</th>
+                        <td>"Each user randomizes their own data; a shuffler hides who sent which message."</td>
+                        <td class="muted">"Page in preparation."</td>
+                    </tr>
+                    <tr>
+                        <th scope="row">"Iteration"</th>
+                        <td>"In noisy iterative training, the steps after a record is used wash out its influence."</td>
+                        <td class="muted">"Page in preparation."</td>
+                    </tr>
+                </tbody>
+            </table>
+            <p>
+                "Every number names the neighbouring relation it holds for (adding or removing one record, or replacing one), and every figure can be copied as a link or embedded in another page. "
+                "The same numbers and figures come from the command-line tool " <code>"amplify"</code> "."
+            </p>
+        </article>
+    }
+}

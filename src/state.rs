@@ -1,0 +1,158 @@
+//! The app's state: what the URL describes, plus what the reader is typing.
+//!
+//! `values` always holds a valid set of parameters (each in its domain, and valid together). Text
+//! the reader types that is not (yet) valid lives in `drafts`, with its message in `errors`, and
+//! never reaches the math: the last valid state stays on screen.
+
+use std::collections::BTreeMap;
+
+use amp_plots::pages::{check_together, parse_query, to_query, View};
+use amp_plots::params::{param, ParamValues, Value};
+use leptos::prelude::*;
+
+use crate::browser;
+
+/// Shared by every component through context.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The page or embedded figure on screen.
+    pub view: RwSignal<View>,
+    /// The parameter values in use (always valid).
+    pub values: RwSignal<ParamValues>,
+    /// Messages about parts of the URL that were ignored.
+    pub notices: RwSignal<Vec<String>>,
+    /// Text typed into number fields that differs from the value's canonical text.
+    pub drafts: RwSignal<BTreeMap<&'static str, String>>,
+    /// Why a control's typed text is not in use.
+    pub errors: RwSignal<BTreeMap<&'static str, String>>,
+    /// Bumped when the window resizes, so figures redraw at the new size.
+    pub resize: RwSignal<u32>,
+}
+
+impl AppState {
+    /// State from a query string (`location.search`).
+    pub fn from_query(query: &str) -> AppState {
+        let s = parse_query(query);
+        AppState {
+            view: RwSignal::new(s.view),
+            values: RwSignal::new(s.values),
+            notices: RwSignal::new(s.notices),
+            drafts: RwSignal::new(BTreeMap::new()),
+            errors: RwSignal::new(BTreeMap::new()),
+            resize: RwSignal::new(0),
+        }
+    }
+
+    /// Replace everything with what a query string describes (back/forward navigation).
+    pub fn load_query(&self, query: &str) {
+        let s = parse_query(query);
+        self.view.set(s.view);
+        self.values.set(s.values);
+        self.notices.set(s.notices);
+        self.drafts.set(BTreeMap::new());
+        self.errors.set(BTreeMap::new());
+    }
+
+    /// Set a value from a slider or a select: always canonical, so any draft is dropped.
+    pub fn set_value(&self, name: &'static str, v: Value) {
+        self.drafts.update(|d| {
+            d.remove(name);
+        });
+        self.apply(name, v);
+    }
+
+    /// Text typed into a number field. Valid text is applied; invalid text stays as a draft with
+    /// its message, and the value in use does not change.
+    pub fn set_text(&self, name: &'static str, text: &str) {
+        let Some(spec) = param(name) else { return };
+        self.drafts.update(|d| {
+            d.insert(spec.name, text.to_string());
+        });
+        match spec.parse(text) {
+            Ok(v) => self.apply(spec.name, v),
+            Err(msg) => self.errors.update(|e| {
+                e.insert(spec.name, msg);
+            }),
+        }
+    }
+
+    /// When a number field loses focus, show the canonical text of the value in use if the draft
+    /// denotes it (e.g. "0.50" becomes "0.5").
+    pub fn settle(&self, name: &'static str) {
+        let Some(spec) = param(name) else { return };
+        let current = self.values.with_untracked(|v| v.get(name));
+        let same = self
+            .drafts
+            .with_untracked(|d| d.get(name).map(|t| spec.parse(t) == Ok(current)));
+        if same == Some(true) {
+            self.drafts.update(|d| {
+                d.remove(name);
+            });
+        }
+    }
+
+    /// The text a number field shows: the draft, or the canonical text of the value in use.
+    pub fn field_text(&self, name: &'static str) -> String {
+        if let Some(t) = self.drafts.with(|d| d.get(name).cloned()) {
+            return t;
+        }
+        let v = self.values.with(|v| v.get(name));
+        param(name).map(|s| s.format(v)).unwrap_or_default()
+    }
+
+    fn apply(&self, name: &'static str, v: Value) {
+        let mut next = self.values.get_untracked();
+        if let Err(msg) = next.set(name, v) {
+            self.errors.update(|e| {
+                e.insert(name, msg);
+            });
+            return;
+        }
+        if let Err((_, msg)) = check_together(&next) {
+            self.errors.update(|e| {
+                e.insert(name, msg);
+            });
+            return;
+        }
+        self.errors.update(|e| {
+            e.remove(name);
+        });
+        // Drafts that were refused only in combination (m > n, say) may be fine now.
+        let pending: Vec<(&'static str, String)> = self.drafts.with_untracked(|d| {
+            d.iter()
+                .filter(|(k, _)| **k != name)
+                .map(|(k, t)| (*k, t.clone()))
+                .collect()
+        });
+        for (k, text) in pending {
+            let Some(spec) = param(k) else { continue };
+            if let Ok(pv) = spec.parse(&text) {
+                let mut trial = next.clone();
+                if trial.set(k, pv).is_ok() && check_together(&trial).is_ok() {
+                    next = trial;
+                    self.errors.update(|e| {
+                        e.remove(k);
+                    });
+                }
+            }
+        }
+        self.values.set(next);
+    }
+
+    /// Go to another page or embed, adding a history entry.
+    pub fn navigate(&self, view: View) {
+        let q = self.values.with_untracked(|v| to_query(view, v));
+        browser::push_query(&q);
+        self.notices.set(Vec::new());
+        self.errors.set(BTreeMap::new());
+        self.drafts.set(BTreeMap::new());
+        self.view.set(view);
+        browser::scroll_to_top();
+    }
+
+    /// The query string describing what is on screen.
+    pub fn query(&self) -> String {
+        let view = self.view.get();
+        self.values.with(|v| to_query(view, v))
+    }
+}

@@ -1,0 +1,22 @@
+// Launching the system Chromium with playwright-core (no browser download), with the flags this
+// machine needs: no sandbox as root, and no background networking to hosts it cannot reach.
+import { chromium } from 'playwright-core';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function launch(options = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'amp-e2e-'));
+  return chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+    ...options,
+  });
+}
