@@ -127,16 +127,16 @@ pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
         markers: vec![Marker {
             x: st.rate,
             y: here,
-            label: format!("ε′ = {}", display_number(here, 4)),
+            label: format!("ε′ = {}", short_number(here, 4)),
         }],
         legend: LegendCorner::UpperLeft,
         notes: vec![],
         summary: format!(
             "Amplified ε′ against the sampling rate on log axes, for base ε from 0.1 to 5 and for \
              your ε = {}. At your rate {} the amplified guarantee is ε′ = {} ({}).",
-            display_number(eps, 4),
-            display_number(st.rate, 4),
-            display_number(here, 4),
+            short_number(eps, 4),
+            short_number(st.rate, 4),
+            short_number(here, 4),
             st.relation()
         ),
     })
@@ -217,7 +217,7 @@ pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
         markers: vec![Marker {
             x: eps,
             y: here,
-            label: format!("ε′ = {}", display_number(here, 4)),
+            label: format!("ε′ = {}", short_number(here, 4)),
         }],
         legend: LegendCorner::UpperLeft,
         notes: vec![],
@@ -226,9 +226,9 @@ pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
              {rate_name}·ε and the upper bound min(ε, {rate_name}(e^ε − 1)). For small ε the curve \
              follows {rate_name}·ε; for large ε it approaches ε − log(1/{rate_name}). At your ε = {} \
              the amplified ε′ = {} ({}).",
-            display_number(q, 4),
-            display_number(eps, 4),
-            display_number(here, 4),
+            short_number(q, 4),
+            short_number(eps, 4),
+            short_number(here, 4),
             st.relation()
         ),
     })
@@ -267,7 +267,7 @@ pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
     if here > 50.0 {
         notes.push(format!(
             "At your rate the sample may spend ε = {}: beyond any meaningful guarantee.",
-            display_number(here, 4)
+            short_number(here, 4)
         ));
     }
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
@@ -289,7 +289,7 @@ pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
         markers: vec![Marker {
             x: st.rate,
             y: here,
-            label: format!("ε = {}", display_number(here, 5)),
+            label: format!("ε = {}", short_number(here, 5)),
         }],
         legend: LegendCorner::LowerLeft,
         notes,
@@ -297,9 +297,9 @@ pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
             "The base ε a mechanism run on the sample may use so that the whole release meets a \
              target ε′, against the sampling rate on log axes. For your target ε′ = {} at rate {} \
              the sample may spend ε = {} ({}).",
-            display_number(target, 4),
-            display_number(st.rate, 4),
-            display_number(here, 5),
+            short_number(target, 4),
+            short_number(st.rate, 4),
+            short_number(here, 5),
             st.relation()
         ),
     })

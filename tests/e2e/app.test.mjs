@@ -1,0 +1,187 @@
+// End-to-end tests: the release build in dist/, served on 127.0.0.1, driven by the system Chromium.
+// Run by scripts/test.sh after `trunk build --release` and `cargo build --release --bin amplify`:
+//   node --test tests/e2e/
+// Fails on any console error, page error, failed request, or request leaving 127.0.0.1.
+// Screenshots go to test-artifacts/ (git-ignored).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { serve } from './server.mjs';
+import { launch } from './browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const DIST = resolve(ROOT, 'dist');
+const ARTIFACTS = resolve(ROOT, 'test-artifacts');
+const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'release', 'amplify');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let server, origin, context;
+
+before(async () => {
+  server = await serve(DIST);
+  origin = `http://127.0.0.1:${server.address().port}`;
+  context = await launch();
+});
+
+after(async () => {
+  await context?.close();
+  server?.close();
+});
+
+/** Open a page and record every problem: console errors, page errors, failed or foreign requests. */
+async function open(path, opts = {}) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('request', (r) => {
+    const u = r.url();
+    if (!u.startsWith((opts.origin || origin) + '/') && !u.startsWith('data:')) problems.push(`request left 127.0.0.1: ${u}`);
+  });
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto((opts.origin || origin) + path);
+  await page.waitForFunction(() => document.querySelector('main') !== null);
+  return { page, problems };
+}
+
+async function painted(page) {
+  await page.waitForFunction(() => {
+    const c = [...document.querySelectorAll('canvas')];
+    return c.length > 0 && c.every((x) => x.dataset.painted === 'true');
+  });
+}
+
+const value = (page, testid) => page.getAttribute(`[data-testid=${testid}]`, 'data-value');
+
+/** The readout's full-precision value is exactly the CLI's double (same math, same libm). */
+async function sameAsCli(page, testid, expected) {
+  const v = await value(page, testid);
+  assert.ok(v !== null && v !== '', `${testid} has no value`);
+  assert.equal(Number(v), expected, `${testid}: app ${v}, CLI ${expected}`);
+}
+
+function cli(args) {
+  return JSON.parse(execFileSync(AMPLIFY, [...args, '--json'], { encoding: 'utf8' }));
+}
+
+test('home page loads, links only to pages that exist, shows a live number', async () => {
+  const { page, problems } = await open('/');
+  const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
+  assert.deepEqual(links, ['?page=home', '?page=subsampling']);
+  await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
+  await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('subsampling page: readouts equal the CLI, keyboard moves a slider, URL follows', async () => {
+  const { page, problems } = await open('/?page=subsampling');
+  await painted(page);
+  const base = cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--delta', '1e-6', '--p', '0.01']);
+  await sameAsCli(page, 'epsilon-prime', base.epsilon);
+  await sameAsCli(page, 'delta-prime', base.delta);
+  const inv = cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--delta', '1e-6', '--p', '0.01', '--invert']);
+  await sameAsCli(page, 'base-epsilon', inv.epsilon);
+  await sameAsCli(page, 'base-delta', inv.delta);
+  assert.match(await page.textContent('[data-testid=base-epsilon]'), /^5\.1523$/);
+
+  const historyBefore = await page.evaluate(() => history.length);
+  // Keyboard: focus the ε slider and press → five times.
+  await page.focus('[data-testid=slider-eps]');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('eps') !== '1');
+  const eps = new URL(page.url()).searchParams.get('eps');
+  assert.notEqual(eps, '1');
+  assert.equal(await page.inputValue('[data-testid=field-eps]'), eps);
+  const moved = cli(['subsample', '--scheme', 'poisson', '--eps', eps, '--delta', '1e-6', '--p', '0.01']);
+  await sameAsCli(page, 'epsilon-prime', moved.epsilon);
+  assert.notEqual(moved.epsilon, base.epsilon);
+  // Moving a control replaces the history entry rather than adding one per step.
+  assert.equal(await page.evaluate(() => history.length), historyBefore);
+
+  // Fixed-size scheme: the relation badge changes, readouts still equal the CLI.
+  await page.selectOption('select[name=scheme]', 'without-replacement');
+  await page.fill('[data-testid=field-m]', '256');
+  await page.fill('[data-testid=field-n]', '60000');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('m') === '256');
+  const wor = cli(['subsample', '--scheme', 'without-replacement', '--eps', eps, '--delta', '1e-6', '--m', '256', '--n', '60000']);
+  await sameAsCli(page, 'epsilon-prime', wor.epsilon);
+  assert.equal(await page.textContent('[data-testid=epsilon-prime] + .badge'), 'replace one');
+  await painted(page);
+  await page.screenshot({ path: `${ARTIFACTS}/subsampling.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('bad input is reported next to its control and the last valid state stays', async () => {
+  const { page, problems } = await open('/?page=subsampling&eps=0.5');
+  await painted(page);
+  const before = await value(page, 'epsilon-prime');
+  for (const bad of ['abc', '-1', '1e999', 'NaN', '']) {
+    await page.fill('[data-testid=field-eps]', bad);
+    await page.waitForFunction(() => document.querySelector('[data-testid=error-eps]').textContent.length > 0);
+    assert.equal(await value(page, 'epsilon-prime'), before, `after typing ${JSON.stringify(bad)}`);
+  }
+  assert.equal(await page.getAttribute('[data-testid=field-eps]', 'aria-invalid'), 'true');
+  await page.fill('[data-testid=field-eps]', '0.25');
+  await page.waitForFunction(() => document.querySelector('[data-testid=error-eps]').textContent === '');
+  assert.notEqual(await value(page, 'epsilon-prime'), before);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('back and forward move between pages', async () => {
+  const { page, problems } = await open('/');
+  await page.click('[data-testid=nav-subsampling]');
+  await page.waitForSelector('[data-testid=epsilon-prime]');
+  assert.equal(new URL(page.url()).searchParams.get('page'), 'subsampling');
+  await page.goBack();
+  await page.waitForSelector('[data-testid=home-epsilon-prime]');
+  await page.goForward();
+  await page.waitForSelector('[data-testid=epsilon-prime]');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('an embed shows one figure with its controls', async () => {
+  const { page, problems } = await open('/?embed=sample-budget&scheme=poisson&eps=1&p=0.01');
+  await painted(page);
+  assert.equal(await page.locator('canvas').count(), 1);
+  assert.equal(await page.locator('nav').count(), 0);
+  assert.match(await page.textContent('.figure-summary'), /5\.1523/);
+  await page.screenshot({ path: `${ARTIFACTS}/embed-sample-budget.png` });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('hostile links show a notice, never a blank page or an error', async () => {
+  const long = '9'.repeat(10_000);
+  const urls = [
+    '/?page=subsampling&eps=NaN', '/?page=subsampling&eps=-1', '/?page=subsampling&eps=1e999',
+    '/?page=subsampling&eps=', '/?page=subsampling&eps=text', '/?page=subsampling&eps=1&eps=2',
+    '/?page=subsampling&unknown=1', `/?page=subsampling&eps=${long}`, '/?page=nowhere',
+    '/?embed=nothing', '/?page=subsampling&scheme=without-replacement&m=5&n=2',
+    '/?page=subsampling&p=%3Cscript%3Ealert(1)%3C/script%3E', '/?%%%&&&===',
+  ];
+  for (const u of urls) {
+    const { page, problems } = await open(u);
+    await page.waitForSelector('h1, canvas');
+    const text = await page.textContent('body');
+    assert.ok(text.length > 100, `blank page for ${u}`);
+    assert.deepEqual(problems, [], u);
+    await page.close();
+  }
+});
+
+test('dist works from a subpath of a static host', async () => {
+  const sub = await serve(DIST, { base: '/some/sub/path/' });
+  const subOrigin = `http://127.0.0.1:${sub.address().port}`;
+  const { page, problems } = await open('/some/sub/path/?page=subsampling', { origin: subOrigin });
+  await painted(page);
+  assert.deepEqual(problems, []);
+  await page.close();
+  sub.close();
+});

@@ -1,0 +1,198 @@
+//! Browser tests: the app mounted in headless Chromium by wasm-bindgen-test-runner.
+//! Run with `cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web`.
+//! Leptos effects run asynchronously, so every check waits for a timer tick first.
+#![cfg(target_arch = "wasm32")]
+
+use amplification_explorer::App;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+async fn tick(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn set_url(query: &str) {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{query}")))
+        .unwrap();
+}
+
+fn find(host: &Element, selector: &str) -> Element {
+    host.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+fn data_value(host: &Element, testid: &str) -> f64 {
+    let el = find(host, &format!("[data-testid={testid}]"));
+    el.get_attribute("data-value")
+        .unwrap_or_default()
+        .parse()
+        .unwrap_or(f64::NAN)
+}
+
+fn type_into(host: &Element, testid: &str, text: &str) {
+    let input: HtmlInputElement = find(host, &format!("[data-testid={testid}]"))
+        .dyn_into()
+        .unwrap();
+    input.set_value(text);
+    let ev = web_sys::Event::new("input").unwrap();
+    input.dispatch_event(&ev).unwrap();
+}
+
+/// Mount the app on a fresh element for the URL `query`.
+/// The handle unmounts the app when dropped.
+async fn mount(query: &str) -> (Element, Box<dyn std::any::Any>) {
+    set_url(query);
+    let host = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone().unchecked_into::<HtmlElement>(), App);
+    tick(30).await;
+    (host, Box::new(handle))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    ((a - b) / b).abs() < 1e-12
+}
+
+#[wasm_bindgen_test]
+async fn subsampling_page_mounts_with_readouts_and_figures() {
+    let (host, handle) = mount("?page=subsampling&scheme=poisson&eps=1&delta=1e-6&p=0.01").await;
+    // mpmath: log(1 + 0.01(e − 1)) and log(1 + (e − 1)/0.01).
+    assert!(close(
+        data_value(&host, "epsilon-prime"),
+        0.017_036_863_236_176_55
+    ));
+    assert!(close(data_value(&host, "delta-prime"), 1e-8));
+    assert!(close(
+        data_value(&host, "base-epsilon"),
+        5.152_297_938_244_442
+    ));
+    let badge = find(&host, "[data-testid=epsilon-prime] + .badge")
+        .text_content()
+        .unwrap();
+    assert_eq!(badge, "add/remove one");
+    // Every figure of the page is in the DOM and painted.
+    for id in [
+        "amplification-vs-rate",
+        "amplification-vs-epsilon",
+        "sample-budget",
+    ] {
+        let canvas = find(&host, &format!("[data-testid=canvas-{id}]"));
+        assert_eq!(
+            canvas.get_attribute("data-painted").as_deref(),
+            Some("true"),
+            "{id}"
+        );
+    }
+    // Fixed-size controls are hidden under Poisson sampling.
+    assert!(host
+        .query_selector("[data-testid=field-m]")
+        .unwrap()
+        .is_none());
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn typing_updates_readouts_and_bad_text_keeps_the_last_valid_state() {
+    let (host, handle) = mount("?page=subsampling&eps=1&p=0.01").await;
+    type_into(&host, "field-eps", "2");
+    tick(30).await;
+    // mpmath: log(1 + 0.01(e² − 1)).
+    assert!(close(
+        data_value(&host, "epsilon-prime"),
+        0.061_932_529_416_331_81
+    ));
+    let search = web_sys::window().unwrap().location().search().unwrap();
+    assert!(search.contains("eps=2"), "{search}");
+
+    type_into(&host, "field-eps", "abc");
+    tick(30).await;
+    let err = find(&host, "[data-testid=error-eps]")
+        .text_content()
+        .unwrap();
+    assert!(err.contains("must be a number"), "{err}");
+    assert!(close(
+        data_value(&host, "epsilon-prime"),
+        0.061_932_529_416_331_81
+    ));
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn fixed_size_scheme_switches_relation_and_refuses_m_above_n() {
+    let (host, handle) =
+        mount("?page=subsampling&scheme=without-replacement&eps=1&m=600&n=60000").await;
+    let badge = find(&host, "[data-testid=epsilon-prime] + .badge")
+        .text_content()
+        .unwrap();
+    assert_eq!(badge, "replace one");
+    assert!(close(
+        data_value(&host, "epsilon-prime"),
+        0.017_036_863_236_176_55
+    ));
+    type_into(&host, "field-m", "70000");
+    tick(30).await;
+    let err = find(&host, "[data-testid=error-m]").text_content().unwrap();
+    assert!(err.contains("cannot exceed"), "{err}");
+    assert!(close(
+        data_value(&host, "epsilon-prime"),
+        0.017_036_863_236_176_55
+    ));
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn hostile_url_shows_a_notice_and_keeps_good_values() {
+    let (host, handle) = mount("?page=subsampling&eps=NaN&p=0.5&p=0.2&zzz=%3Cb%3E").await;
+    let notices = find(&host, "[data-testid=notices]").text_content().unwrap();
+    assert!(notices.contains("ε"), "{notices}");
+    assert!(notices.contains("more than once"), "{notices}");
+    assert!(notices.contains("Unknown setting"), "{notices}");
+    assert!(
+        host.query_selector("b").unwrap().is_none(),
+        "markup from the URL was rendered"
+    );
+    // p = 0.5 kept (first value), ε back to its default 1.
+    assert!(close(data_value(&host, "inclusion-probability"), 0.5));
+    assert!(close(
+        data_value(&host, "amplification-factor"),
+        (0.5 * 1f64.exp_m1()).ln_1p()
+    ));
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn embed_shows_one_figure_with_its_controls() {
+    let (host, handle) = mount("?embed=sample-budget&eps=1&p=0.01").await;
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 1);
+    assert!(host.query_selector("nav").unwrap().is_none());
+    assert!(host
+        .query_selector("[data-testid=field-eps]")
+        .unwrap()
+        .is_some());
+    let summary = find(&host, ".figure-summary").text_content().unwrap();
+    assert!(summary.contains("5.1523"), "{summary}");
+    drop(handle);
+    host.remove();
+}
