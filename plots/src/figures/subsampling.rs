@@ -5,7 +5,7 @@ use amp_math::subsampling::{
 };
 
 use super::{log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
-use crate::format::{display_number, short_number};
+use crate::format::short_number;
 use crate::pages::sampling;
 use crate::params::ParamValues;
 
