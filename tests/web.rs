@@ -122,6 +122,14 @@ async fn typing_updates_readouts_and_bad_text_keeps_the_last_valid_state() {
     ));
     let search = web_sys::window().unwrap().location().search().unwrap();
     assert!(search.contains("eps=2"), "{search}");
+    // The figures follow: their text alternatives name the new ε and its ε′.
+    let summary = find(&host, "[data-figure=amplification-vs-rate] .figure-summary")
+        .text_content()
+        .unwrap();
+    assert!(
+        summary.contains("your ε = 2") && summary.contains("0.06193"),
+        "{summary}"
+    );
 
     type_into(&host, "field-eps", "abc");
     tick(30).await;

@@ -28,7 +28,8 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             .with(|v| spec.params.iter().map(|p| v.get(p)).collect::<Vec<Value>>())
     });
     let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
-        inputs.track();
+        // Read (not just track) the inputs memo, so it is brought up to date first.
+        inputs.with(|_| ());
         state.values.with_untracked(|v| (spec.compute)(v))
     });
     let canvas_ref = NodeRef::<Canvas>::new();

@@ -80,6 +80,10 @@ pub fn SubsamplingPage() -> impl IntoView {
                 </div>
             </section>
 
+            <section class="figures" aria-label="Figures">
+                {Page::Subsampling.figures().map(|f| view! { <FigureView spec=f /> }).collect_view()}
+            </section>
+
             <section class="explain">
                 <h2>"The theorem"</h2>
                 <p>
@@ -91,7 +95,7 @@ pub fn SubsamplingPage() -> impl IntoView {
                 <p class="cite">"Steinke, “Privacy amplification by subsampling”, Theorem 1 (seed 000). Balle, Barthe & Gaboardi (2018) show no better bound holds for every such M."</p>
                 <p>
                     "For small ε, e^ε − 1 ≈ ε and log(1 + x) ≈ x, so ε′ ≈ pε: sampling at rate p divides the privacy loss by 1/p. "
-                    "For large ε the gain shrinks to a constant: ε′ ≈ ε − log(1/p). The second figure shows both regimes between the bounds"
+                    "For large ε the gain shrinks to a constant: ε′ ≈ ε − log(1/p). The second figure above shows both regimes between the bounds"
                 </p>
                 <div class="formula" inner_html=mathml::BOUNDS></div>
                 <p>"Turned around, a sample drawn at rate p may spend"</p>
@@ -99,10 +103,6 @@ pub fn SubsamplingPage() -> impl IntoView {
                 <p>
                     "and the whole release still meets ε′. With a 1% sample and a target of ε′ = 1, the mechanism on the sample may use ε = 5.1523 (Hu, Drechsler & Kim, Section 3)."
                 </p>
-            </section>
-
-            <section class="figures" aria-label="Figures">
-                {Page::Subsampling.figures().map(|f| view! { <FigureView spec=f /> }).collect_view()}
             </section>
 
             <section class="explain">

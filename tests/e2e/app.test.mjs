@@ -89,6 +89,9 @@ test('subsampling page: readouts equal the CLI, keyboard moves a slider, URL fol
   assert.match(await page.textContent('[data-testid=base-epsilon]'), /^5\.1523$/);
 
   const historyBefore = await page.evaluate(() => history.length);
+  const pixels = () => page.$$eval('canvas', (cs) => cs.map((c) => c.toDataURL()));
+  const summaries = () => page.$$eval('.figure-summary', (ps) => ps.map((p) => p.textContent));
+  const [pixelsBefore, summariesBefore] = [await pixels(), await summaries()];
   // Keyboard: focus the ε slider and press → five times.
   await page.focus('[data-testid=slider-eps]');
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
@@ -99,6 +102,14 @@ test('subsampling page: readouts equal the CLI, keyboard moves a slider, URL fol
   const moved = cli(['subsample', '--scheme', 'poisson', '--eps', eps, '--delta', '1e-6', '--p', '0.01']);
   await sameAsCli(page, 'epsilon-prime', moved.epsilon);
   assert.notEqual(moved.epsilon, base.epsilon);
+  // Every figure redrew with the new ε: new pixels, and text alternatives that name it.
+  await painted(page);
+  const [pixelsAfter, summariesAfter] = [await pixels(), await summaries()];
+  for (let i = 0; i < pixelsBefore.length; i++) {
+    assert.notEqual(pixelsAfter[i], pixelsBefore[i], `figure ${i} did not redraw`);
+    assert.notEqual(summariesAfter[i], summariesBefore[i], `figure ${i} text did not change`);
+  }
+  assert.match(summariesAfter[0], new RegExp(`your ε = ${eps.replace('.', '\\.')}`));
   // Moving a control replaces the history entry rather than adding one per step.
   assert.equal(await page.evaluate(() => history.length), historyBefore);
 

@@ -1,0 +1,126 @@
+// Page benchmark: reports figures, never fails on noise. Needs a release build in dist/
+// (`trunk build --release`). Usage:
+//   node bench/page.mjs [--loads 10] [--inputs 60] [--readme]
+// Measures, for each page with figures:
+//   - painted: time from navigation start until every figure's first redraw has finished
+//     (the end of the last `redraw:<figure-id>` performance measure);
+//   - per-input redraw: the sum of all `redraw:*` measures caused by one slider input (keyboard
+//     arrow on a slider), over many inputs, p50 and p95;
+// and the gzipped size of what is shipped (wasm, js, css).
+// Writes bench/results.json; with --readme, replaces the block between the bench markers in README.md.
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { resolve, extname } from 'node:path';
+import { serve } from '../tests/e2e/server.mjs';
+import { launch } from '../tests/e2e/browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = resolve(ROOT, 'dist');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const LOADS = arg('loads', 10);
+const INPUTS = arg('inputs', 60);
+const PAGES = [{ page: 'subsampling', sliders: ['eps', 'p'] }];
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+function bytes() {
+  const out = { wasm: 0, js: 0, css: 0 };
+  for (const f of readdirSync(DIST)) {
+    const kind = { '.wasm': 'wasm', '.js': 'js', '.css': 'css' }[extname(f)];
+    if (kind) out[kind] += gzipSync(readFileSync(resolve(DIST, f)), { level: 9 }).length;
+  }
+  out.total = out.wasm + out.js + out.css;
+  return out;
+}
+
+async function allPainted(page) {
+  await page.waitForFunction(() => {
+    const c = [...document.querySelectorAll('canvas')];
+    return c.length > 0 && c.every((x) => x.dataset.painted === 'true');
+  });
+}
+
+async function measurePage(context, origin, { page: id, sliders }) {
+  const painted = [];
+  for (let i = 0; i < LOADS; i++) {
+    const page = await context.newPage();
+    await page.goto(`${origin}/?page=${id}`);
+    await allPainted(page);
+    painted.push(await page.evaluate(() => Math.max(
+      ...performance.getEntriesByType('measure').filter((m) => m.name.startsWith('redraw:'))
+        .map((m) => m.startTime + m.duration))));
+    await page.close();
+  }
+  const page = await context.newPage();
+  await page.goto(`${origin}/?page=${id}`);
+  await allPainted(page);
+  const perInput = [];
+  const perFigure = {};
+  for (let i = 0; i < INPUTS; i++) {
+    const slider = sliders[i % sliders.length];
+    await page.focus(`[data-testid=slider-${slider}]`);
+    await page.evaluate(() => performance.clearMeasures());
+    // Up for the first half, back down for the second, so the values stay in a normal range.
+    await page.keyboard.press(i < INPUTS / 2 ? 'ArrowRight' : 'ArrowLeft');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const ms = await page.evaluate(() => performance.getEntriesByType('measure')
+      .filter((m) => m.name.startsWith('redraw:')).map((m) => [m.name.slice(7), m.duration]));
+    perInput.push(ms.reduce((a, [, d]) => a + d, 0));
+    for (const [fig, d] of ms) (perFigure[fig] ||= []).push(d);
+  }
+  await page.close();
+  return {
+    page: id,
+    loads: LOADS,
+    painted_ms: { median: round(quantile(painted, 0.5)), max: round(Math.max(...painted)) },
+    inputs: INPUTS,
+    redraw_ms: { p50: round(quantile(perInput, 0.5), 2), p95: round(quantile(perInput, 0.95), 2), max: round(Math.max(...perInput), 2) },
+    per_figure_p95_ms: Object.fromEntries(Object.entries(perFigure).map(([k, v]) => [k, round(quantile(v, 0.95), 2)])),
+  };
+}
+
+const server = await serve(DIST);
+const origin = `http://127.0.0.1:${server.address().port}`;
+const context = await launch();
+const pages = [];
+for (const p of PAGES) pages.push(await measurePage(context, origin, p));
+await context.close();
+server.close();
+
+const chromium = (await import('node:child_process')).execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const result = {
+  date: new Date().toISOString().slice(0, 10),
+  machine: `${(await import('node:os')).cpus().length} cores, ${chromium}, headless, device pixel ratio 1`,
+  bytes_gzip: bytes(),
+  pages,
+};
+writeFileSync(resolve(ROOT, 'bench', 'results.json'), JSON.stringify(result, null, 2) + '\n');
+
+const kb = (b) => `${round(b / 1024)} KB`;
+const lines = [
+  `Measured ${result.date} on ${result.machine} (\`node bench/page.mjs\`, release build).`,
+  '',
+  '| page | painted (median of ' + LOADS + ' loads) | redraw per input p50 / p95 (' + INPUTS + ' inputs) | target |',
+  '|---|---|---|---|',
+  ...pages.map((p) => `| ${p.page} | ${p.painted_ms.median} ms (max ${p.painted_ms.max}) | ${p.redraw_ms.p50} / ${p.redraw_ms.p95} ms | painted ≤ 300 ms, p95 ≤ 16 ms |`),
+  '',
+  `Shipped, gzipped: wasm ${kb(result.bytes_gzip.wasm)}, js ${kb(result.bytes_gzip.js)}, css ${kb(result.bytes_gzip.css)}; total ${kb(result.bytes_gzip.total)} (target ≤ 250 KB).`,
+];
+console.log(lines.join('\n'));
+if (process.argv.includes('--readme')) {
+  const path = resolve(ROOT, 'README.md');
+  const readme = readFileSync(path, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const a = readme.indexOf(start);
+  const b = readme.indexOf(end);
+  if (a < 0 || b < 0) throw new Error('README.md has no bench markers');
+  writeFileSync(path, readme.slice(0, a + start.length) + '\n' + lines.join('\n') + '\n' + readme.slice(b));
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Command 2: install whatever the tests need, then run every test:
+#   formatting, clippy (warnings denied, native and wasm32), native tests of all crates,
+#   the reference table regenerated from mpmath and compared, browser tests (wasm-bindgen-test in
+#   headless Chromium), and end-to-end tests (Playwright + system Chromium) against a release build.
+# Idempotent; stops at the first failure with the step's name.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+die() { echo "test: $*" >&2; exit 1; }
+./scripts/setup.sh
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  echo "test: installing chromium and chromium-driver from Debian" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then command -v sudo >/dev/null && SUDO=sudo || die "need root or sudo to apt-get install chromium chromium-driver"; fi
+  { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium chromium-driver; } \
+    || die "apt-get could not install chromium and chromium-driver (needs Debian's package mirror)"
+fi
+
+if ! python3 -c 'import mpmath, sys; sys.exit(mpmath.__version__ != "1.3.0")' 2>/dev/null; then
+  echo "test: installing mpmath 1.3.0 from PyPI (the reference oracle)" >&2
+  python3 -m pip install --quiet "mpmath==1.3.0" || die "pip could not install mpmath==1.3.0"
+fi
+
+STARTED=$SECONDS
+step() {
+  local name=$1; shift
+  local t=$SECONDS
+  echo "==> $name" >&2
+  "$@" || die "step failed: $name"
+  echo "    ($name: $((SECONDS - t)) s)" >&2
+}
+
+step "format" cargo fmt --all -- --check
+step "clippy, native" cargo clippy --workspace --all-targets --locked -- -D warnings
+step "clippy, wasm32" cargo clippy --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked -- -D warnings
+step "reference tables reproduce from mpmath" bash -c 'python3 tools/reference/subsampling.py && git diff --exit-code -- math/tests/data'
+step "native tests" cargo test --workspace --locked
+step "browser tests (wasm-bindgen-test, headless Chromium)" cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
+step "release build (trunk)" trunk build --release
+step "CLI release build" cargo build --release --locked --bin amplify
+step "end-to-end tests (Playwright, system Chromium)" node --test tests/e2e/
+
+echo "test: all passed in $((SECONDS - STARTED)) s" >&2
