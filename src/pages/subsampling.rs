@@ -94,7 +94,7 @@ pub fn SubsamplingPage() -> impl IntoView {
                 <div class="formula" inner_html=mathml::POISSON_THEOREM></div>
                 <p class="cite">"Steinke, “Privacy amplification by subsampling”, Theorem 1 (seed 000). Balle, Barthe & Gaboardi (2018) show no better bound holds for every such M."</p>
                 <p>
-                    "For small ε, e^ε − 1 ≈ ε and log(1 + x) ≈ x, so ε′ ≈ pε: sampling at rate p divides the privacy loss by 1/p. "
+                    "For small ε, e" <sup>"ε"</sup> " − 1 ≈ ε and log(1 + x) ≈ x, so ε′ ≈ pε: sampling at rate p divides the privacy loss by 1/p. "
                     "For large ε the gain shrinks to a constant: ε′ ≈ ε − log(1/p). The second figure above shows both regimes between the bounds"
                 </p>
                 <div class="formula" inner_html=mathml::BOUNDS></div>
@@ -119,12 +119,12 @@ pub fn SubsamplingPage() -> impl IntoView {
                 </p>
                 <div class="formula" inner_html=mathml::WITH_REPLACEMENT></div>
                 <p>
-                    "where δ_k(ε) bounds how far apart the mechanism's outputs can be (at level e^ε) on inputs that differ in k places. "
+                    "where δ" <sub>"k"</sub> "(ε) bounds how far apart the mechanism's outputs can be (at level e" <sup>"ε"</sup> ") on inputs that differ in k places. "
                     "Knowing only that M is (ε, δ)-DP, group privacy gives"
                 </p>
                 <div class="formula" inner_html=mathml::GROUP_BOUND></div>
                 <p>
-                    "(our derivation; an upper bound). So even a pure ε-DP mechanism gets δ′ > 0 with replacement, about (m/n)²/2 · (1 − e^{−ε}) for small samples: pick the with-replacement scheme above and set δ = 0 to see it."
+                    "(our derivation; an upper bound). So even a pure ε-DP mechanism gets δ′ > 0 with replacement, about ½(m/n)" <sup>"2"</sup> "(1 − e" <sup>"−ε"</sup> ") for small samples: pick the with-replacement scheme above and set δ = 0 to see it."
                 </p>
 
                 <h2>"Neighbours: add/remove or replace one"</h2>

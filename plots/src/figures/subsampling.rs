@@ -81,32 +81,46 @@ fn family(reader: f64) -> impl Iterator<Item = (usize, f64)> {
         .filter(move |&(_, e)| (e - reader).abs() > 1e-9 * reader)
 }
 
+/// One curve against the rate (the x axis) for each family value and, highlighted, for the
+/// reader's: y = f(value, inclusion probability at that rate). Points where f has no finite
+/// positive value are left out (log axes).
+fn rate_curves(
+    st: &Setting,
+    reader: f64,
+    name: &str,
+    f: impl Fn(f64, f64) -> Option<f64>,
+) -> Vec<Series> {
+    let (lo, hi) = st.x_range();
+    let grid = log_grid(lo, hi, POINTS);
+    let curve = |v: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&x| {
+                let y = f(v, st.inclusion_at(x)?)?;
+                (y > 0.0 && y.is_finite()).then_some((x, y))
+            })
+            .collect()
+    };
+    let mut series: Vec<Series> = family(reader)
+        .map(|(i, v)| Series {
+            label: format!("{name} = {}", short_number(v, 3)),
+            points: curve(v),
+            role: Role::Family(i),
+        })
+        .collect();
+    series.push(Series {
+        label: format!("your {name} = {}", short_number(reader, 4)),
+        points: curve(reader),
+        role: Role::Highlight,
+    });
+    series
+}
+
 /// `amplification-vs-rate`: ε′ against the rate for the family of base ε and the reader's ε.
 pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
     let st = setting(values)?;
     let eps = values.real("eps");
     let (lo, hi) = st.x_range();
-    let grid = log_grid(lo, hi, POINTS);
-    let curve = |e: f64| -> Vec<(f64, f64)> {
-        grid.iter()
-            .filter_map(|&x| {
-                let y = amplified_epsilon(e, st.inclusion_at(x)?).ok()?;
-                (y > 0.0 && y.is_finite()).then_some((x, y))
-            })
-            .collect()
-    };
-    let mut series: Vec<Series> = family(eps)
-        .map(|(i, e)| Series {
-            label: format!("ε = {}", short_number(e, 3)),
-            points: curve(e),
-            role: Role::Family(i),
-        })
-        .collect();
-    series.push(Series {
-        label: format!("your ε = {}", short_number(eps, 4)),
-        points: curve(eps),
-        role: Role::Highlight,
-    });
+    let series = rate_curves(&st, eps, "ε", |e, q| amplified_epsilon(e, q).ok());
     let here = amplified_epsilon(eps, st.inclusion).map_err(|e| e.to_string())?;
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     Ok(Chart {
@@ -240,29 +254,8 @@ pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
     let st = setting(values)?;
     let target = values.real("eps");
     let (lo, hi) = st.x_range();
-    let grid = log_grid(lo, hi, POINTS);
     let mut notes = Vec::new();
-    let curve = |t: f64| -> Vec<(f64, f64)> {
-        grid.iter()
-            .filter_map(|&x| {
-                let q = st.inclusion_at(x)?;
-                let b = base_epsilon(t, q).ok()?;
-                (b.is_finite() && b > 0.0).then_some((x, b))
-            })
-            .collect()
-    };
-    let mut series: Vec<Series> = family(target)
-        .map(|(i, t)| Series {
-            label: format!("target ε′ = {}", short_number(t, 3)),
-            points: curve(t),
-            role: Role::Family(i),
-        })
-        .collect();
-    series.push(Series {
-        label: format!("your target ε′ = {}", short_number(target, 4)),
-        points: curve(target),
-        role: Role::Highlight,
-    });
+    let series = rate_curves(&st, target, "target ε′", |t, q| base_epsilon(t, q).ok());
     let here = base_epsilon(target, st.inclusion).map_err(|e| e.to_string())?;
     if here > 50.0 {
         notes.push(format!(
