@@ -82,17 +82,20 @@ fn tick(v: f64, log: bool, span: f64) -> String {
     }
 }
 
-/// How many labels to request so that a log axis gets one per decade (or every other decade).
-fn label_count(span: f64, log: bool) -> usize {
-    if !log {
-        return 6;
-    }
-    let decades = span.floor() as usize + 1;
-    if decades <= 9 {
-        decades.max(3)
+/// How many labels to request: on a log axis one per decade (or every other decade), never more
+/// than `room` (what fits in the axis's pixel length).
+fn label_count(span: f64, log: bool, room: usize) -> usize {
+    let wanted = if !log {
+        6
     } else {
-        decades / 2 + 1
-    }
+        let decades = span.floor() as usize + 1;
+        if decades <= 9 {
+            decades.max(3)
+        } else {
+            decades / 2 + 1
+        }
+    };
+    wanted.min(room).max(2)
 }
 
 /// Draw `chart` on `root`, with an optional title above it.
@@ -123,13 +126,17 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
     let mut cc = builder.build_cartesian_2d(x0..x1, y0..y1).map_err(e)?;
     let (xspan, yspan) = (x1 - x0, y1 - y0);
+    // Room for tick labels: about 70 px per x label and 26 px per y label.
+    let (w, h) = root.dim_in_pixel();
+    let x_room = (w as f64 / (70.0 * s)) as usize;
+    let y_room = (h as f64 / (26.0 * s)) as usize;
     cc.configure_mesh()
         .x_desc(chart.x.label.as_str())
         .y_desc(chart.y.label.as_str())
         .axis_desc_style(font(13.0))
         .label_style(font(12.0))
-        .x_labels(label_count(xspan, xl))
-        .y_labels(label_count(yspan, yl))
+        .x_labels(label_count(xspan, xl, x_room))
+        .y_labels(label_count(yspan, yl, y_room))
         .x_label_formatter(&|v| tick(*v, xl, xspan))
         .y_label_formatter(&|v| tick(*v, yl, yspan))
         .bold_line_style(theme.grid.stroke_width(theme.px(1.0)))
@@ -248,6 +255,10 @@ fn draw_legend<DB: DrawingBackend>(
     let box_w = pad * 2 + glyph_w + gap + text_w;
     let box_h = pad * 2 + line_h * items.len() as i32;
     let margin = theme.px(8.0) as i32;
+    if box_h + 2 * margin > ys.end - ys.start || box_w + 2 * margin > xs.end - xs.start {
+        // Too small to hold a legend without hiding the data; the text alternative lists the series.
+        return Ok(());
+    }
     let x0 = xs.start + margin;
     let y0 = match corner {
         LegendCorner::UpperLeft => ys.start + margin,

@@ -56,10 +56,10 @@ impl Setting {
         }
     }
 
-    /// The x range: from well below the reader's rate (at most 1e-4) up to 1, or to twice the
+    /// The x range: from a tenth of the reader's rate (at most 1e-4) up to 1, or to twice the
     /// rate when drawing with replacement at more than one draw per record.
     fn x_range(&self) -> (f64, f64) {
-        let lo = (self.rate / 10.0).clamp(1e-9, 1e-4);
+        let lo = (self.rate / 10.0).clamp(1e-13, 1e-4);
         let hi = if self.rate > 1.0 {
             self.rate * 2.0
         } else {
