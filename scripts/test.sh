@@ -36,7 +36,7 @@ step() {
 step "format" cargo fmt --all -- --check
 step "clippy, native" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy, wasm32" cargo clippy --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked -- -D warnings
-step "reference tables reproduce from mpmath" bash -c 'python3 tools/reference/subsampling.py && git diff --exit-code -- math/tests/data'
+step "reference tables reproduce from mpmath" bash -c 'for g in tools/reference/*.py; do python3 "$g" || exit 1; done; git diff --exit-code -- math/tests/data'
 step "native tests" cargo test --workspace --locked
 step "browser tests (wasm-bindgen-test, headless Chromium)" cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
 step "release build (trunk)" trunk build --release

@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod error;
+pub mod limits;
 pub mod root;
 pub mod special;
 pub mod subsampling;

@@ -1,0 +1,54 @@
+//! The limits functions against the mpmath table written by `tools/reference/limits.py`.
+//! Tolerance 1e-12 relative (issue #3) on ε ∈ [1e-9, 10], p ∈ [1e-9, 1], c ∈ [1e-6, 1e4].
+
+use amp_math::limits::{
+    mse_subsampled_terms, noise_factor_bound, noise_ratio, ratio_floor, taylor_terms,
+};
+
+const TABLE: &str = include_str!("data/limits.csv");
+const TOLERANCE: f64 = 1e-12;
+
+fn num(s: &str) -> f64 {
+    s.parse().unwrap_or_else(|_| panic!("bad number {s:?}"))
+}
+
+#[test]
+fn limits_match_mpmath() {
+    let mut worst: std::collections::BTreeMap<String, f64> = Default::default();
+    let mut rows = 0;
+    for line in TABLE.lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        assert_eq!(c.len(), 5, "malformed row {line}");
+        let expected = num(c[4]);
+        let got = match c[0] {
+            "noise_ratio" => noise_ratio(num(c[1]), num(c[2])).unwrap(),
+            "ratio_floor" => ratio_floor(num(c[3])).unwrap(),
+            "factor_bound" => noise_factor_bound(num(c[3])).unwrap(),
+            "taylor1" => taylor_terms(num(c[1]), num(c[2])).unwrap()[0],
+            "taylor2" => taylor_terms(num(c[1]), num(c[2])).unwrap()[1],
+            "taylor3" => taylor_terms(num(c[1]), num(c[2])).unwrap()[2],
+            "mse_noise" => {
+                mse_subsampled_terms(num(c[1]), num(c[2]), num(c[3]))
+                    .unwrap()
+                    .1
+            }
+            other => panic!("unknown kind {other}"),
+        };
+        let rel = if expected == 0.0 {
+            got.abs()
+        } else {
+            ((got - expected) / expected).abs()
+        };
+        assert!(
+            rel <= TOLERANCE,
+            "{line}: got {got:e}, relative error {rel:e}"
+        );
+        let w = worst.entry(c[0].to_string()).or_default();
+        *w = w.max(rel);
+        rows += 1;
+    }
+    assert!(rows > 1000, "table too small: {rows}");
+    for (k, w) in worst {
+        eprintln!("largest relative error for {k}: {w:.2e}");
+    }
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Reference values for the limits of amplification by subsampling (seed 001), from mpmath at 60
+significant digits.
+
+Pinned: Python 3.11, mpmath==1.3.0. Run from the repository root:  python3 tools/reference/limits.py
+Writes math/tests/data/limits.csv, read by math/tests/limits_reference.rs.
+
+Kinds (columns: kind, epsilon, p, c, expected):
+  noise_ratio    R = (p/eps) log(1 + (e^eps - 1)/p)          seed 001, eq. 7
+  ratio_floor    log(1 + c)/c                                 seed 001, eq. 8
+  factor_bound   c/log(1 + c)                                 seed 001, eq. 8
+  taylor1..3     the Taylor terms of eps_p in eps, eq. 5 (to check the closed forms of the terms)
+  mse_noise      2/(eps_p p n)^2 with n in column c            eq. 2, privacy-noise term
+"""
+import csv
+import os
+import sys
+
+import mpmath as mp
+
+mp.mp.dps = 60
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "math", "tests", "data", "limits.csv")
+
+
+def logspace(lo, hi, count):
+    a, b = mp.log10(lo), mp.log10(hi)
+    return [float(mp.power(10, a + (b - a) * i / (count - 1))) for i in range(count)]
+
+
+def eps_p(eps, p):
+    return mp.log(1 + (mp.exp(mp.mpf(eps)) - 1) / mp.mpf(p))
+
+
+def main():
+    rows = []
+    for eps in logspace(1e-9, 10.0, 21) + [0.113147142960707, 2.0]:
+        for p in logspace(1e-9, 1.0, 19) + [256 / 60000]:
+            e, q = mp.mpf(eps), mp.mpf(p)
+            rows.append(("noise_ratio", eps, p, "", q * eps_p(eps, p) / e))
+            # Taylor terms by differentiating eps_p symbolically-free: mpmath's taylor() at 0.
+            if eps <= 1e-3:
+                coeffs = mp.taylor(lambda t: eps_p(t, p), 0, 3)
+                for k in range(1, 4):
+                    rows.append((f"taylor{k}", eps, p, "", coeffs[k] * e**k))
+            if p >= 1e-6:
+                rows.append(("mse_noise", eps, p, 1e4, 2 / (eps_p(eps, p) * q * 10**4) ** 2))
+    for c in logspace(1e-6, 1e4, 41) + [0.2, 0.5, 2.0, 5.0, 26.518861631415734]:
+        cc = mp.mpf(c)
+        rows.append(("ratio_floor", "", "", c, mp.log(1 + cc) / cc))
+        rows.append(("factor_bound", "", "", c, cc / mp.log(1 + cc)))
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["kind", "epsilon", "p", "c", "expected"])
+        for kind, eps, p, c, expected in rows:
+            w.writerow([kind, repr(eps) if eps != "" else "", repr(p) if p != "" else "",
+                        repr(c) if c != "" else "", mp.nstr(expected, 25, min_fixed=0, max_fixed=0)])
+    print(f"wrote {len(rows)} rows to {os.path.normpath(OUT)} (mpmath {mp.__version__})", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
