@@ -13,7 +13,8 @@
 //! Measured accuracy: the committed table `math/tests/data/limits.csv`, from
 //! `tools/reference/limits.py` (mpmath, 60 digits).
 
-use crate::special::ln_1p;
+use crate::root::{brent, Tolerance};
+use crate::special::{exp_m1, ln, ln_1p};
 use crate::subsampling::base_epsilon;
 use crate::{check_epsilon, check_probability, MathError};
 
@@ -151,6 +152,46 @@ pub fn mse_subsampled_terms(epsilon: f64, p: f64, n: f64) -> Result<(f64, f64), 
     Ok((1.0 / (p * n), 2.0 / (s * s)))
 }
 
+/// The break-even sampling rate of the subsampled Laplace mechanism's error (seed 001, eq. 2): the
+/// smallest p at which the privacy-noise term 2/(ε_p·p·n)² has fallen to the non-private sampling
+/// term 1/(pn), i.e. p·ε_p² = 2/n. Below it the privacy noise dominates the error (it grows like
+/// 1/p², the sampling term only like 1/p); above it the sampling error does. (The subsampled
+/// mechanism's MSE never drops below the standard mechanism's 2/(εn)², so there is no rate at which
+/// the two mechanisms' errors are equal; this crossover is where subsampling stops being limited by
+/// privacy.)
+///
+/// - Why a root finder: p·ε_p(ε, p)² is not monotone in p. Writing z = (e^ε − 1)/p, it equals
+///   (e^ε − 1)·log²(1 + z)/z, which rises as p grows from 0 until z ≈ 3.92 (where
+///   2z/(1 + z) = log(1 + z)) and falls after. The smallest root lies on the rising side, in
+///   (0, min(1, (e^ε − 1)/3.92)], found by [`crate::root::brent`] on its logarithm to 4 ulp.
+/// - Returns `None` when the privacy-noise term dominates at every rate (p·ε_p² < 2/n throughout).
+/// - Domain: ε ∈ (0, 500], n ∈ [1, 1e15]. Relation: add/remove (Poisson). Exact up to the root
+///   finder's tolerance.
+pub fn mse_break_even_rate(epsilon: f64, n: f64) -> Result<Option<f64>, MathError> {
+    check_epsilon("ε", epsilon)?;
+    check_n(n)?;
+    if epsilon == 0.0 {
+        return Ok(None);
+    }
+    // z* solves 2z/(1 + z) = log(1 + z): 3.92155363456750 (mpmath).
+    const Z_PEAK: f64 = 3.921_553_634_567_505;
+    let peak = (exp_m1(epsilon) / Z_PEAK).min(1.0);
+    let g = |p: f64| -> f64 {
+        match base_epsilon(epsilon, p) {
+            Ok(ep) => ln(p) + 2.0 * ln(ep) + ln(n) - std::f64::consts::LN_2,
+            Err(_) => f64::NAN,
+        }
+    };
+    let lo = 1e-300f64.max(peak * 1e-280);
+    if g(peak) < 0.0 {
+        return Ok(None);
+    }
+    if g(lo) >= 0.0 {
+        return Ok(Some(lo));
+    }
+    brent(g, lo, peak, Tolerance::TIGHT).map(Some)
+}
+
 fn check_n(n: f64) -> Result<(), MathError> {
     if n.is_nan() {
         return Err(MathError::NotANumber { name: "n" });
@@ -285,6 +326,25 @@ mod tests {
         assert!((r.c - 26.518_861_631_415_734).abs() < 1e-12);
         assert!((r.noise_factor - 7.869_192_972_692_523).abs() < 1e-12);
         assert!((r.noise_factor_bound - 7.999_966_350_081_475).abs() < 1e-12);
+    }
+
+    #[test]
+    fn break_even_balances_the_two_terms() {
+        for &(eps, n) in &[(1.0, 1e4), (0.1, 1e6), (3.0, 100.0), (0.01, 1e9)] {
+            let p = mse_break_even_rate(eps, n).unwrap().unwrap();
+            let (sampling, noise) = mse_subsampled_terms(eps, p, n).unwrap();
+            assert!(
+                ((sampling - noise) / noise).abs() < 1e-12,
+                "ε = {eps}, n = {n}, p = {p}"
+            );
+            // Just below it the privacy noise dominates; just above it the sampling error does.
+            let (s_lo, n_lo) = mse_subsampled_terms(eps, p * 0.99, n).unwrap();
+            assert!(n_lo > s_lo, "ε = {eps}, n = {n}");
+            let (s_hi, n_hi) = mse_subsampled_terms(eps, p * 1.01, n).unwrap();
+            assert!(s_hi > n_hi, "ε = {eps}, n = {n}");
+        }
+        // Tiny ε with few records: the privacy noise dominates at every rate.
+        assert_eq!(mse_break_even_rate(0.01, 10.0).unwrap(), None);
     }
 
     #[test]

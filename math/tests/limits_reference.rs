@@ -2,7 +2,8 @@
 //! Tolerance 1e-12 relative (issue #3) on ε ∈ [1e-9, 10], p ∈ [1e-9, 1], c ∈ [1e-6, 1e4].
 
 use amp_math::limits::{
-    mse_subsampled_terms, noise_factor_bound, noise_ratio, ratio_floor, taylor_terms,
+    mse_break_even_rate, mse_subsampled_terms, noise_factor_bound, noise_ratio, ratio_floor,
+    taylor_terms,
 };
 
 const TABLE: &str = include_str!("data/limits.csv");
@@ -32,6 +33,7 @@ fn limits_match_mpmath() {
                     .unwrap()
                     .1
             }
+            "break_even" => mse_break_even_rate(num(c[1]), num(c[3])).unwrap().unwrap(),
             other => panic!("unknown kind {other}"),
         };
         let rel = if expected == 0.0 {

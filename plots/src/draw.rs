@@ -8,8 +8,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::figures::{Chart, LegendCorner, Role};
-use crate::format::{decade_label, display_number};
+use crate::figures::{Chart, Heatmap, LegendCorner, Role};
+use crate::format::{decade_label, display_number, short_number};
 
 /// Colours and sizes. `scale` multiplies every length (device pixel ratio on screens).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,7 +70,7 @@ fn to_axis(v: f64, log: bool) -> f64 {
 /// Tick label at axis coordinate v: decades on log axes ("0.01", "1e-6"), plain numbers otherwise.
 fn tick(v: f64, log: bool, span: f64) -> String {
     if !log {
-        return display_number(v, 3);
+        return short_number(v, 3);
     }
     let k = v.round();
     if (v - k).abs() < 1e-6 {
@@ -98,7 +98,8 @@ fn label_count(span: f64, log: bool, room: usize) -> usize {
     wanted.min(room).max(2)
 }
 
-/// Draw `chart` on `root`, with an optional title above it.
+/// Draw `chart` on `root`, with an optional title above it. A chart with a `lower` panel is drawn
+/// as two panels, 60% and 40% of the height.
 pub fn draw_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &Chart,
@@ -107,6 +108,60 @@ pub fn draw_chart<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
     root.fill(&theme.background).map_err(e)?;
+    let area = match title {
+        Some(t) => root
+            .titled(
+                t,
+                (theme.font, 16.0 * theme.scale)
+                    .into_font()
+                    .color(&theme.text),
+            )
+            .map_err(e)?,
+        None => root.clone(),
+    };
+    match &chart.lower {
+        None => draw_panel(&area, chart, theme)?,
+        Some(lower) => {
+            let (_, h) = area.dim_in_pixel();
+            let (top, bottom) = area.split_vertically((h as f64 * 0.6).round() as i32);
+            draw_panel(&top, chart, theme)?;
+            draw_panel(&bottom, lower, theme)?;
+        }
+    }
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Colour of t ∈ [0, 1] on a viridis-like scale (dark purple → blue → green → yellow):
+/// perceptually ordered and readable for colour-blind readers.
+pub fn colormap(t: f64) -> RGBColor {
+    const STOPS: [(u8, u8, u8); 5] = [
+        (68, 1, 84),
+        (59, 82, 139),
+        (33, 145, 140),
+        (94, 201, 98),
+        (253, 231, 37),
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let x = t * (STOPS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(STOPS.len() - 2);
+    let f = x - i as f64;
+    let mix = |a: u8, b: u8| (a as f64 + (b as f64 - a as f64) * f).round() as u8;
+    let (a, b) = (STOPS[i], STOPS[i + 1]);
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// One panel: axes, heatmap, bands, curves, markers, outlines, legend.
+fn draw_panel<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    theme: &Theme,
+) -> Result<(), String> {
+    let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
     let s = theme.scale;
     let (xl, yl) = (chart.x.log, chart.y.log);
     let (x0, x1) = (to_axis(chart.x.min, xl), to_axis(chart.x.max, xl));
@@ -121,8 +176,9 @@ pub fn draw_chart<DB: DrawingBackend>(
         .margin(theme.px(14.0))
         .x_label_area_size(theme.px(46.0))
         .y_label_area_size(theme.px(62.0));
-    if let Some(t) = title {
-        builder.caption(t, font(16.0));
+    if chart.heatmap.is_some() {
+        // Room for the colour bar.
+        builder.margin_right(theme.px(96.0));
     }
     let mut cc = builder.build_cartesian_2d(x0..x1, y0..y1).map_err(e)?;
     let (xspan, yspan) = (x1 - x0, y1 - y0);
@@ -150,6 +206,25 @@ pub fn draw_chart<DB: DrawingBackend>(
         (to_axis(x, xl).clamp(x0, x1), to_axis(y, yl).clamp(y0, y1))
     };
     let mut legend: Vec<(String, Glyph)> = Vec::new();
+
+    if let Some(hm) = &chart.heatmap {
+        let range = heat_range(hm);
+        let cols = hm.x_edges.len().saturating_sub(1);
+        let mut cells = Vec::with_capacity(hm.values.len());
+        for (k, &v) in hm.values.iter().enumerate() {
+            let (i, j) = (k % cols.max(1), k / cols.max(1));
+            if !v.is_finite() || j + 1 >= hm.y_edges.len() || i + 1 >= hm.x_edges.len() {
+                continue;
+            }
+            let a = clamp(hm.x_edges[i], hm.y_edges[j]);
+            let b = clamp(hm.x_edges[i + 1], hm.y_edges[j + 1]);
+            cells.push(Rectangle::new(
+                [a, b],
+                colormap(heat_t(v, range, hm.log_color)).filled(),
+            ));
+        }
+        cc.draw_series(cells).map_err(e)?;
+    }
 
     for band in &chart.bands {
         if band.points.len() < 2 {
@@ -215,9 +290,118 @@ pub fn draw_chart<DB: DrawingBackend>(
         cc.draw_series(std::iter::once(el)).map_err(e)?;
     }
 
+    for o in &chart.outlines {
+        let a = clamp(o.x.0, o.y.0);
+        let b = clamp(o.x.1, o.y.1);
+        let stroke = theme.background.stroke_width(theme.px(3.0));
+        cc.draw_series(std::iter::once(Rectangle::new([a, b], stroke)))
+            .map_err(e)?;
+        let inner = theme.text.stroke_width(theme.px(1.5));
+        cc.draw_series(std::iter::once(Rectangle::new([a, b], inner)))
+            .map_err(e)?;
+        let corner = (a.0.min(b.0), a.1.max(b.1));
+        let label = EmptyElement::at(corner)
+            + Text::new(
+                o.label.clone(),
+                (theme.px(4.0) as i32, theme.px(4.0) as i32),
+                font(12.0).color(&theme.background),
+            );
+        cc.draw_series(std::iter::once(label)).map_err(e)?;
+    }
+
     let plot = cc.plotting_area().get_pixel_range();
+    if let Some(hm) = &chart.heatmap {
+        draw_colorbar(root, hm, (plot.0.clone(), plot.1.clone()), theme).map_err(e)?;
+    }
     draw_legend(root, &legend, chart.legend, (plot.0, plot.1), theme).map_err(e)?;
-    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// The finite value range of a heatmap, in colour space (log10 when `log_color`).
+fn heat_range(hm: &Heatmap) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for &v in &hm.values {
+        if v.is_finite() && (!hm.log_color || v > 0.0) {
+            let c = if hm.log_color { v.log10() } else { v };
+            lo = lo.min(c);
+            hi = hi.max(c);
+        }
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    if hi - lo < 1e-12 {
+        return (lo, lo + 1.0);
+    }
+    (lo, hi)
+}
+
+fn heat_t(v: f64, (lo, hi): (f64, f64), log: bool) -> f64 {
+    let c = if log { v.log10() } else { v };
+    (c - lo) / (hi - lo)
+}
+
+/// A vertical colour bar right of the plot, with its title above and a few tick labels.
+fn draw_colorbar<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    hm: &Heatmap,
+    (xs, ys): (std::ops::Range<i32>, std::ops::Range<i32>),
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let s = theme.scale;
+    let font = (theme.font, 12.0 * s).into_font().color(&theme.text);
+    let range = heat_range(hm);
+    let x0 = xs.end + theme.px(14.0) as i32;
+    let w = theme.px(14.0) as i32;
+    let (top, bottom) = (ys.start + theme.px(18.0) as i32, ys.end);
+    let steps = 48;
+    for k in 0..steps {
+        let y1 = bottom - (bottom - top) * k / steps;
+        let y0 = bottom - (bottom - top) * (k + 1) / steps;
+        let t = (k as f64 + 0.5) / steps as f64;
+        root.draw(&Rectangle::new(
+            [(x0, y0), (x0 + w, y1)],
+            colormap(t).filled(),
+        ))?;
+    }
+    root.draw(&Rectangle::new(
+        [(x0, top), (x0 + w, bottom)],
+        theme.grid.stroke_width(1),
+    ))?;
+    root.draw(&Text::new(
+        hm.label.clone(),
+        (x0 - theme.px(10.0) as i32, ys.start),
+        font.clone(),
+    ))?;
+    // Ticks: every decade on a log scale (at most 6), else the two ends.
+    let (lo, hi) = range;
+    let mut ticks: Vec<f64> = Vec::new();
+    if hm.log_color {
+        let (a, b) = (lo.ceil() as i32, hi.floor() as i32);
+        let step = ((b - a) / 5 + 1).max(1);
+        let mut k = a;
+        while k <= b {
+            ticks.push(k as f64);
+            k += step;
+        }
+    }
+    if ticks.len() < 2 {
+        ticks = vec![lo, hi];
+    }
+    for c in ticks {
+        let t = (c - lo) / (hi - lo);
+        let y = bottom - ((bottom - top) as f64 * t).round() as i32;
+        let v = if hm.log_color { 10f64.powf(c) } else { c };
+        root.draw(&PathElement::new(
+            vec![(x0 + w, y), (x0 + w + theme.px(4.0) as i32, y)],
+            theme.text.stroke_width(1),
+        ))?;
+        root.draw(&Text::new(
+            crate::format::short_number(v, 3),
+            (x0 + w + theme.px(6.0) as i32, y),
+            font.pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
     Ok(())
 }
 
@@ -261,11 +445,11 @@ fn draw_legend<DB: DrawingBackend>(
     }
     let x0 = xs.start + margin;
     let y0 = match corner {
-        LegendCorner::UpperLeft => ys.start + margin,
+        LegendCorner::UpperLeft | LegendCorner::UpperRight => ys.start + margin,
         LegendCorner::LowerLeft | LegendCorner::LowerRight => ys.end - margin - box_h,
     };
     let x0 = match corner {
-        LegendCorner::LowerRight => xs.end - margin - box_w,
+        LegendCorner::LowerRight | LegendCorner::UpperRight => xs.end - margin - box_w,
         _ => x0,
     };
     root.draw(&Rectangle::new(

@@ -67,11 +67,39 @@ pub struct Marker {
     pub label: String,
 }
 
+/// Values on a grid of cells, drawn as coloured rectangles with a colour bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heatmap {
+    /// Cell edges along x (one more than the number of columns), increasing.
+    pub x_edges: Vec<f64>,
+    /// Cell edges along y (one more than the number of rows), increasing.
+    pub y_edges: Vec<f64>,
+    /// Values row by row (row 0 at the lowest y); NaN cells are left blank.
+    pub values: Vec<f64>,
+    /// What the colour means, with its unit (colour-bar title).
+    pub label: String,
+    /// Colour on a log scale of the value.
+    pub log_color: bool,
+}
+
+/// A labelled rectangle drawn as an outline (a region of interest).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outline {
+    /// x range.
+    pub x: (f64, f64),
+    /// y range.
+    pub y: (f64, f64),
+    /// Label drawn at its top-left corner.
+    pub label: String,
+}
+
 /// Where the legend goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LegendCorner {
     /// Top left.
     UpperLeft,
+    /// Top right.
+    UpperRight,
     /// Bottom left.
     LowerLeft,
     /// Bottom right.
@@ -93,6 +121,12 @@ pub struct Chart {
     pub markers: Vec<Marker>,
     /// Legend position.
     pub legend: LegendCorner,
+    /// A coloured grid drawn under everything else.
+    pub heatmap: Option<Heatmap>,
+    /// Outlined regions.
+    pub outlines: Vec<Outline>,
+    /// A second panel drawn below this one (its x axis usually the same).
+    pub lower: Option<Box<Chart>>,
     /// Parts left out because they are outside a formula's domain, in words.
     pub notes: Vec<String>,
     /// A text alternative: what the figure shows and its key numbers at the current parameters.

@@ -71,12 +71,39 @@ pub fn sampling(values: &ParamValues) -> Sampling {
     }
 }
 
-/// Checks that involve several parameters (each one alone is checked by its declaration).
-/// Returns the parameter to blame and the message to show next to it.
+/// A check that involves several parameters (each one alone is checked by its declaration).
+pub struct Constraint {
+    /// The parameters it involves; a URL that breaks it falls back to their defaults.
+    pub params: &'static [&'static str],
+    /// The parameter to blame, and the message shown next to it, when it does not hold.
+    pub check: fn(&ParamValues) -> Result<(), (&'static str, String)>,
+}
+
+/// Every constraint between parameters.
+pub static CONSTRAINTS: &[Constraint] = &[
+    Constraint {
+        params: &["m", "n"],
+        check: |v| sampling(v).validate().map_err(|e| ("m", e.to_string())),
+    },
+    Constraint {
+        params: &["batch", "dataset"],
+        check: |v| {
+            let (b, d) = (v.count("batch"), v.count("dataset"));
+            if b > d {
+                Err((
+                    "batch",
+                    format!("the batch size B = {b} cannot exceed the dataset size |x| = {d}"),
+                ))
+            } else {
+                Ok(())
+            }
+        },
+    },
+];
+
+/// Check every constraint; the first that fails names the parameter to blame and why.
 pub fn check_together(values: &ParamValues) -> Result<(), (&'static str, String)> {
-    sampling(values)
-        .validate()
-        .map_err(|e| ("m", e.to_string()))
+    CONSTRAINTS.iter().try_for_each(|c| (c.check)(values))
 }
 
 /// Whether a parameter's control matters for the current values: the rate p only for Poisson
@@ -192,16 +219,17 @@ pub fn parse_query(query: &str) -> UrlState {
             },
         }
     }
-    // Values that are fine alone but not together: restore defaults one at a time.
-    for _ in 0..4 {
-        match check_together(&values) {
-            Ok(()) => break,
-            Err((name, msg)) => {
-                note(&mut notices, format!("{msg}. Using defaults for m and n."));
-                for n in [name, "m", "n"] {
-                    if let Some(spec) = param(n) {
-                        let _ = values.set(spec.name, spec.default);
-                    }
+    // Values that are fine alone but not together: restore that constraint's defaults.
+    for c in CONSTRAINTS {
+        if let Err((_, msg)) = (c.check)(&values) {
+            let names: Vec<&str> = c.params.to_vec();
+            note(
+                &mut notices,
+                format!("{msg}. Using the defaults for {}.", names.join(" and ")),
+            );
+            for n in c.params {
+                if let Some(spec) = param(n) {
+                    let _ = values.set(spec.name, spec.default);
                 }
             }
         }

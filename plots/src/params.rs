@@ -81,6 +81,8 @@ impl Value {
 pub struct ParamSpec {
     /// URL query name and CLI flag (`--name`).
     pub name: &'static str,
+    /// Other CLI flag names accepted for this parameter (e.g. `dataset-size` for `dataset`).
+    pub aliases: &'static [&'static str],
     /// Mathematical symbol, e.g. "ε".
     pub symbol: &'static str,
     /// Label shown next to the control.
@@ -306,6 +308,7 @@ pub const SCHEMES: &[Choice] = &[
 /// Every parameter of the app.
 pub static PARAMS: &[ParamSpec] = &[
     ParamSpec {
+        aliases: &[],
         name: "eps",
         symbol: "ε",
         label: "Privacy parameter ε",
@@ -321,6 +324,7 @@ pub static PARAMS: &[ParamSpec] = &[
         default: Value::Real(1.0),
     },
     ParamSpec {
+        aliases: &[],
         name: "delta",
         symbol: "δ",
         label: "Failure probability δ",
@@ -336,6 +340,7 @@ pub static PARAMS: &[ParamSpec] = &[
         default: Value::Real(1e-6),
     },
     ParamSpec {
+        aliases: &[],
         name: "p",
         symbol: "p",
         label: "Sampling rate p",
@@ -351,6 +356,7 @@ pub static PARAMS: &[ParamSpec] = &[
         default: Value::Real(0.01),
     },
     ParamSpec {
+        aliases: &[],
         name: "m",
         symbol: "m",
         label: "Sample size m",
@@ -365,6 +371,7 @@ pub static PARAMS: &[ParamSpec] = &[
         default: Value::Count(600),
     },
     ParamSpec {
+        aliases: &[],
         name: "n",
         symbol: "n",
         label: "Dataset size n",
@@ -379,6 +386,7 @@ pub static PARAMS: &[ParamSpec] = &[
         default: Value::Count(60_000),
     },
     ParamSpec {
+        aliases: &[],
         name: "scheme",
         symbol: "scheme",
         label: "Sampling scheme",
@@ -387,11 +395,109 @@ pub static PARAMS: &[ParamSpec] = &[
         domain: Domain::Choice(SCHEMES),
         default: Value::Choice("poisson"),
     },
+    ParamSpec {
+        aliases: &[],
+        name: "c",
+        symbol: "c",
+        label: "Ratio c = ε/p",
+        unit: "",
+        help: "How large ε is compared with the sampling rate: ε = c·p.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1e4,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 1000.0),
+        },
+        default: Value::Real(2.0),
+    },
+    ParamSpec {
+        aliases: &["dataset-size"],
+        name: "dataset",
+        symbol: "|x|",
+        label: "Dataset size |x|",
+        unit: "records",
+        help: "Training examples in the whole dataset.",
+        domain: Domain::Count {
+            min: 2,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (100, 1_000_000_000),
+        },
+        default: Value::Count(60_000),
+    },
+    ParamSpec {
+        aliases: &["batch-size"],
+        name: "batch",
+        symbol: "B",
+        label: "Batch size B",
+        unit: "records",
+        help: "Expected examples per step; the sampling rate is p = B/|x|.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 1_000_000),
+        },
+        default: Value::Count(256),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "epochs",
+        symbol: "epochs",
+        label: "Epochs",
+        unit: "",
+        help: "Passes over the data: k = epochs/p steps.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1e6,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 1000.0),
+        },
+        default: Value::Real(3.0),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "steps",
+        symbol: "k",
+        label: "Steps k",
+        unit: "",
+        help: "Training steps (instead of epochs).",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10_000_000),
+        },
+        default: Value::Count(703),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "total-eps",
+        symbol: "ε*",
+        label: "Overall budget ε*",
+        unit: "",
+        help: "The whole training run is ½ε*²-zCDP, so each of k steps may use ε*/√k.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 100.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 100.0),
+        },
+        default: Value::Real(3.0),
+    },
 ];
 
 /// Look up a parameter declaration by its URL name.
 pub fn param(name: &str) -> Option<&'static ParamSpec> {
     PARAMS.iter().find(|p| p.name == name)
+}
+
+/// Look up a parameter by its name or one of its CLI aliases.
+pub fn param_or_alias(name: &str) -> Option<&'static ParamSpec> {
+    param(name).or_else(|| PARAMS.iter().find(|p| p.aliases.contains(&name)))
 }
 
 /// A full set of parameter values (every declared parameter has one).

@@ -11,6 +11,7 @@ Kinds (columns: kind, epsilon, p, c, expected):
   factor_bound   c/log(1 + c)                                 seed 001, eq. 8
   taylor1..3     the Taylor terms of eps_p in eps, eq. 5 (to check the closed forms of the terms)
   mse_noise      2/(eps_p p n)^2 with n in column c            eq. 2, privacy-noise term
+  break_even     smallest p with p eps_p^2 = 2/n (n in column c), by mpmath's own root solver
 """
 import csv
 import os
@@ -48,6 +49,16 @@ def main():
         cc = mp.mpf(c)
         rows.append(("ratio_floor", "", "", c, mp.log(1 + cc) / cc))
         rows.append(("factor_bound", "", "", c, cc / mp.log(1 + cc)))
+    zpeak = mp.findroot(lambda z: 2 * z / (1 + z) - mp.log(1 + z), 4)
+    for eps in [0.01, 0.1, 0.5, 1.0, 3.0, 10.0]:
+        for n in [100.0, 1e4, 1e6, 1e9]:
+            e = mp.mpf(eps)
+            peak = min(mp.mpf(1), mp.expm1(e) / zpeak)
+            h = lambda t: t + 2 * mp.log(eps_p(eps, mp.exp(t))) + mp.log(n) - mp.log(2)
+            if h(mp.log(peak)) < 0:
+                continue
+            t = mp.findroot(h, (mp.mpf(-690), mp.log(peak)), solver="anderson")
+            rows.append(("break_even", eps, "", n, mp.exp(t)))
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w", newline="") as fh:
         w = csv.writer(fh)

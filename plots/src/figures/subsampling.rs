@@ -145,6 +145,9 @@ pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
         }],
         legend: LegendCorner::UpperLeft,
         notes: vec![],
+        heatmap: None,
+        outlines: vec![],
+        lower: None,
         summary: format!(
             "Amplified ε′ against the sampling rate on log axes, for base ε from 0.1 to 5 and for \
              your ε = {}. At your rate {} the amplified guarantee is ε′ = {} ({}).",
@@ -235,6 +238,9 @@ pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
         }],
         legend: LegendCorner::UpperLeft,
         notes: vec![],
+        heatmap: None,
+        outlines: vec![],
+        lower: None,
         summary: format!(
             "Amplified ε′ against base ε on log axes at {rate_name} = {}, between the lower bound \
              {rate_name}·ε and the upper bound min(ε, {rate_name}(e^ε − 1)). For small ε the curve \
@@ -286,6 +292,9 @@ pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
         }],
         legend: LegendCorner::LowerLeft,
         notes,
+        heatmap: None,
+        outlines: vec![],
+        lower: None,
         summary: format!(
             "The base ε a mechanism run on the sample may use so that the whole release meets a \
              target ε′, against the sampling rate on log axes. For your target ε′ = {} at rate {} \
