@@ -16,6 +16,7 @@ use leptos::prelude::*;
 use components::controls::Controls;
 use components::figure::FigureView;
 use pages::home::HomePage;
+use pages::limits::LimitsPage;
 use pages::subsampling::SubsamplingPage;
 use state::AppState;
 
@@ -75,6 +76,7 @@ pub fn App() -> impl IntoView {
                     {match page {
                         Page::Home => view! { <HomePage /> }.into_any(),
                         Page::Subsampling => view! { <SubsamplingPage /> }.into_any(),
+                        Page::Limits => view! { <LimitsPage /> }.into_any(),
                     }}
                 </main>
                 <footer class="site-footer">

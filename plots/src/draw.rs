@@ -239,15 +239,31 @@ fn draw_panel<DB: DrawingBackend>(
     }
 
     for series in &chart.series {
-        let pts: Vec<(f64, f64)> = series
-            .points
-            .iter()
-            .filter(|(x, y)| {
-                x.is_finite() && y.is_finite() && (!xl || *x > 0.0) && (!yl || *y > 0.0)
-            })
-            .map(|&(x, y)| clamp(x, y))
-            .collect();
-        if pts.len() < 2 {
+        // Split the curve into runs of points inside the visible range: a curve that leaves the
+        // plot ends at its last visible point instead of being flattened against the frame.
+        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for &(x, y) in &series.points {
+            let ok = x.is_finite() && y.is_finite() && (!xl || x > 0.0) && (!yl || y > 0.0);
+            let (ax, ay) = if ok {
+                (to_axis(x, xl), to_axis(y, yl))
+            } else {
+                (f64::NAN, f64::NAN)
+            };
+            let inside = ok
+                && ax >= x0 - 1e-9 * xspan
+                && ax <= x1 + 1e-9 * xspan
+                && ay >= y0 - 1e-9 * yspan
+                && ay <= y1 + 1e-9 * yspan;
+            if inside {
+                runs.last_mut()
+                    .map(|r| r.push((ax.clamp(x0, x1), ay.clamp(y0, y1))));
+            } else if runs.last().is_some_and(|r| !r.is_empty()) {
+                runs.push(Vec::new());
+            }
+        }
+        runs.retain(|r| r.len() >= 2);
+        let legend_only = series.points.is_empty() && !series.label.is_empty();
+        if runs.is_empty() && !legend_only {
             continue;
         }
         let (color, width, dash) = match series.role {
@@ -258,16 +274,21 @@ fn draw_panel<DB: DrawingBackend>(
                 2.0,
                 Some((7.0, 4.0)),
             ),
+            Role::HighlightBound => (theme.accent, 2.0, Some((7.0, 4.0))),
             Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
         };
         let style = color.stroke_width(theme.px(width));
-        match dash {
-            None => cc.draw_series(LineSeries::new(pts, style)).map_err(e)?,
-            Some((d, g)) => cc
-                .draw_series(DashedLineSeries::new(pts, theme.px(d), theme.px(g), style))
-                .map_err(e)?,
-        };
-        legend.push((series.label.clone(), Glyph::Line(style, dash.is_some())));
+        for pts in runs {
+            match dash {
+                None => cc.draw_series(LineSeries::new(pts, style)).map_err(e)?,
+                Some((d, g)) => cc
+                    .draw_series(DashedLineSeries::new(pts, theme.px(d), theme.px(g), style))
+                    .map_err(e)?,
+            };
+        }
+        if !series.label.is_empty() {
+            legend.push((series.label.clone(), Glyph::Line(style, dash.is_some())));
+        }
     }
 
     for m in &chart.markers {
@@ -283,9 +304,19 @@ fn draw_panel<DB: DrawingBackend>(
             theme.px(8.0) as i32
         };
         let dy = -(theme.px(20.0) as i32);
+        // The label sits on a translucent box so it reads on any background (heatmaps included).
+        let (tw, th) = root.estimate_text_size(&m.label, &font(13.0)).map_err(e)?;
+        let pad = theme.px(3.0) as i32;
         let el = EmptyElement::at(at)
             + Circle::new((0, 0), r, theme.accent.filled())
             + Circle::new((0, 0), r, theme.background.stroke_width(theme.px(1.5)))
+            + Rectangle::new(
+                [
+                    (dx - pad, dy - pad),
+                    (dx + tw as i32 + pad, dy + th as i32 + pad),
+                ],
+                theme.background.mix(0.8).filled(),
+            )
             + Text::new(m.label.clone(), (dx, dy), font(13.0));
         cc.draw_series(std::iter::once(el)).map_err(e)?;
     }
@@ -309,7 +340,14 @@ fn draw_panel<DB: DrawingBackend>(
         cc.draw_series(std::iter::once(label)).map_err(e)?;
     }
 
+    // The plotting area's pixel range is in backend coordinates; `root` may be a sub-area (a lower
+    // panel, or below a title), so shift it into `root`'s own coordinates.
     let plot = cc.plotting_area().get_pixel_range();
+    let (bx, by) = root.get_base_pixel();
+    let plot = (
+        plot.0.start - bx..plot.0.end - bx,
+        plot.1.start - by..plot.1.end - by,
+    );
     if let Some(hm) = &chart.heatmap {
         draw_colorbar(root, hm, (plot.0.clone(), plot.1.clone()), theme).map_err(e)?;
     }

@@ -7,7 +7,10 @@
 use crate::pages::Page;
 use crate::params::ParamValues;
 
+mod limits;
 mod subsampling;
+
+pub use limits::{group_digits, regime_sentence};
 
 /// One axis of a chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +34,8 @@ pub enum Role {
     Highlight,
     /// A bound: dashed.
     Bound(usize),
+    /// The reader's own bound: dashed, in the accent colour.
+    HighlightBound,
     /// A reference line (e.g. "no amplification"): thin and grey.
     Reference,
 }
@@ -38,7 +43,8 @@ pub enum Role {
 /// A named curve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
-    /// Legend text.
+    /// Legend text; empty to leave the series out of the legend. A series with a label and no
+    /// points is a legend-only entry (e.g. one entry for a family of dashed floors).
     pub label: String,
     /// Points in data coordinates, increasing in x; every coordinate finite (and positive on a log
     /// axis).
@@ -181,6 +187,48 @@ pub static FIGURES: &[FigureSpec] = &[
         page: Page::Subsampling,
         params: &["scheme", "eps", "p", "m", "n"],
         compute: subsampling::sample_budget,
+    },
+    FigureSpec {
+        id: "noise-ratio-vs-epsilon",
+        title: "Noise ratio against ε",
+        page: Page::Limits,
+        params: &["eps", "p"],
+        compute: limits::ratio_vs_epsilon,
+    },
+    FigureSpec {
+        id: "taylor-orders",
+        title: "ε_p and its Taylor approximations",
+        page: Page::Limits,
+        params: &["eps", "p"],
+        compute: limits::taylor_orders,
+    },
+    FigureSpec {
+        id: "noise-ratio-fixed-c",
+        title: "Noise ratio with ε = c·p, against p",
+        page: Page::Limits,
+        params: &["c", "p"],
+        compute: limits::ratio_fixed_c,
+    },
+    FigureSpec {
+        id: "noise-bound-vs-c",
+        title: "The noise bound c/log(1 + c)",
+        page: Page::Limits,
+        params: &["c"],
+        compute: limits::bound_vs_c,
+    },
+    FigureSpec {
+        id: "mse-comparison",
+        title: "Mean squared error: standard against subsampled",
+        page: Page::Limits,
+        params: &["eps", "p", "n"],
+        compute: limits::mse_comparison,
+    },
+    FigureSpec {
+        id: "regime-map",
+        title: "The machine-learning regime: noise factor over batch size and epochs",
+        page: Page::Limits,
+        params: &["dataset", "total-eps", "batch", "epochs"],
+        compute: limits::regime_map,
     },
 ];
 

@@ -30,6 +30,10 @@ pub fn display_number(x: f64, digits: usize) -> String {
     }
     let a = x.abs();
     let digits = digits.max(1);
+    if x.fract() == 0.0 && a < 1e6 {
+        // Whole numbers (step counts, sizes) without a decimal tail.
+        return format!("{x}");
+    }
     if !(1e-4..1e6).contains(&a) {
         return format!("{:.*e}", digits - 1, x);
     }
@@ -131,6 +135,7 @@ mod tests {
         assert_eq!(display_number(123_456.7, 4), "123457");
         assert_eq!(display_number(9.999_96, 4), "10.00");
         assert_eq!(display_number(f64::INFINITY, 4), "—");
+        assert_eq!(display_number(703.0, 6), "703");
     }
 
     #[test]

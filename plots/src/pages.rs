@@ -13,17 +13,20 @@ pub enum Page {
     Home,
     /// Amplification by subsampling (seed 000, seed 004 §1).
     Subsampling,
+    /// When subsampling stops being free (seed 001).
+    Limits,
 }
 
 impl Page {
     /// Every page that exists, in navigation order.
-    pub const ALL: [Page; 2] = [Page::Home, Page::Subsampling];
+    pub const ALL: [Page; 3] = [Page::Home, Page::Subsampling, Page::Limits];
 
     /// The `page=` value.
     pub fn id(self) -> &'static str {
         match self {
             Page::Home => "home",
             Page::Subsampling => "subsampling",
+            Page::Limits => "limits",
         }
     }
 
@@ -32,6 +35,7 @@ impl Page {
         match self {
             Page::Home => "Home",
             Page::Subsampling => "Subsampling",
+            Page::Limits => "Limits",
         }
     }
 
@@ -45,6 +49,16 @@ impl Page {
         match self {
             Page::Home => &[],
             Page::Subsampling => &["scheme", "eps", "delta", "p", "m", "n"],
+            Page::Limits => &[
+                "eps",
+                "p",
+                "c",
+                "n",
+                "dataset",
+                "batch",
+                "epochs",
+                "total-eps",
+            ],
         }
     }
 
@@ -108,7 +122,10 @@ pub fn check_together(values: &ParamValues) -> Result<(), (&'static str, String)
 
 /// Whether a parameter's control matters for the current values: the rate p only for Poisson
 /// sampling, the sizes m and n only for the fixed-size schemes. Hidden controls keep their values.
-pub fn is_relevant(values: &ParamValues, name: &str) -> bool {
+pub fn is_relevant(view: View, values: &ParamValues, name: &str) -> bool {
+    if !view.params().contains(&"scheme") {
+        return true;
+    }
     let poisson = values.choice("scheme") == Scheme::Poisson.id();
     match name {
         "p" => poisson,

@@ -17,7 +17,10 @@ pub fn Controls(names: &'static [&'static str]) -> impl IntoView {
                 .iter()
                 .filter_map(|n| param(n))
                 .map(|spec| {
-                    let shown = Memo::new(move |_| state.values.with(|v| is_relevant(v, spec.name)));
+                    let shown = Memo::new(move |_| {
+                        let view = state.view.get();
+                        state.values.with(|v| is_relevant(view, v, spec.name))
+                    });
                     view! {
                         <Show when=move || shown.get()>
                             <Control spec=spec />

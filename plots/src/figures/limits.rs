@@ -1,0 +1,576 @@
+//! Figures of the limits page (seed 001: Steinke, "Limits of privacy amplification by
+//! subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms throughout.
+
+use amp_math::limits::{
+    mse_break_even_rate, mse_standard, mse_subsampled_terms, noise_factor_bound, noise_ratio,
+    ratio_floor, regime, taylor_terms, Duration,
+};
+use amp_math::subsampling::base_epsilon;
+
+use super::{
+    log_grid, log_range, Axis, Band, Chart, Heatmap, LegendCorner, Marker, Outline, Role, Series,
+};
+use crate::format::short_number;
+use crate::params::ParamValues;
+
+/// Rates drawn as a family in `noise-ratio-vs-epsilon` (the post's figure).
+pub const RATE_FAMILY: [f64; 4] = [0.001, 0.01, 0.1, 0.5];
+/// Values of c drawn as a family in `noise-ratio-fixed-c`.
+pub const C_FAMILY: [f64; 5] = [0.5, 1.0, 2.0, 5.0, 10.0];
+/// Points per curve.
+const POINTS: usize = 160;
+
+fn err(e: amp_math::MathError) -> String {
+    e.to_string()
+}
+
+fn others(family: &'static [f64], reader: f64) -> impl Iterator<Item = (usize, f64)> {
+    family
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(move |&(_, v)| (v - reader).abs() > 1e-9 * reader)
+}
+
+fn ratio_axis() -> Axis {
+    Axis {
+        label: "noise ratio R = p·ε_p/ε".into(),
+        log: false,
+        min: 0.0,
+        max: 1.05,
+    }
+}
+
+fn chart(x: Axis, y: Axis, legend: LegendCorner, summary: String) -> Chart {
+    Chart {
+        x,
+        y,
+        bands: vec![],
+        series: vec![],
+        markers: vec![],
+        legend,
+        notes: vec![],
+        heatmap: None,
+        outlines: vec![],
+        lower: None,
+        summary,
+    }
+}
+
+/// `noise-ratio-vs-epsilon`: R against ε for several rates and the reader's, with the band of
+/// eq. 6 (p/(p + ε) ≤ R ≤ 1) at the reader's rate.
+pub fn ratio_vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
+    let (eps, p) = (values.real("eps"), values.real("p"));
+    let here = noise_ratio(eps, p).map_err(err)?;
+    let lo = (eps / 3.0).min(1e-4);
+    let hi = (eps * 1.5).clamp(10.0, 500.0);
+    let grid = log_grid(lo, hi, POINTS);
+    let curve = |q: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&e| noise_ratio(e, q).ok().map(|r| (e, r)))
+            .collect()
+    };
+    let mut c = chart(
+        Axis {
+            label: "ε".into(),
+            log: true,
+            min: lo,
+            max: hi,
+        },
+        ratio_axis(),
+        LegendCorner::LowerLeft,
+        format!(
+            "The noise ratio R = p·ε_p/ε against ε on a log axis, for sampling rates 0.001 to 0.5 \
+             and your p = {}. R = 1 means subsampling is free; it stays near 1 only while ε is small \
+             compared with p. At your ε = {} and p = {}, R = {}: the subsampled mechanism adds {}× \
+             the noise.",
+            short_number(p, 4),
+            short_number(eps, 4),
+            short_number(p, 4),
+            short_number(here, 4),
+            short_number(1.0 / here, 4)
+        ),
+    );
+    c.bands.push(Band {
+        label: format!("p/(p+ε) ≤ R ≤ 1 at p = {}", short_number(p, 4)),
+        points: grid.iter().map(|&e| (e, p / (p + e), 1.0)).collect(),
+    });
+    for (i, q) in others(&RATE_FAMILY, p) {
+        c.series.push(Series {
+            label: format!("p = {}", short_number(q, 3)),
+            points: curve(q),
+            role: Role::Family(i),
+        });
+    }
+    c.series.push(Series {
+        label: format!("your p = {}", short_number(p, 4)),
+        points: curve(p),
+        role: Role::Highlight,
+    });
+    c.markers.push(Marker {
+        x: eps,
+        y: here,
+        label: format!("R = {}", short_number(here, 4)),
+    });
+    Ok(c)
+}
+
+/// `noise-ratio-fixed-c`: R with ε = c·p against p for several c and the reader's, each with its
+/// floor log(1 + c)/c (eq. 8).
+pub fn ratio_fixed_c(values: &ParamValues) -> Result<Chart, String> {
+    let (cv, p) = (values.real("c"), values.real("p"));
+    let lo = (p / 3.0).min(1e-6);
+    let grid = log_grid(lo, 1.0, POINTS);
+    let curve = |c: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&q| noise_ratio(c * q, q).ok().map(|r| (q, r)))
+            .collect()
+    };
+    let floor = |c: f64| ratio_floor(c).map_err(err);
+    let mut c = chart(
+        Axis {
+            label: "sampling rate p".into(),
+            log: true,
+            min: lo,
+            max: 1.0,
+        },
+        ratio_axis(),
+        LegendCorner::LowerLeft,
+        String::new(),
+    );
+    for (i, k) in others(&C_FAMILY, cv) {
+        c.series.push(Series {
+            label: format!("c = {}", short_number(k, 3)),
+            points: curve(k),
+            role: Role::Family(i),
+        });
+        let f = floor(k)?;
+        c.series.push(Series {
+            label: String::new(),
+            points: vec![(lo, f), (1.0, f)],
+            role: Role::Bound(i),
+        });
+    }
+    c.series.push(Series {
+        label: "dashed: each curve's floor log(1+c)/c".into(),
+        points: vec![],
+        role: Role::Reference,
+    });
+    let f = floor(cv)?;
+    c.series.push(Series {
+        label: format!("your c = {}", short_number(cv, 4)),
+        points: curve(cv),
+        role: Role::Highlight,
+    });
+    c.series.push(Series {
+        label: format!("your floor = {}", short_number(f, 4)),
+        points: vec![(lo, f), (1.0, f)],
+        role: Role::HighlightBound,
+    });
+    let at = (cv * p <= amp_math::MAX_EPSILON)
+        .then(|| noise_ratio(cv * p, p).ok())
+        .flatten();
+    if let Some(r) = at {
+        c.markers.push(Marker {
+            x: p,
+            y: r,
+            label: format!("R = {}", short_number(r, 4)),
+        });
+    }
+    c.summary = format!(
+        "The noise ratio R with ε = c·p against the sampling rate p on a log axis, for c from 0.5 \
+         to 10 and your c = {}, each with its floor log(1 + c)/c, which R approaches as p → 0. Your \
+         floor is {}: with ε ≤ {}·p the subsampled mechanism adds at most {}× the noise.",
+        short_number(cv, 4),
+        short_number(f, 4),
+        short_number(cv, 4),
+        short_number(1.0 / f, 5)
+    );
+    Ok(c)
+}
+
+/// `noise-bound-vs-c`: c/log(1 + c) against c (eq. 8), the reader's c marked.
+pub fn bound_vs_c(values: &ParamValues) -> Result<Chart, String> {
+    let cv = values.real("c");
+    let here = noise_factor_bound(cv).map_err(err)?;
+    let lo = (cv / 3.0).min(1e-3);
+    let hi = (cv * 3.0).max(1e4);
+    let grid = log_grid(lo, hi, POINTS);
+    let points: Vec<(f64, f64)> = grid
+        .iter()
+        .filter_map(|&c| noise_factor_bound(c).ok().map(|b| (c, b)))
+        .collect();
+    let (ylo, yhi) = log_range(points.iter().map(|p| &p.1));
+    let mut ch = chart(
+        Axis {
+            label: "c = ε/p".into(),
+            log: true,
+            min: lo,
+            max: hi,
+        },
+        Axis {
+            label: "noise factor bound c/log(1+c)".into(),
+            log: true,
+            min: ylo.min(0.9),
+            max: yhi,
+        },
+        LegendCorner::UpperLeft,
+        format!(
+            "The bound c/log(1 + c) on how many times more noise the subsampled mechanism adds when \
+             ε ≤ c·p, against c on log axes. It is close to 1 for small c and grows almost linearly \
+             for large c. At your c = {} it is {}.",
+            short_number(cv, 4),
+            short_number(here, 5)
+        ),
+    );
+    ch.series.push(Series {
+        label: "c/log(1+c)".into(),
+        points,
+        role: Role::Highlight,
+    });
+    ch.markers.push(Marker {
+        x: cv,
+        y: here,
+        label: format!("{}×", short_number(here, 5)),
+    });
+    Ok(ch)
+}
+
+/// `taylor-orders`: exact ε_p and its first-, second- and third-order Taylor approximations in ε
+/// (eq. 5) against ε at the reader's p; below, their relative errors.
+pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
+    let (eps, p) = (values.real("eps"), values.real("p"));
+    let lo = (p * 1e-3).min(eps / 3.0).max(1e-12);
+    let hi = (p * 1e3).max(eps * 3.0).min(500.0);
+    let grid = log_grid(lo, hi, POINTS);
+    let mut exact = Vec::new();
+    let mut approx: [Vec<(f64, f64)>; 3] = Default::default();
+    let mut errors: [Vec<(f64, f64)>; 3] = Default::default();
+    let mut negative_from: Option<f64> = None;
+    for &e in &grid {
+        let (Ok(x), Ok(t)) = (base_epsilon(e, p), taylor_terms(e, p)) else {
+            continue;
+        };
+        exact.push((e, x));
+        let mut sum = 0.0;
+        for k in 0..3 {
+            sum += t[k];
+            if sum > 0.0 {
+                approx[k].push((e, sum));
+            } else if k == 1 && negative_from.is_none() {
+                negative_from = Some(e);
+            }
+            // Errors below double precision are drawn at its floor, 1e-17 (at p = 1 every order
+            // is exact).
+            let rel = ((sum - x) / x).abs().max(1e-17);
+            if rel.is_finite() {
+                errors[k].push((e, rel));
+            }
+        }
+    }
+    let ys = exact.iter().chain(approx.iter().flatten()).map(|p| &p.1);
+    let (ylo, yhi) = log_range(ys);
+    let yhi = yhi.min(exact.last().map(|p| p.1 * 100.0).unwrap_or(yhi));
+    let names = ["first order ε/p", "second order", "third order"];
+    let x_axis = Axis {
+        label: "ε".into(),
+        log: true,
+        min: lo,
+        max: hi,
+    };
+    let mut top = chart(
+        x_axis.clone(),
+        Axis {
+            label: "ε_p".into(),
+            log: true,
+            min: ylo,
+            max: yhi,
+        },
+        LegendCorner::UpperLeft,
+        String::new(),
+    );
+    for k in 0..3 {
+        top.series.push(Series {
+            label: names[k].into(),
+            points: std::mem::take(&mut approx[k]),
+            role: Role::Bound(k),
+        });
+    }
+    top.series.push(Series {
+        label: format!("exact ε_p at p = {}", short_number(p, 4)),
+        points: exact,
+        role: Role::Highlight,
+    });
+    if let Ok(x) = base_epsilon(eps, p) {
+        top.markers.push(Marker {
+            x: eps,
+            y: x,
+            label: format!("ε_p = {}", short_number(x, 4)),
+        });
+    }
+    if p == 1.0 {
+        top.notes
+            .push("At p = 1 there is no sampling: ε_p = ε and every order is exact.".into());
+    }
+    if let Some(e) = negative_from {
+        top.notes.push(format!(
+            "The second-order approximation is negative from ε ≈ {} (ε/p ≈ {}) on and is left out \
+             of the log axis there.",
+            short_number(e, 3),
+            short_number(e / p, 3)
+        ));
+    }
+    let (elo, ehi) = log_range(errors.iter().flatten().map(|p| &p.1));
+    let mut bottom = chart(
+        x_axis,
+        Axis {
+            label: "relative error".into(),
+            log: true,
+            min: elo.max(1e-17),
+            max: ehi.min(1e6),
+        },
+        LegendCorner::UpperLeft,
+        String::new(),
+    );
+    for k in 0..3 {
+        bottom.series.push(Series {
+            label: names[k].into(),
+            points: std::mem::take(&mut errors[k]),
+            role: Role::Bound(k),
+        });
+    }
+    let t = taylor_terms(eps, p).map_err(err)?;
+    let x = base_epsilon(eps, p).map_err(err)?;
+    let rel1 = ((t[0] - x) / x).abs();
+    top.summary = format!(
+        "Top: ε_p = log(1 + (e^ε − 1)/p) against ε at p = {}, with its first-, second- and \
+         third-order Taylor approximations in ε. Bottom: their relative errors. The first-order \
+         story ε_p ≈ ε/p holds while ε is well below p; at your ε = {} (ε/p = {}) the first-order \
+         approximation is off by {}%.",
+        short_number(p, 4),
+        short_number(eps, 4),
+        short_number(eps / p, 3),
+        short_number(rel1 * 100.0, 3)
+    );
+    top.lower = Some(Box::new(bottom));
+    Ok(top)
+}
+
+/// `mse-comparison`: the mean squared error of the standard and the subsampled Laplace mechanism
+/// against p at the reader's n and ε (eqs. 1–2), with and without the sampling term, the
+/// break-even rate of [`mse_break_even_rate`] marked.
+pub fn mse_comparison(values: &ParamValues) -> Result<Chart, String> {
+    let (eps, n, p) = (values.real("eps"), values.real("n"), values.real("p"));
+    let standard = mse_standard(eps, n).map_err(err)?;
+    let be = mse_break_even_rate(eps, n).map_err(err)?;
+    let lo = (p / 3.0)
+        .min(1e-6)
+        .min(be.map_or(1.0, |b| b / 3.0))
+        .max(1e-15);
+    let grid = log_grid(lo, 1.0, POINTS);
+    let mut noise = Vec::new();
+    let mut total = Vec::new();
+    for &q in &grid {
+        if let Ok((s, z)) = mse_subsampled_terms(eps, q, n) {
+            noise.push((q, z));
+            total.push((q, s + z));
+        }
+    }
+    let flat = vec![(lo, standard), (1.0, standard)];
+    let ys = noise
+        .iter()
+        .chain(total.iter())
+        .chain(flat.iter())
+        .map(|p| &p.1);
+    let (ylo, yhi) = log_range(ys);
+    let mut c = chart(
+        Axis {
+            label: "sampling rate p".into(),
+            log: true,
+            min: lo,
+            max: 1.0,
+        },
+        Axis {
+            label: "mean squared error".into(),
+            log: true,
+            min: ylo,
+            max: yhi,
+        },
+        LegendCorner::UpperRight,
+        String::new(),
+    );
+    c.series.push(Series {
+        label: "standard: 2/(εn)²".into(),
+        points: flat,
+        role: Role::Reference,
+    });
+    c.series.push(Series {
+        label: "subsampled, privacy noise only".into(),
+        points: noise,
+        role: Role::Bound(0),
+    });
+    c.series.push(Series {
+        label: "subsampled, with sampling error 1/(pn)".into(),
+        points: total,
+        role: Role::Highlight,
+    });
+    let (s_here, z_here) = mse_subsampled_terms(eps, p, n).map_err(err)?;
+    c.markers.push(Marker {
+        x: p,
+        y: s_here + z_here,
+        label: format!("your p: {}", short_number(s_here + z_here, 3)),
+    });
+    let be_text = match be {
+        Some(b) => {
+            let (s, z) = mse_subsampled_terms(eps, b, n).map_err(err)?;
+            c.markers.push(Marker {
+                x: b,
+                y: s + z,
+                label: format!("break-even p = {}", short_number(b, 3)),
+            });
+            format!(
+                "Below p = {} the privacy noise dominates the subsampled mechanism's error; above \
+                 it the sampling error does.",
+                short_number(b, 3)
+            )
+        }
+        None => "At these settings the privacy noise dominates at every rate.".into(),
+    };
+    c.summary = format!(
+        "Mean squared error of a mean of [0, 1] values over n = {} records at ε = {}, against the \
+         sampling rate on log axes: the standard Laplace mechanism (flat, {}), the subsampled one's \
+         privacy noise alone, and with its non-private sampling error. {} At your p = {} the \
+         subsampled MSE is {}.",
+        short_number(n, 6),
+        short_number(eps, 4),
+        short_number(standard, 3),
+        be_text,
+        short_number(p, 4),
+        short_number(s_here + z_here, 3)
+    );
+    Ok(c)
+}
+
+/// The "usual machine-learning region" outlined on the regime map: one to five epochs, batches of
+/// 32 to 4096 (seed 001's footnote on batch sizes: moderate constants such as 32, up to what the
+/// hardware parallelises).
+pub const ML_EPOCHS: (f64, f64) = (1.0, 5.0);
+/// Batch sizes of the outlined region.
+pub const ML_BATCH: (f64, f64) = (32.0, 4096.0);
+/// Cells of the regime map along batch size and along epochs.
+pub const MAP_CELLS: (usize, usize) = (44, 32);
+
+/// `regime-map`: the noise factor 1/R over batch size × epochs for the reader's dataset size and
+/// overall ε*, the reader's point marked, the usual ML region outlined.
+pub fn regime_map(values: &ParamValues) -> Result<Chart, String> {
+    let dataset = values.count("dataset");
+    let total = values.real("total-eps");
+    let (batch, epochs) = (values.count("batch"), values.real("epochs"));
+    let bx = (1.0, dataset as f64);
+    let ey = (0.01f64.min(epochs / 2.0), 1000f64.max(epochs * 2.0));
+    let x_edges = log_grid(bx.0, bx.1, MAP_CELLS.0 + 1);
+    let y_edges = log_grid(ey.0, ey.1, MAP_CELLS.1 + 1);
+    let mut cells = Vec::with_capacity(MAP_CELLS.0 * MAP_CELLS.1);
+    for j in 0..MAP_CELLS.1 {
+        let e = (y_edges[j] * y_edges[j + 1]).sqrt();
+        for i in 0..MAP_CELLS.0 {
+            let b = ((x_edges[i] * x_edges[i + 1]).sqrt().round() as u64).clamp(1, dataset);
+            cells.push(
+                regime(dataset, b, Duration::Epochs(e), total)
+                    .map(|r| r.noise_factor)
+                    .unwrap_or(f64::NAN),
+            );
+        }
+    }
+    let here = regime(dataset, batch, Duration::Epochs(epochs), total).map_err(err)?;
+    let mut c = chart(
+        Axis {
+            label: "batch size B".into(),
+            log: true,
+            min: bx.0,
+            max: bx.1,
+        },
+        Axis {
+            label: "epochs".into(),
+            log: true,
+            min: ey.0,
+            max: ey.1,
+        },
+        LegendCorner::UpperLeft,
+        String::new(),
+    );
+    c.heatmap = Some(Heatmap {
+        x_edges,
+        y_edges,
+        values: cells,
+        label: "noise factor 1/R".into(),
+        log_color: true,
+    });
+    c.outlines.push(Outline {
+        x: (ML_BATCH.0.min(bx.1), ML_BATCH.1.min(bx.1)),
+        y: ML_EPOCHS,
+        label: "usual ML".into(),
+    });
+    c.markers.push(Marker {
+        x: batch as f64,
+        y: epochs,
+        label: format!("{}×", short_number(here.noise_factor, 3)),
+    });
+    c.summary = format!(
+        "The noise factor 1/R (how many times more noise the subsampled mechanism adds) over batch \
+         size and epochs, both on log axes, for a dataset of {} records and an overall budget \
+         ε* = {} (½ε*²-zCDP, so each of k steps may use ε*/√k). The outlined region, one to five \
+         epochs with batches of 32 to 4096, is where training usually runs. At your batch {} and {} \
+         epochs the factor is {} (bound {}).",
+        dataset,
+        short_number(total, 4),
+        batch,
+        short_number(epochs, 4),
+        short_number(here.noise_factor, 4),
+        short_number(here.noise_factor_bound, 4)
+    );
+    Ok(c)
+}
+
+/// The regime calculator's plain sentence (also used by the CLI).
+pub fn regime_sentence(
+    dataset: u64,
+    batch: u64,
+    total: f64,
+    r: &amp_math::limits::Regime,
+) -> String {
+    format!(
+        "Batch {} of {} for {} epochs with ε* = {} is {} steps of ε = {} each, c = ε/p = {}: the \
+         subsampled mechanism adds {}× the noise of the full-data one (the bound says at most {}×).",
+        group_digits(batch),
+        group_digits(dataset),
+        short_number(r.epochs, 3),
+        short_number(total, 4),
+        group_digits(r.steps),
+        short_number(r.epsilon_per_step, 3),
+        short_number(r.c, 3),
+        fixed2(r.noise_factor),
+        fixed2(r.noise_factor_bound)
+    )
+}
+
+/// 60000 → "60,000".
+pub fn group_digits(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn fixed2(x: f64) -> String {
+    if x < 1e6 {
+        format!("{x:.2}")
+    } else {
+        short_number(x, 3)
+    }
+}
