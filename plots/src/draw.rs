@@ -255,8 +255,9 @@ fn draw_panel<DB: DrawingBackend>(
                 && ay >= y0 - 1e-9 * yspan
                 && ay <= y1 + 1e-9 * yspan;
             if inside {
-                runs.last_mut()
-                    .map(|r| r.push((ax.clamp(x0, x1), ay.clamp(y0, y1))));
+                if let Some(r) = runs.last_mut() {
+                    r.push((ax.clamp(x0, x1), ay.clamp(y0, y1)));
+                }
             } else if runs.last().is_some_and(|r| !r.is_empty()) {
                 runs.push(Vec::new());
             }
