@@ -6,12 +6,13 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
+use amp_math::limits;
 use amp_math::subsampling::{amplify, base_for_target, Scheme};
 use amp_math::EpsDelta;
 use amp_plots::figures::{figure, FIGURES};
 use amp_plots::format::{compact_number, json_string};
 use amp_plots::pages::{check_together, sampling};
-use amp_plots::params::{param, ParamValues, PARAMS};
+use amp_plots::params::{param_or_alias, ParamValues, PARAMS};
 use amp_plots::svg::{render_svg, SIZE};
 
 fn main() -> ExitCode {
@@ -37,14 +38,20 @@ fn usage() -> String {
          usage:\n  \
          amplify subsample --scheme poisson|without-replacement|with-replacement --eps E [--delta D]\n                    \
          (--p P | --m M --n N) [--invert] [--json]\n  \
+         amplify ratio (--eps E --p P | --c C) [--json]\n  \
+         amplify regime --dataset-size N --batch-size B (--epochs E | --steps K) --total-eps E [--json]\n  \
          amplify figures [--json]\n  \
          amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
          parameters:\n",
     );
     for p in PARAMS {
         s.push_str(&format!(
-            "  --{:<7} {} ({}; default {})\n",
-            p.name,
+            "  --{:<10} {} ({}; default {})\n",
+            if p.aliases.is_empty() {
+                p.name.to_string()
+            } else {
+                format!("{} (or --{})", p.name, p.aliases.join(", --"))
+            },
             p.help,
             p.domain_text(),
             p.format(p.default)
@@ -104,8 +111,9 @@ fn param_values(flags: &Flags, allowed: &[&str], extra: &[&str]) -> Result<Param
         if extra.contains(&name.as_str()) {
             continue;
         }
-        if !allowed.contains(&name.as_str()) {
-            return Err(if param(name).is_some() {
+        let spec = param_or_alias(name);
+        let Some(spec) = spec.filter(|s| allowed.contains(&s.name)) else {
+            return Err(if spec.is_some() {
                 format!(
                     "--{name} is not used here (this command reads: {})",
                     flag_list(allowed)
@@ -113,11 +121,19 @@ fn param_values(flags: &Flags, allowed: &[&str], extra: &[&str]) -> Result<Param
             } else {
                 format!("unknown option --{name} (see amplify --help)")
             });
-        }
-        values.set_text(name, text)?;
+        };
+        values.set_text(spec.name, text)?;
     }
     check_together(&values).map_err(|(_, msg)| msg)?;
     Ok(values)
+}
+
+/// Whether the parameter `name` was given, under its name or an alias.
+fn given(flags: &Flags, name: &str) -> bool {
+    flags
+        .values
+        .keys()
+        .any(|k| param_or_alias(k).is_some_and(|s| s.name == name))
 }
 
 fn flag_list(names: &[&str]) -> String {
@@ -130,16 +146,21 @@ fn flag_list(names: &[&str]) -> String {
 
 fn run(args: &[String]) -> Result<String, String> {
     let Some(command) = args.first() else {
-        return Err("no command given (subsample, figures or plot; see amplify --help)".into());
+        return Err(
+            "no command given (subsample, ratio, regime, figures or plot; see amplify --help)"
+                .into(),
+        );
     };
     let flags = parse_flags(&args[1..])?;
     match command.as_str() {
         "--help" | "-h" | "help" => Ok(usage()),
         "subsample" => subsample(&flags),
         "figures" => figures(&flags),
+        "ratio" => ratio(&flags),
+        "regime" => regime_cmd(&flags),
         "plot" => plot(&flags),
         other => Err(format!(
-            "unknown command “{other}” (subsample, figures or plot; see amplify --help)"
+            "unknown command “{other}” (subsample, ratio, regime, figures or plot; see amplify --help)"
         )),
     }
 }
@@ -217,6 +238,123 @@ fn subsample(flags: &Flags) -> Result<String, String> {
             scheme.label(),
             result.relation.label()
         ))
+    }
+}
+
+/// Print a flat JSON object, or `key = value` lines.
+fn output(flags: &Flags, pairs: &[(&str, f64)]) -> Result<String, String> {
+    if let Some((k, _)) = pairs.iter().find(|(_, v)| !v.is_finite()) {
+        return Err(format!("{k} is not a finite number at these settings"));
+    }
+    if flags.values.contains_key("json") {
+        let body: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| format!("{}:{}", json_string(k), compact_number(*v)))
+            .collect();
+        Ok(format!("{{{}}}", body.join(",")))
+    } else {
+        Ok(pairs
+            .iter()
+            .map(|(k, v)| format!("{k} = {}", compact_number(*v)))
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+}
+
+fn no_positional(flags: &Flags) -> Result<(), String> {
+    match flags.positional.first() {
+        Some(a) => Err(format!("unexpected argument “{a}”")),
+        None => Ok(()),
+    }
+}
+
+/// `amplify ratio --eps E --p P` or `amplify ratio --c C` (seed 001, eqs. 6–8).
+fn ratio(flags: &Flags) -> Result<String, String> {
+    no_positional(flags)?;
+    let e = |x: amp_math::MathError| x.to_string();
+    if given(flags, "c") {
+        if given(flags, "eps") || given(flags, "p") {
+            return Err("ratio takes either --c, or --eps and --p".into());
+        }
+        let v = param_values(flags, &["c"], &["json"])?;
+        let c = v.real("c");
+        return output(
+            flags,
+            &[
+                ("ratio_floor", limits::ratio_floor(c).map_err(e)?),
+                ("noise_factor", limits::noise_factor_bound(c).map_err(e)?),
+            ],
+        );
+    }
+    if !given(flags, "eps") || !given(flags, "p") {
+        return Err("ratio needs --eps and --p (or --c)".into());
+    }
+    let v = param_values(flags, &["eps", "p"], &["json"])?;
+    let (eps, p) = (v.real("eps"), v.real("p"));
+    let (lower, upper) = limits::noise_ratio_bounds(eps, p).map_err(e)?;
+    output(
+        flags,
+        &[
+            ("epsilon_p", limits::epsilon_p(eps, p).map_err(e)?),
+            ("noise_ratio", limits::noise_ratio(eps, p).map_err(e)?),
+            ("noise_factor", limits::noise_factor(eps, p).map_err(e)?),
+            ("lower_bound", lower),
+            ("upper_bound", upper),
+        ],
+    )
+}
+
+/// `amplify regime --dataset-size N --batch-size B (--epochs E | --steps K) --total-eps E`.
+fn regime_cmd(flags: &Flags) -> Result<String, String> {
+    no_positional(flags)?;
+    for (needed, flag) in [
+        ("dataset", "--dataset-size"),
+        ("batch", "--batch-size"),
+        ("total-eps", "--total-eps"),
+    ] {
+        if !given(flags, needed) {
+            return Err(format!("regime needs {flag}"));
+        }
+    }
+    let duration = match (given(flags, "epochs"), given(flags, "steps")) {
+        (true, false) => "epochs",
+        (false, true) => "steps",
+        _ => return Err("regime needs exactly one of --epochs and --steps".into()),
+    };
+    let v = param_values(
+        flags,
+        &["dataset", "batch", "total-eps", duration],
+        &["json"],
+    )?;
+    let d = if duration == "epochs" {
+        limits::Duration::Epochs(v.real("epochs"))
+    } else {
+        limits::Duration::Steps(v.count("steps"))
+    };
+    let (dataset, batch, total) = (v.count("dataset"), v.count("batch"), v.real("total-eps"));
+    let r = limits::regime(dataset, batch, d, total).map_err(|x| x.to_string())?;
+    let numbers = output(
+        flags,
+        &[
+            ("p", r.p),
+            ("steps", r.steps as f64),
+            ("epochs", r.epochs),
+            ("epsilon_per_step", r.epsilon_per_step),
+            ("c", r.c),
+            ("noise_factor", r.noise_factor),
+            ("noise_factor_bound", r.noise_factor_bound),
+        ],
+    )?;
+    let sentence = amp_plots::figures::regime_sentence(dataset, batch, total, &r);
+    if flags.values.contains_key("json") {
+        // One object: the numbers and the sentence the page shows.
+        Ok(format!(
+            "{},\"sentence\":{}}}",
+            numbers.trim_end_matches('}'),
+            json_string(&sentence)
+        ))
+    } else {
+        Ok(format!("{numbers}\n{sentence}"))
     }
 }
 

@@ -258,3 +258,123 @@ fn plot_writes_an_svg_that_changes_with_parameters() {
     assert_ne!(sa, sb);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn ratio_commands_match_mpmath() {
+    let o = amplify(&["ratio", "--eps", "1", "--p", "0.01", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    // mpmath (30 digits): ε_p = 5.15229793824444203, R = 0.0515229793824444203, 1/R = 19.4088154836157050.
+    assert!(rel(json_number(&out, "epsilon_p"), 5.152_297_938_244_442) < 1e-14);
+    assert!(rel(json_number(&out, "noise_ratio"), 0.051_522_979_382_444_42) < 1e-14);
+    assert!(rel(json_number(&out, "noise_factor"), 19.408_815_483_615_705) < 1e-14);
+    assert!(rel(json_number(&out, "lower_bound"), 0.01 / 1.01) < 1e-15);
+    assert_eq!(json_number(&out, "upper_bound"), 1.0);
+    let o = amplify(&["ratio", "--c", "2", "--json"]);
+    let out = stdout(&o);
+    // Seed 001: log(3)/2 = 0.5493 and 2/log(3) = 1.8205 (mpmath 0.54930614433405484570, 1.82047845325367478723).
+    assert!(rel(json_number(&out, "ratio_floor"), 0.549_306_144_334_054_8) < 1e-15);
+    assert!(rel(json_number(&out, "noise_factor"), 1.820_478_453_253_674_8) < 1e-15);
+}
+
+#[test]
+fn regime_reproduces_the_issue_example() {
+    let o = amplify(&[
+        "regime",
+        "--dataset-size",
+        "60000",
+        "--batch-size",
+        "256",
+        "--epochs",
+        "3",
+        "--total-eps",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    assert_eq!(json_number(&out, "steps"), 703.0);
+    // mpmath with k = 703: ε = 3/√703, 1/R = 7.869192972692523, bound 7.999966350081475.
+    assert!(
+        rel(
+            json_number(&out, "epsilon_per_step"),
+            0.113_147_142_960_707_13
+        ) < 1e-14
+    );
+    assert!(rel(json_number(&out, "c"), 26.518_861_631_415_734) < 1e-14);
+    assert!(rel(json_number(&out, "noise_factor"), 7.869_192_972_692_523) < 1e-13);
+    assert!(
+        rel(
+            json_number(&out, "noise_factor_bound"),
+            7.999_966_350_081_475
+        ) < 1e-13
+    );
+    assert!(out.contains(
+        "Batch 256 of 60,000 for 3 epochs with ε* = 3 is 703 steps of ε = 0.113 each, c = ε/p = 26.5: \
+         the subsampled mechanism adds 7.87× the noise of the full-data one (the bound says at most 8.00×)."
+    ), "{out}");
+    // Steps instead of epochs, and the URL names as flags, give the same numbers.
+    let o = amplify(&[
+        "regime",
+        "--dataset",
+        "60000",
+        "--batch",
+        "256",
+        "--steps",
+        "703",
+        "--total-eps",
+        "3",
+        "--json",
+    ]);
+    assert!(
+        rel(
+            json_number(&stdout(&o), "noise_factor"),
+            7.869_192_972_692_523
+        ) < 1e-13
+    );
+}
+
+#[test]
+fn ratio_and_regime_bad_arguments() {
+    assert_fails_with(&["ratio", "--eps", "1"], "needs --eps and --p");
+    assert_fails_with(&["ratio", "--c", "2", "--eps", "1"], "either --c");
+    assert_fails_with(&["ratio", "--c", "-2"], "c ");
+    assert_fails_with(
+        &[
+            "regime",
+            "--batch-size",
+            "10",
+            "--epochs",
+            "1",
+            "--total-eps",
+            "1",
+        ],
+        "--dataset-size",
+    );
+    assert_fails_with(
+        &[
+            "regime",
+            "--dataset-size",
+            "100",
+            "--batch-size",
+            "10",
+            "--total-eps",
+            "1",
+        ],
+        "exactly one of --epochs and --steps",
+    );
+    assert_fails_with(
+        &[
+            "regime",
+            "--dataset-size",
+            "100",
+            "--batch-size",
+            "1000",
+            "--epochs",
+            "1",
+            "--total-eps",
+            "1",
+        ],
+        "cannot exceed",
+    );
+}
