@@ -22,7 +22,10 @@ const arg = (name, dflt) => {
 };
 const LOADS = arg('loads', 10);
 const INPUTS = arg('inputs', 60);
-const PAGES = [{ page: 'subsampling', sliders: ['eps', 'p'] }];
+const PAGES = [
+  { page: 'subsampling', sliders: ['eps', 'p'] },
+  { page: 'limits', sliders: ['eps', 'p', 'c', 'batch', 'epochs', 'total-eps', 'n'] },
+];
 
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);

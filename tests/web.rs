@@ -204,3 +204,34 @@ async fn embed_shows_one_figure_with_its_controls() {
     drop(handle);
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn limits_page_mounts_with_its_readouts() {
+    let (host, handle) =
+        mount("?page=limits&eps=1&p=0.01&c=2&dataset=60000&batch=256&epochs=3&total-eps=3").await;
+    // mpmath: ε_p = 5.152297938244442, R = 0.05152297938244442, log(3)/2, k = 703, 1/R = 7.869192972692523.
+    assert!(close(data_value(&host, "epsilon-p"), 5.152_297_938_244_442));
+    assert!(close(
+        data_value(&host, "noise-ratio"),
+        0.051_522_979_382_444_42
+    ));
+    assert!(close(
+        data_value(&host, "ratio-floor"),
+        0.549_306_144_334_054_8
+    ));
+    assert_eq!(data_value(&host, "regime-steps"), 703.0);
+    assert!(
+        ((data_value(&host, "regime-noise-factor") - 7.869_192_972_692_523) / 7.87).abs() < 1e-12
+    );
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 6);
+    // A batch larger than the dataset is refused next to the batch field; the readouts stay.
+    type_into(&host, "field-batch", "70000");
+    tick(30).await;
+    let err = find(&host, "[data-testid=error-batch]")
+        .text_content()
+        .unwrap();
+    assert!(err.contains("cannot exceed"), "{err}");
+    assert_eq!(data_value(&host, "regime-steps"), 703.0);
+    drop(handle);
+    host.remove();
+}

@@ -77,6 +77,14 @@ pub fn HomePage() -> impl IntoView {
                 </tbody>
             </table>
             <p>
+                "Subsampling is not always free: "
+                <a href="?page=limits" on:click=move |ev: leptos::ev::MouseEvent| {
+                    ev.prevent_default();
+                    state.navigate(View::Page(Page::Limits));
+                }>"its limits"</a>
+                " show how much extra noise it costs when ε is not small compared with the sampling rate, as in most machine-learning training."
+            </p>
+            <p>
                 "Every number names the neighbouring relation it holds for (adding or removing one record, or replacing one), and every figure can be copied as a link or embedded in another page. "
                 "The same numbers and figures come from the command-line tool " <code>"amplify"</code> "."
             </p>

@@ -70,7 +70,7 @@ function cli(args) {
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling']);
+  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -195,4 +195,51 @@ test('dist works from a subpath of a static host', async () => {
   assert.deepEqual(problems, []);
   await page.close();
   sub.close();
+});
+
+test('limits page: every figure paints, readouts and the sentence equal the CLI', async () => {
+  const { page, problems } = await open('/?page=limits');
+  await painted(page);
+  assert.equal(await page.locator('canvas').count(), 6);
+  const r = cli(['ratio', '--eps', '1', '--p', '0.01']);
+  await sameAsCli(page, 'epsilon-p', r.epsilon_p);
+  await sameAsCli(page, 'noise-ratio', r.noise_ratio);
+  await sameAsCli(page, 'noise-factor', r.noise_factor);
+  const c = cli(['ratio', '--c', '2']);
+  await sameAsCli(page, 'ratio-floor', c.ratio_floor);
+  await sameAsCli(page, 'noise-bound', c.noise_factor);
+  const g = cli(['regime', '--dataset-size', '60000', '--batch-size', '256', '--epochs', '3', '--total-eps', '3']);
+  await sameAsCli(page, 'regime-steps', g.steps);
+  await sameAsCli(page, 'regime-epsilon-per-step', g.epsilon_per_step);
+  await sameAsCli(page, 'c-value', g.c);
+  await sameAsCli(page, 'regime-noise-factor', g.noise_factor);
+  assert.equal(await page.textContent('[data-testid=regime-sentence]'), g.sentence);
+  assert.match(g.sentence, /7\.87× the noise .* at most 8\.00×/);
+
+  // Keyboard on the batch slider: the regime readouts and the map follow.
+  const map = () => page.$eval('[data-testid=canvas-regime-map]', (c) => c.toDataURL());
+  const before = await map();
+  await page.focus('[data-testid=slider-batch]');
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('batch') !== '256');
+  const batch = new URL(page.url()).searchParams.get('batch');
+  const g2 = cli(['regime', '--dataset-size', '60000', '--batch-size', batch, '--epochs', '3', '--total-eps', '3']);
+  await sameAsCli(page, 'regime-noise-factor', g2.noise_factor);
+  await painted(page);
+  assert.notEqual(await map(), before, 'the regime map did not redraw');
+  await page.screenshot({ path: `${ARTIFACTS}/limits.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('every registry figure embeds and paints', async () => {
+  const figures = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
+  assert.ok(figures.length >= 9);
+  for (const f of figures) {
+    const { page, problems } = await open(`/?embed=${f.id}`);
+    await painted(page);
+    assert.equal(await page.locator('canvas').count(), 1, f.id);
+    assert.deepEqual(problems, [], f.id);
+    await page.close();
+  }
 });
