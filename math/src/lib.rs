@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod accuracy;
 pub mod error;
 pub mod limits;
 pub mod root;

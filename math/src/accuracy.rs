@@ -1,0 +1,229 @@
+//! Accuracy gains from sampling first (Hu, Drechsler & Kim, seed 002), analytic part.
+//!
+//! An agency holds a population of N records and a target (ε, δ). It may instead draw a simple
+//! random sample of n without replacement and spend the amplified (ε_n, δ_n) on it (their Theorem 1,
+//! the replace-one bound of [`crate::subsampling`] with p = n/N). Does the released estimate get more
+//! accurate? Relation: replace one (bounded DP, the paper's setting).
+
+use crate::root::{brent, Tolerance};
+use crate::special::{exp_m1, ln_1p};
+use crate::subsampling::base_epsilon;
+use crate::{check_delta, check_epsilon, check_probability, MathError};
+
+fn check_rate(rate: f64) -> Result<(), MathError> {
+    check_probability("n/N", rate)?;
+    if rate == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name: "n/N",
+            value: rate,
+            expected: "above 0 and at most 1",
+        });
+    }
+    Ok(())
+}
+
+/// ε_n = log(1 + (N/n)(e^ε − 1)): the ε the sample may spend (seed 002, Theorem 1 turned around).
+/// Same as [`base_epsilon`] with p = n/N. Exact; relative error ≤ 3e-16.
+pub fn epsilon_n(epsilon: f64, rate: f64) -> Result<f64, MathError> {
+    check_rate(rate)?;
+    base_epsilon(epsilon, rate)
+}
+
+/// δ_n = (N/n)δ (seed 002, Theorem 1). Errors when it reaches 1 (no guarantee left).
+pub fn delta_n(delta: f64, rate: f64) -> Result<f64, MathError> {
+    check_delta("δ", delta)?;
+    check_rate(rate)?;
+    let d = delta / rate;
+    if d >= 1.0 {
+        return Err(MathError::NoSolution {
+            reason: format!("δ_n = δ·N/n = {d:.3} is not below 1 at this sampling rate"),
+        });
+    }
+    Ok(d)
+}
+
+/// q = 1 − ε²/ε_n² (seed 002, eq. 5): with sensitivity independent of n, the sample can only give an
+/// accuracy gain if its sampling variance is below q·V_N.
+///
+/// - Computed as q = u(2 − u) with u = (ε_n − ε)/ε_n and ε_n − ε = log1p((1 − p)(1 − e^{−ε})/p)
+///   (algebra: ε_n − ε = log(e^{−ε} + (1 − e^{−ε})/p)), so q keeps full relative accuracy as
+///   n/N → 1 where 1 − ε²/ε_n² would cancel. q(ε, 1) = 0; q → 1 as n/N → 0.
+/// - Domain: ε ∈ (0, 500], n/N ∈ (0, 1]. Exact.
+pub fn variance_fraction(epsilon: f64, rate: f64) -> Result<f64, MathError> {
+    check_epsilon("ε", epsilon)?;
+    check_rate(rate)?;
+    if epsilon == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name: "ε",
+            value: 0.0,
+            expected: "above 0",
+        });
+    }
+    let en = base_epsilon(epsilon, rate)?;
+    let gap = ln_1p((1.0 - rate) * (-exp_m1(-epsilon)) / rate);
+    let u = (gap / en).clamp(0.0, 1.0);
+    Ok(u * (2.0 - u))
+}
+
+/// The sampling rate n/N at which q reaches `target` (seed 002, Section 4.1: q = 0.6 at 16.77% for
+/// ε = 3 and at 61.40% for ε = 0.1).
+///
+/// q decreases strictly from 1 (n/N → 0) to 0 (n/N = 1), so the root is unique; found by
+/// [`brent`] on log(n/N) to 4 ulp of the logarithm (so the rate itself within 6e-14 relative of
+/// mpmath on the reference table). Domain: ε ∈ (0, 500], target ∈ (0, 1).
+pub fn rate_for_variance_fraction(epsilon: f64, target: f64) -> Result<f64, MathError> {
+    check_epsilon("ε", epsilon)?;
+    if target.is_nan() || !(target > 0.0 && target < 1.0) {
+        return Err(MathError::OutOfDomain {
+            name: "target q",
+            value: target,
+            expected: "strictly between 0 and 1",
+        });
+    }
+    let f = |ln_rate: f64| -> f64 {
+        variance_fraction(epsilon, libm::exp(ln_rate)).map_or(f64::NAN, |q| q - target)
+    };
+    let lo = -700.0;
+    if f(lo) < 0.0 {
+        return Err(MathError::NoSolution {
+            reason: format!("q stays below {target} at every sampling rate for ε = {epsilon}"),
+        });
+    }
+    brent(f, lo, 0.0, Tolerance::TIGHT).map(libm::exp)
+}
+
+/// The noise-variance ratio r(ε, n/N) = V_noise(population)/V_noise(sample) for the mean with
+/// global sensitivity R/n (seed 002, eq. 8): r = ((n/N)·ε_n/ε)².
+///
+/// - It is the square of seed 001's noise ratio, so 0 < r ≤ 1 for every ε > 0 (seed 001, eq. 6):
+///   the sample never needs less noise than the population. Computed from [`base_epsilon`]; r → 1
+///   as (N/n)ε → 0 with no 0/0.
+/// - Domain: ε ∈ [0, 500] (r(0, ·) = 1, the limit), n/N ∈ (0, 1]. Exact.
+pub fn mean_noise_ratio(epsilon: f64, rate: f64) -> Result<f64, MathError> {
+    check_rate(rate)?;
+    let r = crate::limits::noise_ratio(epsilon, rate)?;
+    Ok(r * r)
+}
+
+/// Eq. 8 exactly as it is usually typed: `((n/N)·log(1 + (N/n)·(exp(ε) − 1))/ε)²` in plain double
+/// precision, with no `expm1`/`log1p`.
+///
+/// For teaching only: below ε ≈ 1e-8 `exp(ε) − 1` keeps a handful of correct digits, and the result
+/// scatters around 1, above it as often as below. That rounding, not mathematics, is behind the
+/// values > 1 in the paper's Figure 5. Never used for a number the app presents as correct.
+pub fn mean_noise_ratio_naive(epsilon: f64, rate: f64) -> f64 {
+    let inner = (1.0 + (1.0 / rate) * (libm::exp(epsilon) - 1.0)).ln();
+    let x = rate * inner / epsilon;
+    x * x
+}
+
+/// The two variances of seed 002, eqs. 6–7, for the mean of values in a known range R (global
+/// sensitivity R/N and R/n): V_N = 2(R/(εN))² and V_n = (1 − n/N)S²_N/n + 2(R/(ε_n n))².
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanVariances {
+    /// V_N, the privatized population mean's variance (noise only).
+    pub population: f64,
+    /// The sample mean's sampling variance (1 − n/N)S²_N/n.
+    pub sampling: f64,
+    /// The sample's Laplace noise variance 2(R/(ε_n n))².
+    pub sample_noise: f64,
+}
+
+impl MeanVariances {
+    /// V_n, the privatized sample mean's total variance.
+    pub fn sample_total(&self) -> f64 {
+        self.sampling + self.sample_noise
+    }
+}
+
+/// Eqs. 6–7 of seed 002 for population size N, sample size n = round(rate·N) (halves up, at least 1), range R
+/// and population variance S²_N. Exact.
+pub fn mean_variances(
+    epsilon: f64,
+    rate: f64,
+    population: f64,
+    range: f64,
+    pop_variance: f64,
+) -> Result<MeanVariances, MathError> {
+    check_epsilon("ε", epsilon)?;
+    check_rate(rate)?;
+    if epsilon == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name: "ε",
+            value: 0.0,
+            expected: "above 0",
+        });
+    }
+    for (name, v) in [("N", population), ("R", range), ("S²", pop_variance)] {
+        if !v.is_finite() || v < 0.0 || (name != "S²" && v == 0.0) {
+            return Err(MathError::OutOfDomain {
+                name,
+                value: v,
+                expected: "a positive finite number",
+            });
+        }
+    }
+    let n = (rate * population).round().max(1.0);
+    let en = base_epsilon(epsilon, n / population)?;
+    let pop = 2.0 * (range / (epsilon * population)).powi(2);
+    let sampling = (1.0 - n / population) * pop_variance / n;
+    let sample_noise = 2.0 * (range / (en * n)).powi(2);
+    Ok(MeanVariances {
+        population: pop,
+        sampling,
+        sample_noise,
+    })
+}
+
+/// The "no gains" threshold of seed 002, Section 4.1: whatever g is, with the Laplace mechanism and
+/// sensitivity Δ_N in the population, no accuracy gain is possible when the sampling variance is at
+/// least 2Δ_N²(1/ε² − 1/ε_n²) = q·V_N. Returns that threshold. Exact.
+pub fn no_gain_threshold(epsilon: f64, rate: f64, sensitivity: f64) -> Result<f64, MathError> {
+    let q = variance_fraction(epsilon, rate)?;
+    Ok(q * 2.0 * (sensitivity / epsilon).powi(2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_values() {
+        // Section 4.1: q = 0.6 at 16.77% (ε = 3) and 61.40% (ε = 0.1); mpmath 0.16767315743119744,
+        // 0.61395900189017958.
+        let a = rate_for_variance_fraction(3.0, 0.6).unwrap();
+        assert!((a - 0.167_673_157_431_197_44).abs() < 1e-15, "{a}");
+        let b = rate_for_variance_fraction(0.1, 0.6).unwrap();
+        assert!((b - 0.613_959_001_890_179_6).abs() < 1e-15, "{b}");
+        // Section 3 and 4.3: ε_n for N = 10001, n = 101.
+        assert!((epsilon_n(0.1, 101.0 / 10001.0).unwrap() - 2.4348).abs() < 5e-5);
+        assert!((epsilon_n(1.0, 101.0 / 10001.0).unwrap() - 5.1425).abs() < 5e-5);
+    }
+
+    #[test]
+    fn naive_formula_shows_the_artifact_and_the_stable_one_does_not() {
+        let mut above_one = 0;
+        for k in 0..200 {
+            let eps = 10f64.powf(-14.0 + 7.0 * k as f64 / 200.0);
+            let r = mean_noise_ratio(eps, 1e-4).unwrap();
+            assert!(r <= 1.0, "stable r = {r} > 1 at ε = {eps}");
+            if mean_noise_ratio_naive(eps, 1e-4) > 1.0 {
+                above_one += 1;
+            }
+        }
+        assert!(
+            above_one > 10,
+            "the naive formula exceeded 1 only {above_one} times"
+        );
+    }
+
+    #[test]
+    fn q_is_zero_at_full_rate_and_consistent_with_the_direct_form() {
+        assert_eq!(variance_fraction(1.0, 1.0).unwrap(), 0.0);
+        for &(e, r) in &[(1.0, 0.3), (0.01, 0.5), (5.0, 0.01)] {
+            let en = epsilon_n(e, r).unwrap();
+            let direct = 1.0 - (e / en).powi(2);
+            assert!((variance_fraction(e, r).unwrap() - direct).abs() < 1e-14);
+        }
+    }
+}
