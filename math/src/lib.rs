@@ -12,6 +12,9 @@
 pub mod accuracy;
 pub mod error;
 pub mod limits;
+pub mod median;
+pub mod median_sim;
+pub mod rng;
 pub mod root;
 pub mod special;
 pub mod subsampling;

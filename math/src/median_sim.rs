@@ -1,0 +1,642 @@
+//! The median simulation of seed 002 (Hu, Drechsler & Kim, Sections 2.4, 4.3–4.4, Appendix B).
+//!
+//! A population of N records (odd) is generated from a seed. For each ε of a grid and each
+//! sampling rate, T runs: draw a simple random sample of n records without replacement, take its
+//! median, and privatize it with Laplace noise of scale 2S/ε_n, where S is the sample median's
+//! smooth sensitivity ([`crate::median`]) at the amplified (ε_n, δ_n) of Theorem 1; the population
+//! median is privatized the same way at (ε, δ), δ = 1/(2N). Outputs per cell: the ratio of the
+//! sample's to the population's smooth sensitivity, the noise drawn, the sample median, and the
+//! mean squared error of the private estimate around the population median.
+//!
+//! Sample sizes: n = 2⌊rate·N/2⌋ + 1 (the odd size nearest below, as the paper's 101 and 1001 for
+//! N = 10001 at rates 0.01 and 0.1), at least 1.
+//!
+//! Reproducibility: every stream is seeded from (seed, what it is for, ε, rate) by
+//! [`crate::rng::derive_seed`], so a cell's numbers do not depend on which other cells run, in which
+//! order, or in how many chunks; the app and the CLI print the same numbers for the same seed.
+//!
+//! The work is resumable ([`Simulation::step`] does a bounded number of runs), so the browser can
+//! run it in short slices without freezing.
+
+use crate::median::{smooth_sensitivity, smooth_sensitivity_with, smoothing_beta, SmoothWeights};
+use crate::rng::{derive_seed, Rng};
+use crate::subsampling::base_epsilon;
+use crate::MathError;
+
+/// The populations of seed 002.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Population {
+    /// Log-normal(μ = 5, σ = 0.5) (Section 4.3): skewed, dense around the median.
+    LogNormal,
+    /// Appendix B: (N+1)/2 draws of Beta(2, 10)/2 and (N−1)/2 draws of Beta(2, 10) + 1, rescaled
+    /// to [0, 1]; the median is the largest value of the first component, in a sparse gap.
+    Bimodal,
+    /// Beta(2, 10) (Section 2.4).
+    Beta,
+}
+
+impl Population {
+    /// All populations in display order.
+    pub const ALL: [Population; 3] = [Population::LogNormal, Population::Bimodal, Population::Beta];
+
+    /// Machine name.
+    pub fn id(self) -> &'static str {
+        match self {
+            Population::LogNormal => "lognormal",
+            Population::Bimodal => "bimodal",
+            Population::Beta => "beta",
+        }
+    }
+
+    /// Parse a machine name.
+    pub fn from_id(s: &str) -> Option<Population> {
+        Population::ALL.into_iter().find(|p| p.id() == s)
+    }
+
+    /// The public range [lo, hi] assumed known before looking at the data (used for order
+    /// statistics beyond the data). Log-normal: [0, e^{μ+8σ}] = [0, e^9], which a log-normal(5, 0.5)
+    /// exceeds with probability 6e-16 per record; the other two are rescaled to [0, 1].
+    pub fn range(self) -> (f64, f64) {
+        match self {
+            Population::LogNormal => (0.0, libm::exp(9.0)),
+            Population::Bimodal | Population::Beta => (0.0, 1.0),
+        }
+    }
+}
+
+/// A generated population, sorted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PopulationData {
+    /// Which distribution.
+    pub kind: Population,
+    /// The values, ascending.
+    pub sorted: Vec<f64>,
+    /// Public range [lo, hi].
+    pub range: (f64, f64),
+}
+
+impl PopulationData {
+    /// The population median (N odd).
+    pub fn median(&self) -> f64 {
+        self.sorted[self.sorted.len() / 2]
+    }
+}
+
+/// Largest population accepted (memory and time in the browser).
+pub const MAX_POPULATION: usize = 1_000_001;
+
+/// Generate N values (N odd, 3 ≤ N ≤ 1,000,001) of `kind` from `seed`, sorted.
+pub fn generate_population(
+    kind: Population,
+    n: usize,
+    seed: u64,
+) -> Result<PopulationData, MathError> {
+    if n < 3 || n > MAX_POPULATION || n % 2 == 0 {
+        return Err(MathError::OutOfDomain {
+            name: "N",
+            value: n as f64,
+            expected: "an odd whole number from 3 to 1,000,001",
+        });
+    }
+    let mut rng = Rng::new(derive_seed(seed, &[0x504F_50]));
+    let mut v: Vec<f64> = match kind {
+        Population::LogNormal => (0..n)
+            .map(|_| libm::exp(5.0 + 0.5 * rng.normal()))
+            .collect(),
+        Population::Beta => (0..n).map(|_| rng.beta(2.0, 10.0)).collect(),
+        Population::Bimodal => {
+            let first = (n + 1) / 2;
+            let mut v: Vec<f64> = (0..first).map(|_| rng.beta(2.0, 10.0) / 2.0).collect();
+            v.extend((first..n).map(|_| rng.beta(2.0, 10.0) + 1.0));
+            let (mn, mx) = v
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                    (a.min(x), b.max(x))
+                });
+            v.iter().map(|x| (x - mn) / (mx - mn)).collect()
+        }
+    };
+    let (lo, hi) = kind.range();
+    for x in &mut v {
+        *x = x.clamp(lo, hi);
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Ok(PopulationData {
+        kind,
+        sorted: v,
+        range: (lo, hi),
+    })
+}
+
+/// The odd sample size used at a sampling rate: 2⌊rate·N/2⌋ + 1, at most N.
+pub fn sample_size(rate: f64, population: usize) -> usize {
+    ((2.0 * (rate * population as f64 / 2.0).floor()) as usize + 1).min(population)
+}
+
+/// A uniformly random subset of size n of 0..N, as a bitset, by Floyd's algorithm (Bentley &
+/// Floyd 1987): O(min(n, N − n)) draws (the complement is drawn when n > N/2).
+fn random_subset(rng: &mut Rng, n: usize, total: usize, words: &mut Vec<u64>) {
+    words.clear();
+    words.resize(total.div_ceil(64), 0);
+    let (k, invert) = if 2 * n > total {
+        (total - n, true)
+    } else {
+        (n, false)
+    };
+    let test = |w: &Vec<u64>, i: usize| w[i / 64] >> (i % 64) & 1 == 1;
+    for j in (total - k)..total {
+        let t = rng.below(j as u64 + 1) as usize;
+        let pick = if test(words, t) { j } else { t };
+        words[pick / 64] |= 1 << (pick % 64);
+    }
+    if invert {
+        for w in words.iter_mut() {
+            *w = !*w;
+        }
+        let extra = words.len() * 64 - total;
+        if extra > 0 {
+            let last = words.len() - 1;
+            words[last] &= u64::MAX >> extra;
+        }
+    }
+}
+
+/// The population indices of the sample's order statistics with ranks lo..=hi (1-based).
+fn ranks(words: &[u64], lo: usize, hi: usize, out: &mut Vec<usize>) {
+    out.clear();
+    let mut seen = 0usize;
+    for (wi, &w) in words.iter().enumerate() {
+        let c = w.count_ones() as usize;
+        if seen + c < lo {
+            seen += c;
+            continue;
+        }
+        let mut bits = w;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            seen += 1;
+            if seen >= lo {
+                out.push(wi * 64 + b);
+                if seen == hi {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// One simulated cell: an ε, a sampling rate, and what its runs gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// Target ε for the release.
+    pub epsilon: f64,
+    /// Sampling rate n/N as requested.
+    pub rate: f64,
+    /// Sample size.
+    pub n: usize,
+    /// Amplified ε_n.
+    pub epsilon_n: f64,
+    /// Amplified δ_n.
+    pub delta_n: f64,
+    /// Per run: sample smooth sensitivity / population smooth sensitivity.
+    pub sensitivity_ratio: Vec<f64>,
+    /// Per run: the Laplace noise added to the sample median.
+    pub noise: Vec<f64>,
+    /// Per run: the (non-private) sample median.
+    pub sample_median: Vec<f64>,
+    /// Sum of squared errors of the private sample median around the population median.
+    pub sum_sq_error: f64,
+}
+
+impl Cell {
+    /// Empirical mean squared error over the runs done so far.
+    pub fn mse(&self) -> f64 {
+        self.sum_sq_error / self.noise.len().max(1) as f64
+    }
+}
+
+/// The privatized population median at one ε.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PopulationCell {
+    /// Target ε.
+    pub epsilon: f64,
+    /// Smooth sensitivity of the population median at (ε, δ).
+    pub sensitivity: f64,
+    /// Per run: the noise added.
+    pub noise: Vec<f64>,
+}
+
+impl PopulationCell {
+    /// Empirical mean squared error (the noise's mean square).
+    pub fn mse(&self) -> f64 {
+        self.noise.iter().map(|x| x * x).sum::<f64>() / self.noise.len().max(1) as f64
+    }
+}
+
+/// What to simulate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimConfig {
+    /// Population distribution.
+    pub population: Population,
+    /// Population size N (odd).
+    pub population_size: usize,
+    /// Base seed.
+    pub seed: u64,
+    /// Runs T per cell.
+    pub runs: usize,
+    /// Target ε values.
+    pub epsilons: Vec<f64>,
+    /// Sampling rates (each gives n = 2⌊rate·N/2⌋ + 1).
+    pub rates: Vec<f64>,
+}
+
+/// The grid of seed 002's Figures 8 and 13: ε ∈ {0.01, 0.1, 0.5, 1, 3, 5}.
+pub const PAPER_EPSILONS: [f64; 6] = [0.01, 0.1, 0.5, 1.0, 3.0, 5.0];
+/// Sampling rates of Figures 8 and 13: 0.01, 0.1, 0.2, …, 0.9.
+pub const PAPER_RATES: [f64; 10] = [0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/// Largest number of runs per cell accepted.
+pub const MAX_RUNS: usize = 100_000;
+
+/// A resumable simulation.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    config: SimConfig,
+    population: PopulationData,
+    delta: f64,
+    pop_cells: Vec<PopulationCell>,
+    cells: Vec<Cell>,
+    rngs: Vec<Rng>,
+    weights: Vec<SmoothWeights>,
+    next_cell: usize,
+    words: Vec<u64>,
+    idx: Vec<usize>,
+    window: Vec<f64>,
+    scratch: Vec<f64>,
+}
+
+/// How far a simulation has got.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Runs done.
+    pub done: usize,
+    /// Runs in all.
+    pub total: usize,
+}
+
+impl Progress {
+    /// Whether everything has run.
+    pub fn finished(&self) -> bool {
+        self.done >= self.total
+    }
+}
+
+impl Simulation {
+    /// Generate the population and the population-level results (cheap), ready to step.
+    pub fn new(config: SimConfig) -> Result<Simulation, MathError> {
+        if config.runs == 0 || config.runs > MAX_RUNS {
+            return Err(MathError::OutOfDomain {
+                name: "runs",
+                value: config.runs as f64,
+                expected: "a whole number from 1 to 100,000",
+            });
+        }
+        let population =
+            generate_population(config.population, config.population_size, config.seed)?;
+        let big_n = population.sorted.len();
+        let delta = 1.0 / (2.0 * big_n as f64);
+        let (lo, hi) = population.range;
+        let mut pop_cells = Vec::new();
+        for &eps in &config.epsilons {
+            crate::check_epsilon("ε", eps)?;
+            if eps == 0.0 {
+                return Err(MathError::OutOfDomain {
+                    name: "ε",
+                    value: 0.0,
+                    expected: "above 0",
+                });
+            }
+            let s = smooth_sensitivity(&population.sorted, smoothing_beta(eps, delta), lo, hi);
+            let mut rng = Rng::new(derive_seed(config.seed, &[0x504F_5043, eps.to_bits()]));
+            let noise = (0..config.runs)
+                .map(|_| rng.laplace(2.0 * s / eps))
+                .collect();
+            pop_cells.push(PopulationCell {
+                epsilon: eps,
+                sensitivity: s,
+                noise,
+            });
+        }
+        let mut cells = Vec::new();
+        let mut rngs = Vec::new();
+        let mut weights = Vec::new();
+        for &eps in &config.epsilons {
+            for &rate in &config.rates {
+                if !(rate > 0.0 && rate <= 1.0) {
+                    return Err(MathError::OutOfDomain {
+                        name: "rate",
+                        value: rate,
+                        expected: "above 0 and at most 1",
+                    });
+                }
+                let n = sample_size(rate, big_n);
+                let p = n as f64 / big_n as f64;
+                let epsilon_n = base_epsilon(eps, p)?;
+                let delta_n = (delta / p).min(0.5);
+                weights.push(SmoothWeights::new(smoothing_beta(epsilon_n, delta_n), 0));
+                cells.push(Cell {
+                    epsilon: eps,
+                    rate,
+                    n,
+                    epsilon_n,
+                    delta_n,
+                    sensitivity_ratio: Vec::with_capacity(config.runs),
+                    noise: Vec::with_capacity(config.runs),
+                    sample_median: Vec::with_capacity(config.runs),
+                    sum_sq_error: 0.0,
+                });
+                rngs.push(Rng::new(derive_seed(
+                    config.seed,
+                    &[0x4345_4C4C, eps.to_bits(), rate.to_bits()],
+                )));
+            }
+        }
+        Ok(Simulation {
+            config,
+            population,
+            delta,
+            pop_cells,
+            cells,
+            rngs,
+            weights,
+            next_cell: 0,
+            words: Vec::new(),
+            idx: Vec::new(),
+            window: Vec::new(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    /// The generated population.
+    pub fn population(&self) -> &PopulationData {
+        &self.population
+    }
+
+    /// δ = 1/(2N).
+    pub fn delta(&self) -> f64 {
+        self.delta
+    }
+
+    /// Results per ε for the population.
+    pub fn population_cells(&self) -> &[PopulationCell] {
+        &self.pop_cells
+    }
+
+    /// Results per (ε, rate) so far.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Runs done and in all.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            done: self.cells.iter().map(|c| c.noise.len()).sum(),
+            total: self.cells.len() * self.config.runs,
+        }
+    }
+
+    /// Do up to `budget` runs (cells in order, each cell's runs in order), then return.
+    pub fn step(&mut self, budget: usize) -> Progress {
+        let mut left = budget;
+        while left > 0 && self.next_cell < self.cells.len() {
+            let ci = self.next_cell;
+            let todo = self.config.runs - self.cells[ci].noise.len();
+            let now = todo.min(left);
+            for _ in 0..now {
+                self.run_once(ci);
+            }
+            left -= now;
+            if self.cells[ci].noise.len() == self.config.runs {
+                self.next_cell += 1;
+            }
+        }
+        self.progress()
+    }
+
+    /// Run everything to the end.
+    pub fn run_to_end(&mut self) {
+        while !self.step(1 << 20).finished() {}
+    }
+
+    fn run_once(&mut self, ci: usize) {
+        let big_n = self.population.sorted.len();
+        let (lo, hi) = self.population.range;
+        let (n, eps_n, eps) = {
+            let c = &self.cells[ci];
+            (c.n, c.epsilon_n, c.epsilon)
+        };
+        let beta = self.weights[ci].beta();
+        let rng = &mut self.rngs[ci];
+        random_subset(rng, n, big_n, &mut self.words);
+        let m = n.div_ceil(2);
+        // First the three order statistics around the median, for the reach of the search.
+        ranks(
+            &self.words,
+            m.saturating_sub(1).max(1),
+            (m + 1).min(n),
+            &mut self.idx,
+        );
+        let pop = &self.population.sorted;
+        let y = |r: usize, base: usize, idx: &[usize]| pop[idx[r - base]];
+        let base = m.saturating_sub(1).max(1);
+        let at = |r: usize| -> f64 {
+            if r < 1 {
+                lo
+            } else if r > n {
+                hi
+            } else {
+                y(r, base, &self.idx)
+            }
+        };
+        let median = at(m);
+        let s0 = (at(m + 1) - median).max(median - at(m - 1));
+        let reach = if s0 > 0.0 && hi - lo > s0 {
+            (((hi - lo) / s0).ln() / beta).ceil().min(n as f64) as usize
+        } else {
+            n
+        };
+        let r_lo = m.saturating_sub(reach + 1).max(1);
+        let r_hi = (m + reach + 1).min(n);
+        ranks(&self.words, r_lo, r_hi, &mut self.idx);
+        self.window.clear();
+        self.window.extend(self.idx.iter().map(|&i| pop[i]));
+        let window = &self.window;
+        let s = smooth_sensitivity_with(
+            n,
+            |r| window[r - r_lo],
+            &mut self.weights[ci],
+            lo,
+            hi,
+            &mut self.scratch,
+        );
+        let noise = rng.laplace(2.0 * s / eps_n);
+        let pop_s = self
+            .pop_cells
+            .iter()
+            .find(|p| p.epsilon == eps)
+            .map(|p| p.sensitivity)
+            .unwrap_or(f64::NAN);
+        let truth = self.population.median();
+        let c = &mut self.cells[ci];
+        c.sensitivity_ratio.push(s / pop_s);
+        c.noise.push(noise);
+        c.sample_median.push(median);
+        let err = median + noise - truth;
+        c.sum_sq_error += err * err;
+    }
+}
+
+/// Quartiles and extremes of a sample (linear interpolation between order statistics, the
+/// "type 7" rule of R and NumPy). Empty input gives NaNs.
+pub fn five_numbers(values: &[f64]) -> [f64; 5] {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return [f64::NAN; 5];
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let q = |p: f64| -> f64 {
+        let h = (v.len() - 1) as f64 * p;
+        let (i, f) = (h.floor() as usize, h - h.floor());
+        if i + 1 < v.len() {
+            v[i] + f * (v[i + 1] - v[i])
+        } else {
+            v[i]
+        }
+    };
+    [v[0], q(0.25), q(0.5), q(0.75), v[v.len() - 1]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floyd_subsets_have_the_right_size_and_are_uniform() {
+        let mut rng = Rng::new(5);
+        let mut words = Vec::new();
+        let mut counts = vec![0u32; 20];
+        for _ in 0..20_000 {
+            for (n, total) in [(5usize, 20usize), (15, 20)] {
+                random_subset(&mut rng, n, total, &mut words);
+                let size: u32 = words.iter().map(|w| w.count_ones()).sum();
+                assert_eq!(size as usize, n);
+                if n == 5 {
+                    for (i, c) in counts.iter_mut().enumerate() {
+                        *c += (words[0] >> i & 1) as u32;
+                    }
+                }
+            }
+        }
+        // Each element is in a 5-of-20 subset with probability 1/4.
+        for c in counts {
+            assert!((4_700..5_300).contains(&c), "{c}");
+        }
+    }
+
+    #[test]
+    fn windowed_sample_sensitivity_equals_full_sort() {
+        let pop = generate_population(Population::LogNormal, 2001, 3).unwrap();
+        let (lo, hi) = pop.range;
+        let mut rng = Rng::new(11);
+        let mut words = Vec::new();
+        let mut idx = Vec::new();
+        for &(n, beta) in &[(201usize, 0.05), (1001, 0.005), (1999, 0.2), (3, 1.0)] {
+            random_subset(&mut rng, n, 2001, &mut words);
+            ranks(&words, 1, n, &mut idx);
+            let sample: Vec<f64> = idx.iter().map(|&i| pop.sorted[i]).collect();
+            assert!(sample.windows(2).all(|w| w[0] <= w[1]));
+            let full = crate::median::smooth_sensitivity_naive(&sample, beta, lo, hi);
+            let fast = smooth_sensitivity(&sample, beta, lo, hi);
+            assert!(
+                (full - fast).abs() <= 1e-12 * full,
+                "n = {n}: {full} vs {fast}"
+            );
+        }
+    }
+
+    #[test]
+    fn chunking_does_not_change_results() {
+        let config = SimConfig {
+            population: Population::Bimodal,
+            population_size: 1001,
+            seed: 77,
+            runs: 50,
+            epsilons: vec![0.5, 3.0],
+            rates: vec![0.01, 0.5],
+        };
+        let mut a = Simulation::new(config.clone()).unwrap();
+        a.run_to_end();
+        let mut b = Simulation::new(config).unwrap();
+        while !b.step(7).finished() {}
+        assert_eq!(a.cells(), b.cells());
+        assert_eq!(a.population_cells(), b.population_cells());
+    }
+
+    #[test]
+    fn bimodal_population_has_its_median_in_the_gap() {
+        let p = generate_population(Population::Bimodal, 10_001, 1).unwrap();
+        let med = p.median();
+        // The median is the largest value of the first component (Section 4.4; the paper's is 0.21),
+        // with a wide empty gap above it before the second component starts near 1/1.8.
+        assert!(med > 0.1 && med < 0.3, "{med}");
+        assert!(p.sorted[5001] - med > 0.25, "{med} {}", p.sorted[5001]);
+        assert_eq!(p.sorted[0], 0.0);
+        assert_eq!(p.sorted[10_000], 1.0);
+    }
+
+    #[test]
+    fn five_numbers_type7() {
+        assert_eq!(
+            five_numbers(&[1.0, 2.0, 3.0, 4.0]),
+            [1.0, 1.75, 2.5, 3.25, 4.0]
+        );
+    }
+
+    #[test]
+    fn bad_configurations_are_errors() {
+        let ok = SimConfig {
+            population: Population::Beta,
+            population_size: 101,
+            seed: 1,
+            runs: 10,
+            epsilons: vec![1.0],
+            rates: vec![0.5],
+        };
+        assert!(Simulation::new(SimConfig {
+            population_size: 100,
+            ..ok.clone()
+        })
+        .is_err());
+        assert!(Simulation::new(SimConfig {
+            runs: 0,
+            ..ok.clone()
+        })
+        .is_err());
+        assert!(Simulation::new(SimConfig {
+            rates: vec![0.0],
+            ..ok.clone()
+        })
+        .is_err());
+        assert!(Simulation::new(SimConfig {
+            epsilons: vec![-1.0],
+            ..ok
+        })
+        .is_err());
+    }
+}
