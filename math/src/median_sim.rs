@@ -91,21 +91,21 @@ pub fn generate_population(
     n: usize,
     seed: u64,
 ) -> Result<PopulationData, MathError> {
-    if n < 3 || n > MAX_POPULATION || n % 2 == 0 {
+    if !(3..=MAX_POPULATION).contains(&n) || n % 2 == 0 {
         return Err(MathError::OutOfDomain {
             name: "N",
             value: n as f64,
             expected: "an odd whole number from 3 to 1,000,001",
         });
     }
-    let mut rng = Rng::new(derive_seed(seed, &[0x504F_50]));
+    let mut rng = Rng::new(derive_seed(seed, &[0x0050_4F50]));
     let mut v: Vec<f64> = match kind {
         Population::LogNormal => (0..n)
             .map(|_| libm::exp(5.0 + 0.5 * rng.normal()))
             .collect(),
         Population::Beta => (0..n).map(|_| rng.beta(2.0, 10.0)).collect(),
         Population::Bimodal => {
-            let first = (n + 1) / 2;
+            let first = n.div_ceil(2);
             let mut v: Vec<f64> = (0..first).map(|_| rng.beta(2.0, 10.0) / 2.0).collect();
             v.extend((first..n).map(|_| rng.beta(2.0, 10.0) + 1.0));
             let (mn, mx) = v
