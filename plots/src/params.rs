@@ -49,6 +49,8 @@ pub enum Domain {
         scale: Scale,
         /// The slider's range.
         slider: (u64, u64),
+        /// Only odd numbers (e.g. a population whose median is one record).
+        odd: bool,
     },
     /// One of a fixed list.
     Choice(&'static [Choice]),
@@ -170,7 +172,9 @@ impl ParamSpec {
                 },
                 Value::Real(x),
             ) => x.is_finite() && x >= min && (x < max || (!max_open && x == max)),
-            (Domain::Count { min, max, .. }, Value::Count(n)) => (min..=max).contains(&n),
+            (Domain::Count { min, max, odd, .. }, Value::Count(n)) => {
+                (min..=max).contains(&n) && (!odd || n % 2 == 1)
+            }
             (Domain::Choice(options), Value::Choice(id)) => options.iter().any(|c| c.id == id),
             _ => false,
         };
@@ -201,8 +205,13 @@ impl ParamSpec {
                     )
                 }
             }
-            Domain::Count { min, max, .. } => format!(
-                "must be a whole number from {} to {}",
+            Domain::Count { min, max, odd, .. } => format!(
+                "must be {} from {} to {}",
+                if odd {
+                    "an odd whole number"
+                } else {
+                    "a whole number"
+                },
                 compact_number(min as f64),
                 compact_number(max as f64)
             ),
@@ -257,7 +266,13 @@ impl ParamSpec {
             Scale::Log => lo * (hi / lo).powf(t),
         };
         Some(match self.domain {
-            Domain::Count { min, max, .. } => Value::Count((x.round() as u64).clamp(min, max)),
+            Domain::Count { min, max, odd, .. } => {
+                let mut n = (x.round() as u64).clamp(min, max);
+                if odd && n % 2 == 0 {
+                    n = if n < max { n + 1 } else { n - 1 };
+                }
+                Value::Count(n)
+            }
             Domain::Real { min, max, .. } => {
                 let r = round_sig(x, 4).clamp(min, max);
                 Value::Real(r)
@@ -302,6 +317,34 @@ pub const SCHEMES: &[Choice] = &[
     Choice {
         id: "with-replacement",
         label: "m draws of n, with replacement",
+    },
+];
+
+/// The simulated populations of seed 002.
+pub const POPULATIONS: &[Choice] = &[
+    Choice {
+        id: "lognormal",
+        label: "Log-normal(5, 0.5) (Section 4.3)",
+    },
+    Choice {
+        id: "bimodal",
+        label: "Bimodal Beta mixture (Appendix B)",
+    },
+    Choice {
+        id: "beta",
+        label: "Beta(2, 10) (Section 2.4)",
+    },
+];
+
+/// Whether to draw the naive double-precision eq. 8 beside the stable one.
+pub const NAIVE: &[Choice] = &[
+    Choice {
+        id: "hide",
+        label: "No",
+    },
+    Choice {
+        id: "show",
+        label: "Yes: show the rounding artifact",
     },
 ];
 
@@ -367,6 +410,7 @@ pub static PARAMS: &[ParamSpec] = &[
             max: 1_000_000_000_000,
             scale: Scale::Log,
             slider: (1, 1_000_000),
+            odd: false,
         },
         default: Value::Count(600),
     },
@@ -382,6 +426,7 @@ pub static PARAMS: &[ParamSpec] = &[
             max: 1_000_000_000_000,
             scale: Scale::Log,
             slider: (10, 10_000_000),
+            odd: false,
         },
         default: Value::Count(60_000),
     },
@@ -423,6 +468,7 @@ pub static PARAMS: &[ParamSpec] = &[
             max: 1_000_000_000_000,
             scale: Scale::Log,
             slider: (100, 1_000_000_000),
+            odd: false,
         },
         default: Value::Count(60_000),
     },
@@ -438,6 +484,7 @@ pub static PARAMS: &[ParamSpec] = &[
             max: 1_000_000_000_000,
             scale: Scale::Log,
             slider: (1, 1_000_000),
+            odd: false,
         },
         default: Value::Count(256),
     },
@@ -469,6 +516,7 @@ pub static PARAMS: &[ParamSpec] = &[
             max: 1_000_000_000_000,
             scale: Scale::Log,
             slider: (1, 10_000_000),
+            odd: false,
         },
         default: Value::Count(703),
     },
@@ -487,6 +535,139 @@ pub static PARAMS: &[ParamSpec] = &[
             slider: (0.01, 100.0),
         },
         default: Value::Real(3.0),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "rate",
+        symbol: "n/N",
+        label: "Sampling rate n/N",
+        unit: "",
+        help: "The fraction of the population drawn (simple random sampling without replacement).",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-4, 1.0),
+        },
+        default: Value::Real(0.01),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "target-q",
+        symbol: "q",
+        label: "Target variance fraction q",
+        unit: "",
+        help: "Find the sampling rate at which q = 1 − ε²/ε_n² reaches this value.",
+        domain: Domain::Real {
+            min: 0.001,
+            max: 0.999,
+            max_open: false,
+            scale: Scale::Linear,
+            slider: (0.01, 0.99),
+        },
+        default: Value::Real(0.6),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "N",
+        symbol: "N",
+        label: "Population size N",
+        unit: "records",
+        help: "Records the agency holds (odd, so the median is one record).",
+        domain: Domain::Count {
+            min: 3,
+            max: 1_000_001,
+            scale: Scale::Log,
+            slider: (101, 1_000_001),
+            odd: true,
+        },
+        default: Value::Count(10_001),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "range",
+        symbol: "R",
+        label: "Range R of the values",
+        unit: "",
+        help: "A public bound on the spread of the values; the mean's sensitivity is R/N.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1e9,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 10_000.0),
+        },
+        default: Value::Real(1.0),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "pop-variance",
+        symbol: "S²",
+        label: "Population variance S²_N",
+        unit: "",
+        help: "The variance of the values in the population (sets the sampling variance).",
+        domain: Domain::Real {
+            min: 0.0,
+            max: 1e18,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-6, 10_000.0),
+        },
+        default: Value::Real(0.01),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "population",
+        symbol: "population",
+        label: "Simulated population",
+        unit: "",
+        help: "The distribution the population is drawn from (seed 002, Sections 2.4, 4.3, 4.4).",
+        domain: Domain::Choice(POPULATIONS),
+        default: Value::Choice("lognormal"),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "runs",
+        symbol: "T",
+        label: "Simulation runs T",
+        unit: "",
+        help: "Samples drawn per ε and sampling rate (the paper uses 1,000).",
+        domain: Domain::Count {
+            min: 10,
+            max: 100_000,
+            scale: Scale::Log,
+            slider: (10, 10_000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "seed",
+        symbol: "seed",
+        label: "Random seed",
+        unit: "",
+        help: "The same seed gives the same population and samples, in the app and in the CLI.",
+        domain: Domain::Count {
+            min: 0,
+            max: 9_007_199_254_740_992,
+            scale: Scale::Linear,
+            slider: (0, 1000),
+            odd: false,
+        },
+        // The seed of the paper's Appendix B code (our generator is not R's, so the draws differ).
+        default: Value::Count(123),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "naive",
+        symbol: "naive",
+        label: "Also draw the naive formula",
+        unit: "",
+        help: "Eq. 8 typed directly in double precision, without expm1/log1p.",
+        domain: Domain::Choice(NAIVE),
+        default: Value::Choice("hide"),
     },
 ];
 
