@@ -20,6 +20,9 @@ use pages::limits::LimitsPage;
 use pages::subsampling::SubsamplingPage;
 use state::AppState;
 
+/// How long the controls must be still before the URL is rewritten, in milliseconds.
+pub const URL_DEBOUNCE_MS: u64 = 120;
+
 /// Install the panic hook and mount the app on `<body>`.
 pub fn start() {
     install_panic_hook();
@@ -52,8 +55,27 @@ pub fn App() -> impl IntoView {
     let state = AppState::from_query(&browser::location_search());
     provide_context(state);
 
-    // The URL follows the state: one history entry per page, replaced while controls move.
-    Effect::new(move |_| browser::replace_query(&state.query()));
+    // The URL follows the state: one history entry per page, replaced while controls move. The
+    // write waits until the controls have been still for a moment (browsers throttle, and warn,
+    // after a few hundred history writes in ten seconds, which a slider drag would exceed), and it
+    // reads the state when it fires, so it never writes a stale query.
+    let pending = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
+    Effect::new(move |_| {
+        state.query(); // track every change
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let write = move || {
+            let q = untrack(|| state.query());
+            browser::replace_query(&q);
+        };
+        let handle = leptos::leptos_dom::helpers::set_timeout_with_handle(
+            write,
+            std::time::Duration::from_millis(URL_DEBOUNCE_MS),
+        )
+        .ok();
+        pending.set_value(handle);
+    });
     let popstate = window_event_listener(leptos::ev::popstate, move |_| {
         state.load_query(&browser::location_search());
     });

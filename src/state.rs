@@ -46,8 +46,13 @@ impl AppState {
     /// Replace everything with what a query string describes (back/forward navigation).
     pub fn load_query(&self, query: &str) {
         let s = parse_query(query);
-        self.view.set(s.view);
-        self.values.set(s.values);
+        // Only what changed: an unchanged view is not rebuilt (and its canvases not repainted).
+        if self.view.get_untracked() != s.view {
+            self.view.set(s.view);
+        }
+        if self.values.with_untracked(|v| *v != s.values) {
+            self.values.set(s.values);
+        }
         self.notices.set(s.notices);
         self.drafts.set(BTreeMap::new());
         self.errors.set(BTreeMap::new());

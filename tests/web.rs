@@ -114,7 +114,8 @@ async fn subsampling_page_mounts_with_readouts_and_figures() {
 async fn typing_updates_readouts_and_bad_text_keeps_the_last_valid_state() {
     let (host, handle) = mount("?page=subsampling&eps=1&p=0.01").await;
     type_into(&host, "field-eps", "2");
-    tick(30).await;
+    // The URL is written once the controls have been still for URL_DEBOUNCE_MS.
+    tick(amplification_explorer::URL_DEBOUNCE_MS as i32 + 60).await;
     // mpmath: log(1 + 0.01(e² − 1)).
     assert!(close(
         data_value(&host, "epsilon-prime"),

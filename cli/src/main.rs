@@ -202,41 +202,52 @@ fn subsample(flags: &Flags) -> Result<String, String> {
     let given =
         EpsDelta::new(values.real("eps"), values.real("delta")).map_err(|e| e.to_string())?;
     let invert = flags.values.contains_key("invert");
-    let result = if invert {
-        base_for_target(&s, given)
+    let json = flags.values.contains_key("json");
+    // (ε, δ or why there is none, relation)
+    let (eps, delta, relation) = if invert {
+        let b = base_for_target(&s, given).map_err(|e| e.to_string())?;
+        (b.epsilon, b.delta.map_err(|e| e.to_string()), b.relation)
     } else {
-        amplify(&s, given)
-    }
-    .map_err(|e| e.to_string())?;
-    let (eps, delta) = (result.guarantee.epsilon, result.guarantee.delta);
-    if !(eps.is_finite() && delta.is_finite()) {
+        let a = amplify(&s, given).map_err(|e| e.to_string())?;
+        (a.guarantee.epsilon, Ok(a.guarantee.delta), a.relation)
+    };
+    if !eps.is_finite() || delta.as_ref().is_ok_and(|d| !d.is_finite()) {
         return Err("the result is not a finite number".into());
     }
-    if flags.values.contains_key("json") {
-        Ok(format!(
+    if json {
+        let delta_json = match &delta {
+            Ok(d) => compact_number(*d),
+            Err(why) => format!("null,\"delta_note\":{}", json_string(why)),
+        };
+        return Ok(format!(
             "{{\"scheme\":{},\"relation\":{},\"epsilon\":{},\"delta\":{}}}",
             json_string(scheme.id()),
-            json_string(result.relation.id()),
+            json_string(relation.id()),
             compact_number(eps),
-            compact_number(delta)
-        ))
-    } else if invert {
+            delta_json
+        ));
+    }
+    let delta_text = match &delta {
+        Ok(d) => compact_number(*d),
+        Err(why) => format!("none ({why})"),
+    };
+    if invert {
         Ok(format!(
-            "base ε = {}, δ = {} meet the target ε′ = {}, δ′ = {} ({}, {})",
+            "base ε = {}, δ = {} for the target ε′ = {}, δ′ = {} ({}, {})",
             compact_number(eps),
-            compact_number(delta),
+            delta_text,
             compact_number(given.epsilon),
             compact_number(given.delta),
             scheme.label(),
-            result.relation.label()
+            relation.label()
         ))
     } else {
         Ok(format!(
             "ε′ = {}, δ′ = {} ({}, {})",
             compact_number(eps),
-            compact_number(delta),
+            delta_text,
             scheme.label(),
-            result.relation.label()
+            relation.label()
         ))
     }
 }

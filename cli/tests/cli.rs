@@ -204,6 +204,50 @@ fn bad_arguments_exit_2_with_one_line() {
 }
 
 #[test]
+fn inverse_without_a_delta_still_reports_the_base_epsilon() {
+    // With replacement and a pure-DP target: no base δ reaches δ′ = 1e-9 (group privacy), but the
+    // base ε is well defined; exit 0 with delta null and a note.
+    let o = amplify(&[
+        "subsample",
+        "--scheme",
+        "with-replacement",
+        "--eps",
+        "1",
+        "--delta",
+        "1e-9",
+        "--m",
+        "600",
+        "--n",
+        "60000",
+        "--invert",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    assert!(out.contains("\"delta\":null,\"delta_note\":"), "{out}");
+    // η = 0.0099502487558980454 (mpmath); base ε = log(1 + (e − 1)/η).
+    let eta: f64 = 0.009_950_248_755_898_045;
+    assert!(rel(json_number(&out, "epsilon"), (1f64.exp_m1() / eta).ln_1p()) < 1e-13);
+    // Poisson with δ′ ≥ p: every base δ works.
+    let o = amplify(&[
+        "subsample",
+        "--eps",
+        "1",
+        "--delta",
+        "0.5",
+        "--p",
+        "1e-3",
+        "--invert",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        stdout(&o).contains("every base δ below 1 meets"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn figures_json_lists_the_registry() {
     let o = amplify(&["figures", "--json"]);
     assert!(o.status.success());

@@ -502,24 +502,31 @@ impl Simulation {
     }
 }
 
-/// Quartiles and extremes of a sample (linear interpolation between order statistics, the
-/// "type 7" rule of R and NumPy). Empty input gives NaNs.
-pub fn five_numbers(values: &[f64]) -> [f64; 5] {
+/// Quantiles of a sample at probabilities `ps` (linear interpolation between order statistics, the
+/// "type 7" rule of R and NumPy). Non-finite values are ignored; an empty sample gives NaNs.
+pub fn quantiles(values: &[f64], ps: &[f64]) -> Vec<f64> {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     if v.is_empty() {
-        return [f64::NAN; 5];
+        return vec![f64::NAN; ps.len()];
     }
     v.sort_by(|a, b| a.total_cmp(b));
-    let q = |p: f64| -> f64 {
-        let h = (v.len() - 1) as f64 * p;
-        let (i, f) = (h.floor() as usize, h - h.floor());
-        if i + 1 < v.len() {
-            v[i] + f * (v[i + 1] - v[i])
-        } else {
-            v[i]
-        }
-    };
-    [v[0], q(0.25), q(0.5), q(0.75), v[v.len() - 1]]
+    ps.iter()
+        .map(|&p| {
+            let h = (v.len() - 1) as f64 * p.clamp(0.0, 1.0);
+            let (i, f) = (h.floor() as usize, h - h.floor());
+            if i + 1 < v.len() {
+                v[i] + f * (v[i + 1] - v[i])
+            } else {
+                v[i]
+            }
+        })
+        .collect()
+}
+
+/// Minimum, quartiles and maximum (see [`quantiles`]).
+pub fn five_numbers(values: &[f64]) -> [f64; 5] {
+    let q = quantiles(values, &[0.0, 0.25, 0.5, 0.75, 1.0]);
+    [q[0], q[1], q[2], q[3], q[4]]
 }
 
 #[cfg(test)]

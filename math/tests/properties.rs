@@ -2,7 +2,8 @@
 //! pε ≤ ε′ ≤ min(ε, p(e^ε − 1)), inverse∘forward = identity, and no NaN on the domain.
 
 use amp_math::subsampling::{
-    amplified_epsilon, amplify, base_delta, base_epsilon, base_for_target, Sampling,
+    amplified_epsilon, amplify, base_delta, base_epsilon, base_for_target, with_replacement_delta,
+    Sampling,
 };
 use amp_math::EpsDelta;
 use proptest::prelude::*;
@@ -73,15 +74,14 @@ proptest! {
         prop_assert!(dp >= d * fwd.inclusion_probability * (1.0 - SLACK));
         if ep > 0.0 && dp < 1.0 && dp < fwd.inclusion_probability {
             // The ε inverse is exact; δ round-trips whenever the target is attainable.
-            let back = base_for_target(&s, fwd.guarantee);
-            if let Ok(b) = back {
-                prop_assert!(((b.guarantee.epsilon - e) / e).abs() <= 1e-12);
-                if d > 0.0 && which != 2 {
-                    prop_assert!(((b.guarantee.delta - d) / d).abs() <= 1e-12,
-                        "δ = {} came back as {} ({:?})", d, b.guarantee.delta, s);
+            let b = base_for_target(&s, fwd.guarantee).unwrap();
+            prop_assert!(((b.epsilon - e) / e).abs() <= 1e-12);
+            match (&b.delta, which) {
+                (Ok(bd), 0 | 1) if d > 0.0 => {
+                    prop_assert!(((bd - d) / d).abs() <= 1e-12, "δ = {} came back as {} ({:?})", d, bd, s);
                 }
-            } else if d > 0.0 && which != 2 {
-                prop_assert!(false, "inverse failed for {:?}: {:?}", s, back);
+                (Err(err), 0 | 1) if d > 0.0 => prop_assert!(false, "inverse failed for {:?}: {}", s, err),
+                _ => {}
             }
             // With replacement, δ′ = floor + δ·B where the floor (what δ = 0 gives) comes from
             // group privacy. When the floor dominates, δ is ill-conditioned in δ′ (cancellation),
@@ -96,6 +96,25 @@ proptest! {
                 }
             }
         }
+    }
+
+    /// With replacement at up to 1000 draws per record (where an earlier version underflowed to 0):
+    /// δ′ is finite, at least η·δ, increasing in δ and in m, and positive for a pure-DP mechanism
+    /// once two draws can hit the same record.
+    #[test]
+    fn with_replacement_delta_is_sane_at_many_draws(
+        e in (-6.0f64..1.5).prop_map(|x| 10f64.powf(x)),
+        d in prop_oneof![Just(0.0), (-12.0f64..-2.0).prop_map(|x| 10f64.powf(x))],
+        n in 2u64..5000, per in (-4.0f64..3.0).prop_map(|x| 10f64.powf(x)),
+    ) {
+        let m = ((n as f64 * per).round() as u64).clamp(2, 1000 * n);
+        let s = Sampling::WithReplacement { m, n };
+        let eta = s.inclusion_probability().unwrap();
+        let dp = with_replacement_delta(e, d, m, n).unwrap();
+        prop_assert!(dp.is_finite() && dp > 0.0 && dp <= 1.0, "δ′ = {} at m = {}, n = {}", dp, m, n);
+        prop_assert!(dp >= eta * d * (1.0 - 1e-9));
+        prop_assert!(with_replacement_delta(e, (d * 2.0).min(0.5), m, n).unwrap() >= dp * (1.0 - 1e-12));
+        prop_assert!(with_replacement_delta(e, d, (m + 1).min(1000 * n), n).unwrap() >= dp * (1.0 - 1e-12));
     }
 
     #[test]

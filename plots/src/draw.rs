@@ -191,7 +191,11 @@ fn draw_panel<DB: DrawingBackend>(
         .y_desc(chart.y.label.as_str())
         .axis_desc_style(font(13.0))
         .label_style(font(12.0))
-        .x_labels(label_count(xspan, xl, x_room))
+        .x_labels(if chart.x.categories.is_empty() {
+            label_count(xspan, xl, x_room)
+        } else {
+            0
+        })
         .y_labels(label_count(yspan, yl, y_room))
         .x_label_formatter(&|v| tick(*v, xl, xspan))
         .y_label_formatter(&|v| tick(*v, yl, yspan))
@@ -238,6 +242,49 @@ fn draw_panel<DB: DrawingBackend>(
         legend.push((band.label.clone(), Glyph::Fill(theme.palette[0].mix(0.25))));
     }
 
+    for b in &chart.boxes {
+        let [w_lo, q1, med, q3, w_hi] = b.stats;
+        if ![w_lo, q1, med, q3, w_hi]
+            .iter()
+            .all(|v| v.is_finite() && (!yl || *v > 0.0))
+        {
+            continue;
+        }
+        let color = theme.palette[b.color % theme.palette.len()];
+        let half = 0.28;
+        let stroke = color.stroke_width(theme.px(1.5));
+        let (x, l, r) = (b.x, b.x - half, b.x + half);
+        let p = |x: f64, y: f64| clamp(x, y);
+        cc.draw_series(std::iter::once(Rectangle::new(
+            [p(l, q1), p(r, q3)],
+            color.mix(0.25).filled(),
+        )))
+        .map_err(e)?;
+        cc.draw_series(std::iter::once(Rectangle::new(
+            [p(l, q1), p(r, q3)],
+            stroke,
+        )))
+        .map_err(e)?;
+        let median_style = theme.text.stroke_width(theme.px(2.5));
+        cc.draw_series(std::iter::once(PathElement::new(
+            vec![p(l, med), p(r, med)],
+            median_style,
+        )))
+        .map_err(e)?;
+        for (from, to) in [(q1, w_lo), (q3, w_hi)] {
+            cc.draw_series(std::iter::once(PathElement::new(
+                vec![p(x, from), p(x, to)],
+                stroke,
+            )))
+            .map_err(e)?;
+            cc.draw_series(std::iter::once(PathElement::new(
+                vec![p(x - half / 2.0, to), p(x + half / 2.0, to)],
+                stroke,
+            )))
+            .map_err(e)?;
+        }
+    }
+
     for series in &chart.series {
         // Split the curve into runs of points inside the visible range: a curve that leaves the
         // plot ends at its last visible point instead of being flattened against the frame.
@@ -262,7 +309,9 @@ fn draw_panel<DB: DrawingBackend>(
                 runs.push(Vec::new());
             }
         }
-        runs.retain(|r| r.len() >= 2);
+        if !matches!(series.role, Role::Scatter(_)) {
+            runs.retain(|r| r.len() >= 2);
+        }
         let legend_only = series.points.is_empty() && !series.label.is_empty();
         if runs.is_empty() && !legend_only {
             continue;
@@ -277,6 +326,20 @@ fn draw_panel<DB: DrawingBackend>(
             ),
             Role::HighlightBound => (theme.accent, 2.0, Some((7.0, 4.0))),
             Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
+            Role::Scatter(i) => {
+                let color = theme.palette[i % theme.palette.len()];
+                let r = theme.px(2.5);
+                let dots: Vec<Circle<(f64, f64), u32>> = runs
+                    .iter()
+                    .flatten()
+                    .map(|&p| Circle::new(p, r, color.filled()))
+                    .collect();
+                cc.draw_series(dots).map_err(e)?;
+                if !series.label.is_empty() {
+                    legend.push((series.label.clone(), Glyph::Dot(color)));
+                }
+                continue;
+            }
         };
         let style = color.stroke_width(theme.px(width));
         for pts in runs {
@@ -339,6 +402,18 @@ fn draw_panel<DB: DrawingBackend>(
                 font(12.0).color(&theme.background),
             );
         cc.draw_series(std::iter::once(label)).map_err(e)?;
+    }
+
+    // Category labels under the x axis (box plots).
+    for (x, label) in &chart.x.categories {
+        let at = clamp(*x, chart.y.min);
+        let el = EmptyElement::at((at.0, y0))
+            + Text::new(
+                label.clone(),
+                (0, theme.px(6.0) as i32),
+                font(12.0).pos(Pos::new(HPos::Center, VPos::Top)),
+            );
+        cc.draw_series(std::iter::once(el)).map_err(e)?;
     }
 
     // The plotting area's pixel range is in backend coordinates; `root` may be a sub-area (a lower
@@ -448,6 +523,7 @@ fn draw_colorbar<DB: DrawingBackend>(
 enum Glyph {
     Line(ShapeStyle, bool),
     Fill(RGBAColor),
+    Dot(RGBColor),
 }
 
 /// Draw the legend box in a corner of the plotting area. Text is measured through the backend
@@ -508,6 +584,13 @@ fn draw_legend<DB: DrawingBackend>(
                 let h = theme.px(5.0) as i32;
                 root.draw(&Rectangle::new(
                     [(gx, mid - h), (gx + glyph_w, mid + h)],
+                    c.filled(),
+                ))?;
+            }
+            Glyph::Dot(c) => {
+                root.draw(&Circle::new(
+                    (gx + glyph_w / 2, mid),
+                    theme.px(3.0),
                     c.filled(),
                 ))?;
             }

@@ -4,9 +4,12 @@
 //! The app, the embed mode, the CLI's `plot` and `figures` commands and the tests all enumerate
 //! [`FIGURES`].
 
+use amp_math::median_sim::Simulation;
+
 use crate::pages::Page;
 use crate::params::ParamValues;
 
+pub mod accuracy;
 mod limits;
 mod subsampling;
 
@@ -19,6 +22,9 @@ pub struct Axis {
     pub label: String,
     /// Logarithmic axis.
     pub log: bool,
+    /// Category labels at given positions, shown instead of numbers (box plots); empty for a
+    /// numeric axis.
+    pub categories: Vec<(f64, String)>,
     /// Lower end of the visible range.
     pub min: f64,
     /// Upper end of the visible range.
@@ -38,6 +44,20 @@ pub enum Role {
     HighlightBound,
     /// A reference line (e.g. "no amplification"): thin and grey.
     Reference,
+    /// Unconnected points (e.g. values computed naively), in a palette colour.
+    Scatter(usize),
+}
+
+/// A box plot of one distribution: whiskers at the 2.5% and 97.5% quantiles, the box from the
+/// first to the third quartile, a line at the median.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxStat {
+    /// Position on the x axis.
+    pub x: f64,
+    /// 2.5% quantile, first quartile, median, third quartile, 97.5% quantile.
+    pub stats: [f64; 5],
+    /// Palette index of its colour.
+    pub color: usize,
 }
 
 /// A named curve.
@@ -121,6 +141,8 @@ pub struct Chart {
     pub y: Axis,
     /// Shaded bands (drawn first).
     pub bands: Vec<Band>,
+    /// Box plots.
+    pub boxes: Vec<BoxStat>,
     /// Curves.
     pub series: Vec<Series>,
     /// Marked points.
@@ -150,7 +172,51 @@ pub struct FigureSpec {
     /// The parameters it reads (its embed shows controls for these).
     pub params: &'static [&'static str],
     /// Parameters → chart. Errors are one sentence for the reader.
-    pub compute: fn(&ParamValues) -> Result<Chart, String>,
+    pub compute: Compute,
+}
+
+/// How a figure's chart is computed.
+#[derive(Clone, Copy)]
+pub enum Compute {
+    /// Directly from the parameters (fast enough for every slider movement).
+    Direct(fn(&ParamValues) -> Result<Chart, String>),
+    /// From the parameters and a finished median simulation (seed 002), which the app runs in
+    /// slices and the CLI runs to the end first.
+    Simulated(fn(&ParamValues, &Simulation) -> Result<Chart, String>),
+}
+
+impl FigureSpec {
+    /// Compute the chart, running the simulation to the end first if the figure needs one (for the
+    /// CLI and tests; the app uses [`FigureSpec::chart_with`] with its own simulation).
+    pub fn chart(&self, values: &ParamValues) -> Result<Chart, String> {
+        match self.compute {
+            Compute::Direct(f) => f(values),
+            Compute::Simulated(f) => {
+                let mut sim =
+                    Simulation::new(accuracy::sim_config(values)?).map_err(|e| e.to_string())?;
+                sim.run_to_end();
+                f(values, &sim)
+            }
+        }
+    }
+
+    /// Compute the chart with an already finished simulation (ignored by direct figures).
+    pub fn chart_with(
+        &self,
+        values: &ParamValues,
+        sim: Option<&Simulation>,
+    ) -> Result<Chart, String> {
+        match (self.compute, sim) {
+            (Compute::Direct(f), _) => f(values),
+            (Compute::Simulated(f), Some(s)) => f(values, s),
+            (Compute::Simulated(_), None) => Err("waiting for the simulation".into()),
+        }
+    }
+
+    /// Whether the figure needs the median simulation.
+    pub fn is_simulated(&self) -> bool {
+        matches!(self.compute, Compute::Simulated(_))
+    }
 }
 
 impl std::fmt::Debug for FigureSpec {
@@ -172,63 +238,63 @@ pub static FIGURES: &[FigureSpec] = &[
         title: "Amplified ε′ against the sampling rate",
         page: Page::Subsampling,
         params: &["scheme", "eps", "p", "m", "n"],
-        compute: subsampling::vs_rate,
+        compute: Compute::Direct(subsampling::vs_rate),
     },
     FigureSpec {
         id: "amplification-vs-epsilon",
         title: "Amplified ε′ against the base ε, with its bounds",
         page: Page::Subsampling,
         params: &["scheme", "eps", "p", "m", "n"],
-        compute: subsampling::vs_epsilon,
+        compute: Compute::Direct(subsampling::vs_epsilon),
     },
     FigureSpec {
         id: "sample-budget",
         title: "The ε a sample may spend for a target ε′",
         page: Page::Subsampling,
         params: &["scheme", "eps", "p", "m", "n"],
-        compute: subsampling::sample_budget,
+        compute: Compute::Direct(subsampling::sample_budget),
     },
     FigureSpec {
         id: "noise-ratio-vs-epsilon",
         title: "Noise ratio against ε",
         page: Page::Limits,
         params: &["eps", "p"],
-        compute: limits::ratio_vs_epsilon,
+        compute: Compute::Direct(limits::ratio_vs_epsilon),
     },
     FigureSpec {
         id: "taylor-orders",
         title: "ε_p and its Taylor approximations",
         page: Page::Limits,
         params: &["eps", "p"],
-        compute: limits::taylor_orders,
+        compute: Compute::Direct(limits::taylor_orders),
     },
     FigureSpec {
         id: "noise-ratio-fixed-c",
         title: "Noise ratio with ε = c·p, against p",
         page: Page::Limits,
         params: &["c", "p"],
-        compute: limits::ratio_fixed_c,
+        compute: Compute::Direct(limits::ratio_fixed_c),
     },
     FigureSpec {
         id: "noise-bound-vs-c",
         title: "The noise bound c/log(1 + c)",
         page: Page::Limits,
         params: &["c"],
-        compute: limits::bound_vs_c,
+        compute: Compute::Direct(limits::bound_vs_c),
     },
     FigureSpec {
         id: "mse-comparison",
         title: "Mean squared error: standard against subsampled",
         page: Page::Limits,
         params: &["eps", "p", "n"],
-        compute: limits::mse_comparison,
+        compute: Compute::Direct(limits::mse_comparison),
     },
     FigureSpec {
         id: "regime-map",
         title: "The machine-learning regime: noise factor over batch size and epochs",
         page: Page::Limits,
         params: &["dataset", "total-eps", "batch", "epochs"],
-        compute: limits::regime_map,
+        compute: Compute::Direct(limits::regime_map),
     },
 ];
 

@@ -15,7 +15,7 @@ pub fn render_svg(
     values: &ParamValues,
     size: (u32, u32),
 ) -> Result<String, String> {
-    let chart = (figure.compute)(values)?;
+    let chart = figure.chart(values)?;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();

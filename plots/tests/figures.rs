@@ -78,7 +78,7 @@ fn every_figure_renders_at_defaults() {
     assert!(!FIGURES.is_empty());
     for f in FIGURES {
         let values = ParamValues::default();
-        let chart = (f.compute)(&values).unwrap_or_else(|e| panic!("{}: {e}", f.id));
+        let chart = f.chart(&values).unwrap_or_else(|e| panic!("{}: {e}", f.id));
         check_chart(f.id, &chart);
         let svg = render_svg(f, &values, SIZE).unwrap();
         check_svg(f.id, &svg, &chart);
@@ -138,7 +138,8 @@ fn every_figure_survives_the_corners_of_its_controls() {
             match check_together(&values) {
                 Err(_) => {} // e.g. m > n without replacement: the UI refuses it before drawing
                 Ok(()) => {
-                    let chart = (f.compute)(&values)
+                    let chart = f
+                        .chart(&values)
                         .unwrap_or_else(|e| panic!("{} at {values:?}: {e}", f.id));
                     check_chart(f.id, &chart);
                     drawn += 1;
@@ -174,13 +175,13 @@ fn every_figure_survives_the_corners_of_its_controls() {
 fn the_readers_point_sits_on_the_highlighted_curve_values() {
     // amplification-vs-rate at defaults: ε = 1, p = 0.01 → ε′ = 0.0170369 (mpmath).
     let f = amp_plots::figures::figure("amplification-vs-rate").unwrap();
-    let chart = (f.compute)(&ParamValues::default()).unwrap();
+    let chart = f.chart(&ParamValues::default()).unwrap();
     let m = &chart.markers[0];
     assert_eq!(m.x, 0.01);
     assert!((m.y - 0.017_036_863_236_176_55).abs() < 1e-15);
     // sample-budget at defaults: the seed's 5.1523.
     let f = amp_plots::figures::figure("sample-budget").unwrap();
-    let chart = (f.compute)(&ParamValues::default()).unwrap();
+    let chart = f.chart(&ParamValues::default()).unwrap();
     assert!((chart.markers[0].y - 5.1523).abs() < 5e-5);
     assert!(chart.summary.contains("5.1523"), "{}", chart.summary);
 }

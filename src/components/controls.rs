@@ -62,7 +62,12 @@ pub fn Control(spec: &'static ParamSpec) -> impl IntoView {
                     id=input_id
                     name=name
                     aria-describedby=described
-                    on:change=move |ev| state.set_text(name, &event_target_value(&ev))
+                    on:change=move |ev| {
+                        // A select only offers valid choices: apply it as a value, not as typed text.
+                        if let Ok(v) = spec.parse(&event_target_value(&ev)) {
+                            state.set_value(name, v);
+                        }
+                    }
                 >
                     {options
                         .iter()

@@ -30,7 +30,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
         // Read (not just track) the inputs memo, so it is brought up to date first.
         inputs.with(|_| ());
-        state.values.with_untracked(|v| (spec.compute)(v))
+        state.values.with_untracked(|v| spec.chart_with(v, None))
     });
     let canvas_ref = NodeRef::<Canvas>::new();
     let draw_error = RwSignal::new(None::<String>);

@@ -20,6 +20,8 @@ pub fn Readout(
     #[prop(default = 4)]
     digits: usize,
 ) -> impl IntoView {
+    // One memo, so the derived value is computed once per change however often it is read.
+    let value = Memo::new(move |_| value.get());
     let finite = move || value.get().ok().filter(|v| v.is_finite());
     view! {
         <div class="readout">

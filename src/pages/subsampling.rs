@@ -124,7 +124,7 @@ pub fn SubsamplingPage() -> impl IntoView {
                 </p>
                 <div class="formula" inner_html=mathml::GROUP_BOUND></div>
                 <p>
-                    "(our derivation; an upper bound). So even a pure ε-DP mechanism gets δ′ > 0 with replacement, about ½(m/n)" <sup>"2"</sup> "(1 − e" <sup>"−ε"</sup> ") for small samples: pick the with-replacement scheme above and set δ = 0 to see it."
+                    "(our derivation from both directions of group privacy; an upper bound). So even a pure ε-DP mechanism gets δ′ > 0 with replacement, about ½(m/n)" <sup>"2"</sup> "·(e" <sup>"2ε"</sup> " − e" <sup>"ε"</sup> ")/(e" <sup>"2ε"</sup> " + 1) for small samples: pick the with-replacement scheme above and set δ = 0 to see it."
                 </p>
 
                 <h2>"Neighbours: add/remove or replace one"</h2>

@@ -36,6 +36,7 @@ fn ratio_axis() -> Axis {
     Axis {
         label: "noise ratio R = p·ε_p/ε".into(),
         log: false,
+        categories: vec![],
         min: 0.0,
         max: 1.05,
     }
@@ -46,6 +47,7 @@ fn chart(x: Axis, y: Axis, legend: LegendCorner, summary: String) -> Chart {
         x,
         y,
         bands: vec![],
+        boxes: vec![],
         series: vec![],
         markers: vec![],
         legend,
@@ -74,6 +76,7 @@ pub fn ratio_vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "ε".into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: hi,
         },
@@ -131,6 +134,7 @@ pub fn ratio_fixed_c(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "sampling rate p".into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: 1.0,
         },
@@ -205,12 +209,14 @@ pub fn bound_vs_c(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "c = ε/p".into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: hi,
         },
         Axis {
             label: "noise factor bound c/log(1+c)".into(),
             log: true,
+            categories: vec![],
             min: ylo.min(0.9),
             max: yhi,
         },
@@ -275,6 +281,7 @@ pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
     let x_axis = Axis {
         label: "ε".into(),
         log: true,
+        categories: vec![],
         min: lo,
         max: hi,
     };
@@ -283,6 +290,7 @@ pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "ε_p".into(),
             log: true,
+            categories: vec![],
             min: ylo,
             max: yhi,
         },
@@ -326,6 +334,7 @@ pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "relative error".into(),
             log: true,
+            categories: vec![],
             min: elo.max(1e-17),
             max: ehi.min(1e6),
         },
@@ -387,12 +396,14 @@ pub fn mse_comparison(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "sampling rate p".into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: 1.0,
         },
         Axis {
             label: "mean squared error".into(),
             log: true,
+            categories: vec![],
             min: ylo,
             max: yhi,
         },
@@ -487,12 +498,14 @@ pub fn regime_map(values: &ParamValues) -> Result<Chart, String> {
         Axis {
             label: "batch size B".into(),
             log: true,
+            categories: vec![],
             min: bx.0,
             max: bx.1,
         },
         Axis {
             label: "epochs".into(),
             log: true,
+            categories: vec![],
             min: ey.0,
             max: ey.1,
         },

@@ -127,16 +127,19 @@ pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
         x: Axis {
             label: st.x_label.into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: hi,
         },
         y: Axis {
             label: "amplified ε′".into(),
             log: true,
+            categories: vec![],
             min: ylo,
             max: yhi,
         },
         bands: vec![],
+        boxes: vec![],
         series,
         markers: vec![Marker {
             x: st.rate,
@@ -196,15 +199,18 @@ pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
         x: Axis {
             label: "base ε".into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: hi,
         },
         y: Axis {
             label: "amplified ε′".into(),
             log: true,
+            categories: vec![],
             min: ylo,
             max: yhi,
         },
+        boxes: vec![],
         bands: vec![Band {
             label: "between the bounds".into(),
             points: band,
@@ -274,16 +280,19 @@ pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
         x: Axis {
             label: st.x_label.into(),
             log: true,
+            categories: vec![],
             min: lo,
             max: hi,
         },
         y: Axis {
             label: "base ε the sample may spend".into(),
             log: true,
+            categories: vec![],
             min: ylo,
             max: yhi,
         },
         bands: vec![],
+        boxes: vec![],
         series,
         markers: vec![Marker {
             x: st.rate,

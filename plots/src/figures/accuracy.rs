@@ -1,0 +1,670 @@
+//! Figures of the accuracy page (seed 002: Hu, Drechsler & Kim, "Accuracy gains from privacy
+//! amplification through sampling for differential privacy"). Sampling without replacement,
+//! replace-one neighbours.
+
+use amp_math::accuracy::{
+    epsilon_n, mean_noise_ratio, mean_noise_ratio_naive, mean_variances,
+    rate_for_variance_fraction, variance_fraction,
+};
+use amp_math::median_sim::{
+    generate_population, quantiles, Population, SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES,
+};
+
+use super::{log_grid, log_range, Axis, Band, BoxStat, Chart, LegendCorner, Marker, Role, Series};
+use crate::format::short_number;
+use crate::params::ParamValues;
+
+const POINTS: usize = 160;
+
+fn err(e: amp_math::MathError) -> String {
+    e.to_string()
+}
+
+fn axis(label: &str, log: bool, min: f64, max: f64) -> Axis {
+    Axis {
+        label: label.into(),
+        log,
+        categories: vec![],
+        min,
+        max,
+    }
+}
+
+fn chart(x: Axis, y: Axis, legend: LegendCorner) -> Chart {
+    Chart {
+        x,
+        y,
+        bands: vec![],
+        boxes: vec![],
+        series: vec![],
+        markers: vec![],
+        legend,
+        notes: vec![],
+        heatmap: None,
+        outlines: vec![],
+        lower: None,
+        summary: String::new(),
+    }
+}
+
+/// The simulation the figures of this page read: the reader's population, N, runs and seed, over
+/// the paper's grid of ε and sampling rates.
+pub fn sim_config(values: &ParamValues) -> Result<SimConfig, String> {
+    let population = Population::from_id(values.choice("population"))
+        .ok_or_else(|| "unknown population".to_string())?;
+    Ok(SimConfig {
+        population,
+        population_size: values.count("N") as usize,
+        seed: values.count("seed"),
+        runs: values.count("runs") as usize,
+        epsilons: PAPER_EPSILONS.to_vec(),
+        rates: PAPER_RATES.to_vec(),
+    })
+}
+
+/// ε values of the family drawn in `variance-fraction-q`.
+const Q_FAMILY: [f64; 4] = [0.01, 0.1, 1.0, 3.0];
+
+/// `variance-fraction-q` (Figure 4): q = 1 − ε²/ε_n² against the sampling rate, the reader's
+/// target q marked at the rate that reaches it.
+pub fn variance_fraction_q(values: &ParamValues) -> Result<Chart, String> {
+    let (eps, target, rate) = (
+        values.real("eps"),
+        values.real("target-q"),
+        values.real("rate"),
+    );
+    let grid: Vec<f64> = (0..=POINTS)
+        .map(|i| 0.001 + 0.999 * i as f64 / POINTS as f64)
+        .collect();
+    let curve = |e: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&r| variance_fraction(e, r).ok().map(|q| (r, q)))
+            .collect()
+    };
+    let mut c = chart(
+        axis("sampling rate n/N", false, 0.0, 1.0),
+        axis("q = 1 − ε²/ε_n²", false, 0.0, 1.02),
+        LegendCorner::UpperRight,
+    );
+    for (i, e) in Q_FAMILY.iter().copied().enumerate() {
+        if (e - eps).abs() > 1e-9 * eps {
+            c.series.push(Series {
+                label: format!("ε = {}", short_number(e, 3)),
+                points: curve(e),
+                role: Role::Family(i),
+            });
+        }
+    }
+    c.series.push(Series {
+        label: format!("your ε = {}", short_number(eps, 4)),
+        points: curve(eps),
+        role: Role::Highlight,
+    });
+    c.series.push(Series {
+        label: format!("target q = {}", short_number(target, 3)),
+        points: vec![(0.0, target), (1.0, target)],
+        role: Role::Reference,
+    });
+    let here = variance_fraction(eps, rate).map_err(err)?;
+    c.markers.push(Marker {
+        x: rate,
+        y: here,
+        label: format!("q = {}", short_number(here, 3)),
+    });
+    let at = rate_for_variance_fraction(eps, target);
+    if let Ok(r) = at {
+        c.markers.push(Marker {
+            x: r,
+            y: target,
+            label: format!("{}%", short_number(100.0 * r, 4)),
+        });
+    }
+    c.summary = format!(
+        "The fraction q = 1 − ε²/ε_n² against the sampling rate: if the sensitivity does not depend on \
+         the sample size, the sample can only be more accurate when its sampling variance is below \
+         q·V_N. For your ε = {}, q reaches {} at a sampling rate of {}; at your rate {} it is {}.",
+        short_number(eps, 4),
+        short_number(target, 3),
+        at.map(|r| format!("{}%", short_number(100.0 * r, 4)))
+            .unwrap_or_else(|e| e.to_string()),
+        short_number(rate, 4),
+        short_number(here, 4)
+    );
+    Ok(c)
+}
+
+/// `mean-variance-vs-rate` (eqs. 6–7): V_n/V_N split into its sampling and noise parts, against
+/// the rate, for the reader's N, R and S²_N.
+pub fn mean_variance_vs_rate(values: &ParamValues) -> Result<Chart, String> {
+    let (eps, rate) = (values.real("eps"), values.real("rate"));
+    let (big_n, range, s2) = (
+        values.count("N") as f64,
+        values.real("range"),
+        values.real("pop-variance"),
+    );
+    let lo = (1.0 / big_n).max((rate / 3.0).min(1e-4));
+    let grid = log_grid(lo, 1.0, POINTS);
+    let (mut total, mut sampling, mut noise) = (Vec::new(), Vec::new(), Vec::new());
+    for &r in &grid {
+        if let Ok(v) = mean_variances(eps, r, big_n, range, s2) {
+            total.push((r, v.sample_total() / v.population));
+            if v.sampling > 0.0 {
+                sampling.push((r, v.sampling / v.population));
+            }
+            noise.push((r, v.sample_noise / v.population));
+        }
+    }
+    let here = mean_variances(eps, rate, big_n, range, s2).map_err(err)?;
+    let ratio = here.sample_total() / here.population;
+    let ys = total
+        .iter()
+        .chain(noise.iter())
+        .chain(sampling.iter())
+        .map(|p| &p.1);
+    let (ylo, yhi) = log_range(ys.chain(std::iter::once(&1.0)));
+    let mut c = chart(
+        axis("sampling rate n/N", true, lo, 1.0),
+        axis("variance relative to V_N", true, ylo, yhi),
+        LegendCorner::UpperRight,
+    );
+    c.series.push(Series {
+        label: "V_N (the population, noise only)".into(),
+        points: vec![(lo, 1.0), (1.0, 1.0)],
+        role: Role::Reference,
+    });
+    c.series.push(Series {
+        label: "sampling part (1 − n/N)S²/n".into(),
+        points: sampling,
+        role: Role::Bound(0),
+    });
+    c.series.push(Series {
+        label: "noise part 2(R/(ε_n n))²".into(),
+        points: noise,
+        role: Role::Bound(2),
+    });
+    c.series.push(Series {
+        label: "V_n / V_N".into(),
+        points: total,
+        role: Role::Highlight,
+    });
+    c.markers.push(Marker {
+        x: rate,
+        y: ratio,
+        label: format!("{}×", short_number(ratio, 3)),
+    });
+    c.summary = format!(
+        "The variance of the private sample mean V_n relative to the private population mean's V_N, \
+         against the sampling rate on log axes, split into sampling and noise parts, for N = {}, \
+         R = {}, S² = {} and ε = {}. The noise part alone is already at least V_N (eq. 8), so the \
+         sample mean is never more accurate. At your rate {} V_n/V_N = {}.",
+        short_number(big_n, 7),
+        short_number(range, 4),
+        short_number(s2, 4),
+        short_number(eps, 4),
+        short_number(rate, 4),
+        short_number(ratio, 4)
+    );
+    Ok(c)
+}
+
+/// Rates drawn in `mean-noise-ratio`.
+const R_FAMILY: [f64; 4] = [1e-4, 0.01, 0.1, 0.5];
+
+/// `mean-noise-ratio` (eq. 8, Figure 5): r(ε, n/N) against ε, computed stably; with `naive=show`
+/// the naive double-precision formula beside it, and below, r − 1 at tiny ε where the naive one
+/// rises above 1 (impossible: r ≤ 1 always).
+pub fn mean_noise_ratio_fig(values: &ParamValues) -> Result<Chart, String> {
+    let (eps, rate) = (values.real("eps"), values.real("rate"));
+    let naive = values.choice("naive") == "show";
+    let grid = log_grid(1e-14, 10.0, POINTS);
+    let curve = |r: f64| -> Vec<(f64, f64)> {
+        grid.iter()
+            .filter_map(|&e| mean_noise_ratio(e, r).ok().map(|v| (e, v)))
+            .collect()
+    };
+    let mut c = chart(
+        axis("ε", true, 1e-14, 10.0),
+        axis("r(ε, n/N) = noise variance ratio", false, 0.0, 1.05),
+        LegendCorner::LowerLeft,
+    );
+    for (i, r) in R_FAMILY.iter().copied().enumerate() {
+        if (r - rate).abs() > 1e-9 * rate {
+            c.series.push(Series {
+                label: format!("n/N = {}", short_number(r, 3)),
+                points: curve(r),
+                role: Role::Family(i),
+            });
+        }
+    }
+    c.series.push(Series {
+        label: format!("your n/N = {}", short_number(rate, 4)),
+        points: curve(rate),
+        role: Role::Highlight,
+    });
+    c.series.push(Series {
+        label: "r = 1".into(),
+        points: vec![(1e-14, 1.0), (10.0, 1.0)],
+        role: Role::Reference,
+    });
+    let here = mean_noise_ratio(eps, rate).map_err(err)?;
+    c.markers.push(Marker {
+        x: eps,
+        y: here,
+        label: format!("r = {}", short_number(here, 4)),
+    });
+    let naive_pts: Vec<(f64, f64)> = grid
+        .iter()
+        .map(|&e| (e, mean_noise_ratio_naive(e, rate)))
+        .filter(|p| p.1.is_finite())
+        .collect();
+    let above = naive_pts.iter().filter(|p| p.1 > 1.0).count();
+    if naive {
+        let top = naive_pts
+            .iter()
+            .map(|p| p.1)
+            .fold(1.05f64, f64::max)
+            .min(3.0);
+        c.y.max = top * 1.02;
+        c.series.push(Series {
+            label: "naive double-precision eq. 8".into(),
+            points: naive_pts.clone(),
+            role: Role::Scatter(5),
+        });
+        // Lower panel: r − 1 in the tiny-ε regime, where the artifact lives.
+        let tiny: Vec<f64> = grid.iter().copied().filter(|&e| e <= 1e-4).collect();
+        let stable: Vec<(f64, f64)> = tiny
+            .iter()
+            .filter_map(|&e| mean_noise_ratio(e, rate).ok().map(|v| (e, v - 1.0)))
+            .collect();
+        let raw: Vec<(f64, f64)> = naive_pts
+            .iter()
+            .filter(|p| p.0 <= 1e-4)
+            .map(|&(e, v)| (e, v - 1.0))
+            .collect();
+        let a = raw
+            .iter()
+            .chain(stable.iter())
+            .map(|p| p.1.abs())
+            .fold(1e-12f64, f64::max)
+            .min(2.0);
+        let mut lower = chart(
+            axis("ε", true, 1e-14, 1e-4),
+            axis("r − 1", false, -1.1 * a, 1.1 * a),
+            LegendCorner::LowerRight,
+        );
+        lower.series.push(Series {
+            label: "r = 1".into(),
+            points: vec![(1e-14, 0.0), (1e-4, 0.0)],
+            role: Role::Reference,
+        });
+        lower.series.push(Series {
+            label: "stable: always below 0".into(),
+            points: stable,
+            role: Role::Highlight,
+        });
+        lower.series.push(Series {
+            label: "naive: rounding noise".into(),
+            points: raw,
+            role: Role::Scatter(5),
+        });
+        c.lower = Some(Box::new(lower));
+    }
+    c.summary = format!(
+        "The ratio r of the population mean's noise variance to the sample mean's, against ε on a \
+         log axis: computed stably it never exceeds 1 (the sample always needs at least as much \
+         noise) and tends to 1 as ε → 0. At your ε = {} and n/N = {}, r = {}. Typed naively in double \
+         precision, eq. 8 exceeds 1 at {} of the {} values of ε drawn: rounding in exp(ε) − 1 and \
+         log(1 + x), not mathematics{}.",
+        short_number(eps, 4),
+        short_number(rate, 4),
+        short_number(here, 6),
+        above,
+        naive_pts.len(),
+        if naive { " (drawn as grey dots)" } else { "; switch the naive formula on to see it" }
+    );
+    Ok(c)
+}
+
+/// `population-density` (Figures 1 and 9): a histogram density of the generated population with
+/// its median marked.
+pub fn population_density(values: &ParamValues) -> Result<Chart, String> {
+    let cfg = sim_config(values)?;
+    let pop = generate_population(cfg.population, cfg.population_size, cfg.seed).map_err(err)?;
+    let (mn, mx) = (pop.sorted[0], pop.sorted[pop.sorted.len() - 1]);
+    let bins = 80usize;
+    let width = ((mx - mn) / bins as f64).max(f64::MIN_POSITIVE);
+    let mut counts = vec![0usize; bins];
+    for &v in &pop.sorted {
+        let b = (((v - mn) / width) as usize).min(bins - 1);
+        counts[b] += 1;
+    }
+    let total = pop.sorted.len() as f64;
+    let dens: Vec<f64> = counts.iter().map(|&c| c as f64 / (total * width)).collect();
+    // A step outline: each bin flat over its width.
+    let mut steps = Vec::with_capacity(2 * bins);
+    let mut band = Vec::with_capacity(2 * bins);
+    for (b, &d) in dens.iter().enumerate() {
+        let (a, z) = (mn + b as f64 * width, mn + (b + 1) as f64 * width);
+        steps.push((a, d));
+        steps.push((z, d));
+        band.push((a, 0.0, d));
+        band.push((z, 0.0, d));
+    }
+    let ymax = dens.iter().copied().fold(0.0, f64::max) * 1.1;
+    let median = pop.median();
+    let mb = (((median - mn) / width) as usize).min(bins - 1);
+    let mut c = chart(
+        axis("value", false, mn, mx),
+        axis("density", false, 0.0, ymax.max(f64::MIN_POSITIVE)),
+        LegendCorner::UpperRight,
+    );
+    c.bands.push(Band {
+        label: format!("N = {} records", pop.sorted.len()),
+        points: band,
+    });
+    c.series.push(Series {
+        label: String::new(),
+        points: steps,
+        role: Role::Family(0),
+    });
+    c.markers.push(Marker {
+        x: median,
+        y: dens[mb],
+        label: format!("median {}", short_number(median, 4)),
+    });
+    c.summary = format!(
+        "A histogram of the simulated population ({}, N = {}, seed {}), from {} to {}; its median, \
+         {}, sits where the density is {}.",
+        values.choice("population"),
+        pop.sorted.len(),
+        cfg.seed,
+        short_number(mn, 4),
+        short_number(mx, 4),
+        short_number(median, 4),
+        if dens[mb] < 0.1 * ymax { "low" } else { "high" }
+    );
+    Ok(c)
+}
+
+/// Box statistics (2.5%, 25%, 50%, 75%, 97.5%) of a set of values.
+fn box_of(values: &[f64], x: f64, color: usize) -> BoxStat {
+    let q = quantiles(values, &[0.025, 0.25, 0.5, 0.75, 0.975]);
+    BoxStat {
+        x,
+        stats: [q[0], q[1], q[2], q[3], q[4]],
+        color,
+    }
+}
+
+/// The ε values and sample sizes of the paper's violin figures: ε ∈ {0.1, 0.5, 1} at the rates
+/// 0.1 and 0.01 (n = 1001 and 101 for N = 10001).
+const VIOLIN_EPS: [f64; 3] = [0.1, 0.5, 1.0];
+const VIOLIN_RATES: [f64; 2] = [0.1, 0.01];
+
+fn cell(sim: &Simulation, eps: f64, rate: f64) -> Result<&amp_math::median_sim::Cell, String> {
+    sim.cells()
+        .iter()
+        .find(|c| c.epsilon == eps && c.rate == rate)
+        .ok_or_else(|| format!("the simulation has no cell for ε = {eps}, rate {rate}"))
+}
+
+fn needs_full_runs(sim: &Simulation) -> Result<(), String> {
+    if sim.progress().finished() {
+        Ok(())
+    } else {
+        Err("the simulation has not finished".into())
+    }
+}
+
+/// `sensitivity-ratio` (Figures 6 and 10): the sample median's smooth sensitivity over the
+/// population median's, per ε and sample size, as box plots.
+pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+    needs_full_runs(sim)?;
+    let mut c = chart(
+        axis("", false, 0.3, 6.7),
+        axis("sample S / population S", true, 0.1, 10.0),
+        LegendCorner::UpperLeft,
+    );
+    let mut all = Vec::new();
+    let mut medians = Vec::new();
+    let mut x = 1.0;
+    for &eps in &VIOLIN_EPS {
+        for (k, &rate) in VIOLIN_RATES.iter().enumerate() {
+            let cl = cell(sim, eps, rate)?;
+            let b = box_of(&cl.sensitivity_ratio, x, k);
+            all.extend_from_slice(&[b.stats[0], b.stats[4]]);
+            medians.push(format!(
+                "{} (ε = {}, n = {})",
+                short_number(b.stats[2], 3),
+                eps,
+                cl.n
+            ));
+            c.x.categories
+                .push((x, format!("ε {} · n {}", short_number(eps, 2), cl.n)));
+            c.boxes.push(b);
+            x += 1.0;
+        }
+    }
+    let (lo, hi) = log_range(all.iter().chain(std::iter::once(&1.0)));
+    c.y.min = lo;
+    c.y.max = hi;
+    c.series.push(Series {
+        label: "same sensitivity as the population".into(),
+        points: vec![(0.3, 1.0), (6.7, 1.0)],
+        role: Role::Reference,
+    });
+    c.summary = format!(
+        "Box plots (2.5%, quartiles, 97.5%) of the sample median's smooth sensitivity divided by the \
+         population median's, over {} runs ({} population, N = {}, seed {}). Medians: {}. Above 1 \
+         the sample needs more noise than the amplification saves.",
+        sim.config().runs,
+        values.choice("population"),
+        sim.population().sorted.len(),
+        sim.config().seed,
+        medians.join("; ")
+    );
+    Ok(c)
+}
+
+/// `noise-magnitude` (Figures 7 and 12): the size of the Laplace noise added, for the population
+/// and the two sample sizes, per ε.
+pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+    needs_full_runs(sim)?;
+    let mut c = chart(
+        axis("", false, 0.3, 9.7),
+        axis("|noise added|", true, 1e-3, 1.0),
+        LegendCorner::UpperRight,
+    );
+    let mut all = Vec::new();
+    let mut x = 1.0;
+    let mut text = Vec::new();
+    for &eps in &VIOLIN_EPS {
+        let pop = sim
+            .population_cells()
+            .iter()
+            .find(|p| p.epsilon == eps)
+            .ok_or("no population cell")?;
+        let mags: Vec<f64> = pop.noise.iter().map(|v| v.abs()).collect();
+        let b = box_of(&mags, x, 2);
+        text.push(format!(
+            "ε = {eps}: population {}",
+            short_number(b.stats[2], 3)
+        ));
+        all.extend_from_slice(&[b.stats[0].max(1e-300), b.stats[4]]);
+        c.x.categories
+            .push((x, format!("ε {} · N", short_number(eps, 2))));
+        c.boxes.push(b);
+        x += 1.0;
+        for (k, &rate) in VIOLIN_RATES.iter().enumerate() {
+            let cl = cell(sim, eps, rate)?;
+            let mags: Vec<f64> = cl.noise.iter().map(|v| v.abs()).collect();
+            let b = box_of(&mags, x, k);
+            text.push(format!("n = {} {}", cl.n, short_number(b.stats[2], 3)));
+            all.extend_from_slice(&[b.stats[0].max(1e-300), b.stats[4]]);
+            c.x.categories.push((x, format!("n {}", cl.n)));
+            c.boxes.push(b);
+            x += 1.0;
+        }
+    }
+    let (lo, hi) = log_range(all.iter());
+    c.y.min = lo;
+    c.y.max = hi;
+    c.summary = format!(
+        "Box plots of the absolute Laplace noise added to the population median (N) and to the \
+         sample medians, per ε, over {} runs ({}). Median sizes — {}.",
+        sim.config().runs,
+        values.choice("population"),
+        text.join(", ")
+    );
+    Ok(c)
+}
+
+/// `sample-medians` (Figure 11): the non-private sample medians for the two sample sizes, the
+/// population median as a line.
+pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+    needs_full_runs(sim)?;
+    let truth = sim.population().median();
+    let mut c = chart(
+        axis("", false, 0.4, 2.6),
+        axis("sample median", false, 0.0, 1.0),
+        LegendCorner::UpperRight,
+    );
+    let mut all = vec![truth];
+    for (k, &rate) in VIOLIN_RATES.iter().enumerate() {
+        let cl = cell(sim, VIOLIN_EPS[0], rate)?;
+        let b = box_of(&cl.sample_median, (k + 1) as f64, k);
+        all.extend_from_slice(&[b.stats[0], b.stats[4]]);
+        c.x.categories
+            .push(((k + 1) as f64, format!("n = {}", cl.n)));
+        c.boxes.push(b);
+    }
+    let (mn, mx) = all
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let pad = (mx - mn).max(1e-9) * 0.1;
+    c.y.min = mn - pad;
+    c.y.max = mx + pad;
+    c.series.push(Series {
+        label: format!("population median {}", short_number(truth, 4)),
+        points: vec![(0.4, truth), (2.6, truth)],
+        role: Role::HighlightBound,
+    });
+    c.summary = format!(
+        "Box plots of the sample medians over {} runs ({}), for the two sample sizes, with the \
+         population median {} as a dashed line.",
+        sim.config().runs,
+        values.choice("population"),
+        short_number(truth, 4)
+    );
+    Ok(c)
+}
+
+/// `median-mse-vs-rate` (Figures 8 and 13): the empirical MSE of the private sample median against
+/// the rate for each ε of the grid, the population as the point at rate 1.
+pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+    needs_full_runs(sim)?;
+    let mut c = chart(
+        axis("sampling rate n/N", false, 0.0, 1.03),
+        axis("mean squared error", true, 1e-3, 1.0),
+        LegendCorner::LowerLeft,
+    );
+    let mut ys = Vec::new();
+    let mut gains = Vec::new();
+    for (i, &eps) in PAPER_EPSILONS.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = sim
+            .cells()
+            .iter()
+            .filter(|cl| cl.epsilon == eps)
+            .map(|cl| (cl.rate, cl.mse()))
+            .collect();
+        let pop = sim
+            .population_cells()
+            .iter()
+            .find(|p| p.epsilon == eps)
+            .ok_or("no population cell")?;
+        ys.extend(pts.iter().map(|p| p.1));
+        ys.push(pop.mse());
+        if pts.iter().any(|p| p.1 < pop.mse()) {
+            gains.push(short_number(eps, 2));
+        }
+        c.series.push(Series {
+            label: format!("ε = {}", short_number(eps, 2)),
+            points: pts,
+            role: Role::Family(i),
+        });
+        c.series.push(Series {
+            label: String::new(),
+            points: vec![(1.0, pop.mse())],
+            role: Role::Scatter(i),
+        });
+    }
+    c.series.push(Series {
+        label: "dots at rate 1: the population".into(),
+        points: vec![],
+        role: Role::Scatter(5),
+    });
+    let (lo, hi) = log_range(ys.iter());
+    c.y.min = lo;
+    c.y.max = hi;
+    c.summary = format!(
+        "Empirical mean squared error of the private sample median around the population median, \
+         against the sampling rate, for ε from 0.01 to 5 ({} runs, {} population, δ = 1/(2N)); the \
+         dots at rate 1 are the private population median. Some rate beats the population for ε \
+         in {{{}}}.",
+        sim.config().runs,
+        values.choice("population"),
+        gains.join(", ")
+    );
+    Ok(c)
+}
+
+/// One row of the live Table 1: for one ε, the population's MSE, the best sample MSE and its rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GainRow {
+    /// Target ε.
+    pub epsilon: f64,
+    /// MSE of the private population median.
+    pub population_mse: f64,
+    /// Smallest MSE of a private sample median over the rates.
+    pub best_mse: f64,
+    /// The rate that gave it.
+    pub best_rate: f64,
+}
+
+impl GainRow {
+    /// Whether sampling first was more accurate.
+    pub fn gain(&self) -> bool {
+        self.best_mse < self.population_mse
+    }
+}
+
+/// Table 1 of seed 002, live: one row per ε of the grid.
+pub fn gain_table(sim: &Simulation) -> Vec<GainRow> {
+    sim.population_cells()
+        .iter()
+        .map(|p| {
+            let (best_mse, best_rate) = sim
+                .cells()
+                .iter()
+                .filter(|c| c.epsilon == p.epsilon)
+                .map(|c| (c.mse(), c.rate))
+                .fold(
+                    (f64::INFINITY, f64::NAN),
+                    |a, b| if b.0 < a.0 { b } else { a },
+                );
+            GainRow {
+                epsilon: p.epsilon,
+                population_mse: p.mse(),
+                best_mse,
+                best_rate,
+            }
+        })
+        .collect()
+}
+
+/// ε_n of the reader's setting, exposed for readouts and the CLI.
+pub fn reader_epsilon_n(values: &ParamValues) -> Result<f64, String> {
+    epsilon_n(values.real("eps"), values.real("rate")).map_err(err)
+}
