@@ -95,7 +95,7 @@ test('subsampling page: readouts equal the CLI, keyboard moves a slider, URL fol
   // Keyboard: focus the ε slider and press → five times.
   await page.focus('[data-testid=slider-eps]');
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('eps') !== '1');
+  await page.waitForFunction(() => { const v = new URL(location.href).searchParams.get('eps'); return v !== null && v !== '1'; });
   const eps = new URL(page.url()).searchParams.get('eps');
   assert.notEqual(eps, '1');
   assert.equal(await page.inputValue('[data-testid=field-eps]'), eps);
@@ -221,7 +221,7 @@ test('limits page: every figure paints, readouts and the sentence equal the CLI'
   const before = await map();
   await page.focus('[data-testid=slider-batch]');
   for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('batch') !== '256');
+  await page.waitForFunction(() => { const v = new URL(location.href).searchParams.get('batch'); return v !== null && v !== '256'; });
   const batch = new URL(page.url()).searchParams.get('batch');
   const g2 = cli(['regime', '--dataset-size', '60000', '--batch-size', batch, '--epochs', '3', '--total-eps', '3']);
   await sameAsCli(page, 'regime-noise-factor', g2.noise_factor);
