@@ -8,6 +8,7 @@ pub mod canvas;
 pub mod components;
 pub mod mathml;
 pub mod pages;
+pub mod sim;
 pub mod state;
 
 use amp_plots::pages::{Page, View};
@@ -15,6 +16,7 @@ use leptos::prelude::*;
 
 use components::controls::Controls;
 use components::figure::FigureView;
+use pages::accuracy::AccuracyPage;
 use pages::home::HomePage;
 use pages::limits::LimitsPage;
 use pages::subsampling::SubsamplingPage;
@@ -54,6 +56,21 @@ pub fn install_panic_hook() {
 pub fn App() -> impl IntoView {
     let state = AppState::from_query(&browser::location_search());
     provide_context(state);
+    let runner = sim::SimRunner::new();
+    provide_context(runner);
+    // The median simulation runs whenever something on screen needs it (the accuracy page or an
+    // embedded simulated figure), for the current population, N, runs and seed.
+    Effect::new(move |_| {
+        let needed = match state.view.get() {
+            View::Page(p) => p == Page::Accuracy,
+            View::Embed(spec) => spec.is_simulated(),
+        };
+        if needed {
+            if let Ok(config) = state.values.with(amp_plots::figures::accuracy::sim_config) {
+                runner.ensure(config);
+            }
+        }
+    });
 
     // The URL follows the state: one history entry per page, replaced while controls move. The
     // write waits until the controls have been still for a moment (browsers throttle, and warn,
@@ -99,6 +116,7 @@ pub fn App() -> impl IntoView {
                         Page::Home => view! { <HomePage /> }.into_any(),
                         Page::Subsampling => view! { <SubsamplingPage /> }.into_any(),
                         Page::Limits => view! { <LimitsPage /> }.into_any(),
+                        Page::Accuracy => view! { <AccuracyPage /> }.into_any(),
                     }}
                 </main>
                 <footer class="site-footer">

@@ -11,7 +11,7 @@
 //! Sample sizes: n = 2⌊rate·N/2⌋ + 1 (the odd size nearest below, as the paper's 101 and 1001 for
 //! N = 10001 at rates 0.01 and 0.1), at least 1.
 //!
-//! Reproducibility: every stream is seeded from (seed, what it is for, ε, rate) by
+//! Reproducibility: every stream is seeded from (seed, what it is for, ε, sample size) by
 //! [`crate::rng::derive_seed`], so a cell's numbers do not depend on which other cells run, in which
 //! order, or in how many chunks; the app and the CLI print the same numbers for the same seed.
 //!
@@ -356,9 +356,11 @@ impl Simulation {
                     sample_median: Vec::with_capacity(config.runs),
                     sum_sq_error: 0.0,
                 });
+                // Seeded by (ε, n), not by the rate: a cell asked for by its sample size (the
+                // CLI's --n) draws exactly the samples the app's grid draws for that size.
                 rngs.push(Rng::new(derive_seed(
                     config.seed,
-                    &[0x4345_4C4C, eps.to_bits(), rate.to_bits()],
+                    &[0x4345_4C4C, eps.to_bits(), n as u64],
                 )));
             }
         }

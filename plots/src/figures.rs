@@ -296,6 +296,62 @@ pub static FIGURES: &[FigureSpec] = &[
         params: &["dataset", "total-eps", "batch", "epochs"],
         compute: Compute::Direct(limits::regime_map),
     },
+    FigureSpec {
+        id: "variance-fraction-q",
+        title: "How small the sampling variance must be: q against the rate",
+        page: Page::Accuracy,
+        params: &["eps", "rate", "target-q"],
+        compute: Compute::Direct(accuracy::variance_fraction_q),
+    },
+    FigureSpec {
+        id: "mean-variance-vs-rate",
+        title: "The private mean: sample variance relative to the population's",
+        page: Page::Accuracy,
+        params: &["eps", "rate", "N", "range", "pop-variance"],
+        compute: Compute::Direct(accuracy::mean_variance_vs_rate),
+    },
+    FigureSpec {
+        id: "mean-noise-ratio",
+        title: "Noise ratio r(ε, n/N) of the mean, and the rounding artifact",
+        page: Page::Accuracy,
+        params: &["eps", "rate", "naive"],
+        compute: Compute::Direct(accuracy::mean_noise_ratio_fig),
+    },
+    FigureSpec {
+        id: "population-density",
+        title: "The simulated population",
+        page: Page::Accuracy,
+        params: &["population", "N", "seed"],
+        compute: Compute::Direct(accuracy::population_density),
+    },
+    FigureSpec {
+        id: "sensitivity-ratio",
+        title: "Smooth sensitivity of the sample median over the population's",
+        page: Page::Accuracy,
+        params: &["population", "N", "runs", "seed"],
+        compute: Compute::Simulated(accuracy::sensitivity_ratio),
+    },
+    FigureSpec {
+        id: "noise-magnitude",
+        title: "How much noise is added",
+        page: Page::Accuracy,
+        params: &["population", "N", "runs", "seed"],
+        compute: Compute::Simulated(accuracy::noise_magnitude),
+    },
+    FigureSpec {
+        id: "sample-medians",
+        title: "Where the sample medians fall",
+        page: Page::Accuracy,
+        params: &["population", "N", "runs", "seed"],
+        compute: Compute::Simulated(accuracy::sample_medians),
+    },
+    FigureSpec {
+        id: "median-mse-vs-rate",
+        title: "Error of the private median against the sampling rate",
+        page: Page::Accuracy,
+        params: &["population", "N", "runs", "seed"],
+        compute: Compute::Simulated(accuracy::median_mse_vs_rate),
+    },
 ];
 
 /// Look up a figure by id.

@@ -15,11 +15,13 @@ pub enum Page {
     Subsampling,
     /// When subsampling stops being free (seed 001).
     Limits,
+    /// When sampling first makes a release more accurate (seed 002).
+    Accuracy,
 }
 
 impl Page {
     /// Every page that exists, in navigation order.
-    pub const ALL: [Page; 3] = [Page::Home, Page::Subsampling, Page::Limits];
+    pub const ALL: [Page; 4] = [Page::Home, Page::Subsampling, Page::Limits, Page::Accuracy];
 
     /// The `page=` value.
     pub fn id(self) -> &'static str {
@@ -27,6 +29,7 @@ impl Page {
             Page::Home => "home",
             Page::Subsampling => "subsampling",
             Page::Limits => "limits",
+            Page::Accuracy => "accuracy",
         }
     }
 
@@ -36,6 +39,7 @@ impl Page {
             Page::Home => "Home",
             Page::Subsampling => "Subsampling",
             Page::Limits => "Limits",
+            Page::Accuracy => "Accuracy",
         }
     }
 
@@ -58,6 +62,19 @@ impl Page {
                 "batch",
                 "epochs",
                 "total-eps",
+            ],
+            Page::Accuracy => &[
+                "eps",
+                "delta",
+                "rate",
+                "target-q",
+                "N",
+                "range",
+                "pop-variance",
+                "naive",
+                "population",
+                "runs",
+                "seed",
             ],
         }
     }

@@ -577,9 +577,10 @@ pub static PARAMS: &[ParamSpec] = &[
         help: "Records the agency holds (odd, so the median is one record).",
         domain: Domain::Count {
             min: 3,
-            max: 1_000_001,
+            // Generating and sorting a larger population would block the browser for too long.
+            max: 100_001,
             scale: Scale::Log,
-            slider: (101, 1_000_001),
+            slider: (101, 100_001),
             odd: true,
         },
         default: Value::Count(10_001),

@@ -12,6 +12,7 @@ use plotters::prelude::*;
 
 use crate::browser;
 use crate::canvas::MeasuredCanvas;
+use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
 
 /// Size of the canvas when the page gives it no layout size (tests), in CSS pixels.
@@ -27,11 +28,38 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             .values
             .with(|v| spec.params.iter().map(|p| v.get(p)).collect::<Vec<Value>>())
     });
+    let runner = use_context::<SimRunner>();
     let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
         // Read (not just track) the inputs memo, so it is brought up to date first.
         inputs.with(|_| ());
-        state.values.with_untracked(|v| spec.chart_with(v, None))
+        let sim = if spec.is_simulated() {
+            runner.and_then(|r| r.result.get())
+        } else {
+            None
+        };
+        state
+            .values
+            .with_untracked(|v| spec.chart_with(v, sim.as_deref()))
     });
+    // For simulated figures: what the simulation is doing, shown instead of an error while it runs.
+    let pending = move || -> Option<String> {
+        if !spec.is_simulated() {
+            return None;
+        }
+        match runner.map(|r| r.status.get())? {
+            SimStatus::Running { done, total } => Some(format!(
+                "Simulating: {} of {} runs ({}%).",
+                done,
+                total,
+                (100 * done) / total.max(1)
+            )),
+            SimStatus::Cancelled => {
+                Some("The simulation was stopped; run it again to draw this figure.".into())
+            }
+            SimStatus::Idle => Some("The simulation has not started.".into()),
+            SimStatus::Done | SimStatus::Failed(_) => None,
+        }
+    };
     let canvas_ref = NodeRef::<Canvas>::new();
     let draw_error = RwSignal::new(None::<String>);
 
@@ -92,9 +120,12 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
                     .map(|n| view! { <p class="figure-note">{n}</p> })
                     .collect_view()
             }}
-            {move || {
-                let err = chart.get().err().or_else(|| draw_error.get());
-                err.map(|e| view! { <p class="figure-error" role="status">{e}</p> })
+            {move || match pending() {
+                Some(p) => Some(view! { <p class="figure-pending" role="status">{p}</p> }.into_any()),
+                None => {
+                    let err = chart.get().err().or_else(|| draw_error.get());
+                    err.map(|e| view! { <p class="figure-error" role="status">{e}</p> }.into_any())
+                }
             }}
             <div class="figure-share">
                 <button type="button" on:click=move |_| share(false)>"Copy link"</button>

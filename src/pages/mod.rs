@@ -1,4 +1,5 @@
 //! One module per page.
+pub mod accuracy;
 pub mod home;
 pub mod limits;
 pub mod subsampling;
