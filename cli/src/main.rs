@@ -40,6 +40,8 @@ fn usage() -> String {
          (--p P | --m M --n N) [--invert] [--json]\n  \
          amplify ratio (--eps E --p P | --c C) [--json]\n  \
          amplify regime --dataset-size N --batch-size B (--epochs E | --steps K) --total-eps E [--json]\n  \
+         amplify accuracy --eps E (--rate R | --target-q Q) [--delta D] [--json]\n  \
+         amplify median-sim [--population lognormal|bimodal|beta] --eps E --n SAMPLE [--N POP] [--runs T] [--seed S] [--json]\n  \
          amplify figures [--json]\n  \
          amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
          parameters:\n",
@@ -147,7 +149,7 @@ fn flag_list(names: &[&str]) -> String {
 fn run(args: &[String]) -> Result<String, String> {
     let Some(command) = args.first() else {
         return Err(
-            "no command given (subsample, ratio, regime, figures or plot; see amplify --help)"
+            "no command given (subsample, ratio, regime, accuracy, median-sim, figures or plot; see amplify --help)"
                 .into(),
         );
     };
@@ -157,10 +159,12 @@ fn run(args: &[String]) -> Result<String, String> {
         "subsample" => subsample(&flags),
         "figures" => figures(&flags),
         "ratio" => ratio(&flags),
+        "accuracy" => accuracy_cmd(&flags),
+        "median-sim" => median_sim_cmd(&flags),
         "regime" => regime_cmd(&flags),
         "plot" => plot(&flags),
         other => Err(format!(
-            "unknown command “{other}” (subsample, ratio, regime, figures or plot; see amplify --help)"
+            "unknown command “{other}” (subsample, ratio, regime, accuracy, median-sim, figures or plot; see amplify --help)"
         )),
     }
 }
@@ -367,6 +371,94 @@ fn regime_cmd(flags: &Flags) -> Result<String, String> {
     } else {
         Ok(format!("{numbers}\n{sentence}"))
     }
+}
+
+/// `amplify accuracy --eps E (--rate R | --target-q Q) [--delta D]` (seed 002, eqs. 5 and 8).
+fn accuracy_cmd(flags: &Flags) -> Result<String, String> {
+    no_positional(flags)?;
+    if !given(flags, "eps") {
+        return Err("accuracy needs --eps".into());
+    }
+    let by_rate = match (given(flags, "rate"), given(flags, "target-q")) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => return Err("accuracy needs exactly one of --rate and --target-q".into()),
+    };
+    let allowed: &[&str] = if by_rate {
+        &["eps", "delta", "rate"]
+    } else {
+        &["eps", "delta", "target-q"]
+    };
+    let v = param_values(flags, allowed, &["json"])?;
+    let e = |x: amp_math::MathError| x.to_string();
+    let eps = v.real("eps");
+    let rate = if by_rate {
+        v.real("rate")
+    } else {
+        amp_math::accuracy::rate_for_variance_fraction(eps, v.real("target-q")).map_err(e)?
+    };
+    output(
+        flags,
+        &[
+            ("epsilon_n", amp_math::accuracy::epsilon_n(eps, rate).map_err(e)?),
+            ("delta_n", amp_math::accuracy::delta_n(v.real("delta"), rate).map_err(e)?),
+            ("q", amp_math::accuracy::variance_fraction(eps, rate).map_err(e)?),
+            ("r", amp_math::accuracy::mean_noise_ratio(eps, rate).map_err(e)?),
+            ("rate", rate),
+        ],
+    )
+}
+
+/// `amplify median-sim --population P --eps E --n SAMPLE --runs T --seed S [--N POP]`: one cell of
+/// the median simulation of seed 002, the same numbers the app draws for that ε and sample size.
+fn median_sim_cmd(flags: &Flags) -> Result<String, String> {
+    no_positional(flags)?;
+    for needed in ["eps", "n"] {
+        if !given(flags, needed) {
+            return Err(format!("median-sim needs --{needed}"));
+        }
+    }
+    let v = param_values(
+        flags,
+        &["population", "eps", "n", "N", "runs", "seed"],
+        &["json"],
+    )?;
+    let big_n = v.count("N") as usize;
+    let n = v.count("n") as usize;
+    if n % 2 == 0 || n > big_n {
+        return Err(format!(
+            "--n must be an odd sample size at most N = {big_n} (the median of an odd count)"
+        ));
+    }
+    let mut config = amp_plots::figures::accuracy::sim_config(&v)?;
+    let eps = v.real("eps");
+    config.epsilons = vec![eps];
+    config.rates = vec![n as f64 / big_n as f64];
+    let mut sim = amp_math::median_sim::Simulation::new(config).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let cell = &sim.cells()[0];
+    if cell.n != n {
+        return Err(format!("internal: sample size {} instead of {n}", cell.n));
+    }
+    let pop = &sim.population_cells()[0];
+    let q = |xs: &[f64]| amp_math::median_sim::quantiles(xs, &[0.25, 0.5, 0.75]);
+    let ratio = q(&cell.sensitivity_ratio);
+    let mags: Vec<f64> = cell.noise.iter().map(|x| x.abs()).collect();
+    let noise = q(&mags);
+    let pairs: Vec<(&str, f64)> = vec![
+        ("epsilon_n", cell.epsilon_n),
+        ("delta_n", cell.delta_n),
+        ("sensitivity_ratio_q1", ratio[0]),
+        ("sensitivity_ratio_median", ratio[1]),
+        ("sensitivity_ratio_q3", ratio[2]),
+        ("noise_magnitude_q1", noise[0]),
+        ("noise_magnitude_median", noise[1]),
+        ("noise_magnitude_q3", noise[2]),
+        ("mse_sample", cell.mse()),
+        ("mse_population", pop.mse()),
+        ("population_median", sim.population().median()),
+    ];
+    output(flags, &pairs)
 }
 
 fn figures(flags: &Flags) -> Result<String, String> {

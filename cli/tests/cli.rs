@@ -422,3 +422,43 @@ fn ratio_and_regime_bad_arguments() {
         "cannot exceed",
     );
 }
+
+#[test]
+fn accuracy_reproduces_the_paper_rates() {
+    // Seed 002, Section 4.1: q = 0.6 at 16.77% for ε = 3 (mpmath 0.16767315743119744).
+    let o = amplify(&["accuracy", "--eps", "3", "--target-q", "0.6", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let out = stdout(&o);
+    assert!(rel(json_number(&out, "rate"), 0.167_673_157_431_197_44) < 1e-13, "{out}");
+    // At that rate ε_n = ε/√(1 − q) exactly.
+    assert!(rel(json_number(&out, "epsilon_n"), 3.0 / 0.4f64.sqrt()) < 1e-13);
+    let o = amplify(&["accuracy", "--eps", "0.1", "--target-q", "0.6", "--json"]);
+    assert!(rel(json_number(&stdout(&o), "rate"), 0.613_959_001_890_179_6) < 1e-13);
+    // r ≤ 1 and ε_n = 5.1523 at a 1% rate (Section 3).
+    let o = amplify(&["accuracy", "--eps", "1", "--rate", "0.01", "--json"]);
+    let out = stdout(&o);
+    assert!((json_number(&out, "epsilon_n") - 5.1523).abs() < 5e-5);
+    assert!(json_number(&out, "r") < 1.0);
+    assert_fails_with(&["accuracy", "--eps", "1"], "exactly one of --rate and --target-q");
+    assert_fails_with(&["accuracy", "--eps", "1", "--rate", "0.1", "--target-q", "0.5"], "exactly one");
+}
+
+#[test]
+fn median_sim_is_seeded_and_validates_its_sample_size() {
+    let args = ["median-sim", "--population", "bimodal", "--eps", "0.5", "--n", "101", "--runs", "200", "--seed", "9", "--json"];
+    let (a, b) = (amplify(&args), amplify(&args));
+    assert!(a.status.success(), "{a:?}");
+    assert_eq!(a.stdout, b.stdout, "same seed, different output");
+    let out = stdout(&a);
+    // ε_n for N = 10001, n = 101 at ε = 0.5 (mpmath: log(1 + 10001/101·(e^0.5 − 1)) = 4.17801532308376…).
+    let expected = (10_001.0 / 101.0 * 0.5f64.exp_m1()).ln_1p();
+    assert!(rel(json_number(&out, "epsilon_n"), expected) < 1e-14);
+    // On the bimodal population the sample's sensitivity is usually below the population's.
+    assert!(json_number(&out, "sensitivity_ratio_median") < 1.0, "{out}");
+    let other = amplify(&["median-sim", "--population", "bimodal", "--eps", "0.5", "--n", "101", "--runs", "200", "--seed", "10", "--json"]);
+    assert_ne!(a.stdout, other.stdout, "the seed changes nothing");
+    assert_fails_with(&["median-sim", "--eps", "1", "--n", "100"], "odd sample size");
+    assert_fails_with(&["median-sim", "--eps", "1", "--n", "20001"], "odd sample size");
+    assert_fails_with(&["median-sim", "--n", "101"], "--eps");
+    assert_fails_with(&["median-sim", "--eps", "1", "--n", "101", "--N", "10000"], "odd");
+}

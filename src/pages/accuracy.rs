@@ -263,7 +263,12 @@ fn Reproduction() -> impl IntoView {
                             <tr>
                                 <td>{label}</td>
                                 <td>{short_number(paper, 4)}</td>
-                                <td>{move || here().map(|(_, m)| short_number(m, 3)).unwrap_or_else(|| "—".into())}</td>
+                                <td
+                                    data-testid=format!("repro-{eps}-{rate}")
+                                    data-value=move || here().map(|(_, m)| amp_plots::format::compact_number(m)).unwrap_or_default()
+                                >
+                                    {move || here().map(|(_, m)| short_number(m, 3)).unwrap_or_else(|| "—".into())}
+                                </td>
                             </tr>
                         }
                     })

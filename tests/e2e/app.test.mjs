@@ -54,7 +54,7 @@ async function painted(page) {
   });
 }
 
-const value = (page, testid) => page.getAttribute(`[data-testid=${testid}]`, 'data-value');
+const value = (page, testid) => page.getAttribute(`[data-testid="${testid}"]`, 'data-value');
 
 /** The readout's full-precision value is exactly the CLI's double (same math, same libm). */
 async function sameAsCli(page, testid, expected) {
@@ -70,7 +70,7 @@ function cli(args) {
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits']);
+  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -234,7 +234,7 @@ test('limits page: every figure paints, readouts and the sentence equal the CLI'
 
 test('every registry figure embeds and paints', async () => {
   const figures = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
-  assert.ok(figures.length >= 9);
+  assert.ok(figures.length >= 17);
   for (const f of figures) {
     const { page, problems } = await open(`/?embed=${f.id}`);
     await painted(page);
@@ -242,4 +242,46 @@ test('every registry figure embeds and paints', async () => {
     assert.deepEqual(problems, [], f.id);
     await page.close();
   }
+});
+
+test('accuracy page: readouts equal the CLI, the simulation runs in slices and matches the CLI for the same seed', async () => {
+  await context.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: 'longtask', buffered: true });
+  });
+  const { page, problems } = await open('/?page=accuracy');
+  const a = cli(['accuracy', '--eps', '1', '--rate', '0.01']);
+  await sameAsCli(page, 'epsilon-n', a.epsilon_n);
+  await sameAsCli(page, 'delta-n', a.delta_n);
+  await sameAsCli(page, 'q-value', a.q);
+  const t = cli(['accuracy', '--eps', '1', '--target-q', '0.6']);
+  await sameAsCli(page, 'rate-for-q', t.rate);
+
+  // The simulation finishes, every figure paints, and the app's numbers are the CLI's.
+  await page.waitForSelector('[data-testid=sim-done]', { timeout: 30_000 });
+  await painted(page);
+  const sim = cli(['median-sim', '--population', 'lognormal', '--eps', '0.1', '--n', '101', '--runs', '1000', '--seed', '123']);
+  await sameAsCli(page, 'repro-0.1-0.01', sim.sensitivity_ratio_median);
+  assert.match(await page.textContent('[data-population=lognormal]'), /gain/);
+  // Slices stayed short: no long task after the first (the page's mount).
+  const long = await page.evaluate(() => window.__long);
+  assert.ok(long.slice(1).every((d) => d <= 50), `long tasks: ${long}`);
+
+  // The naive eq. 8 appears on request and exceeds 1 somewhere.
+  await page.selectOption('select[name=naive]', 'show');
+  await page.waitForFunction(() => document.querySelector('[data-figure=mean-noise-ratio] .figure-summary').textContent.includes('grey dots'));
+  assert.match(await page.textContent('[data-figure=mean-noise-ratio] .figure-summary'), /exceeds 1 at [1-9]\d* of/);
+
+  // Another population: a new run that can be cancelled and restarted; then Table 1 has both rows.
+  await page.selectOption('select[name=population]', 'bimodal');
+  await page.waitForSelector('[data-testid=sim-cancel]');
+  await page.click('[data-testid=sim-cancel]');
+  await page.waitForSelector('[data-testid=sim-run]');
+  await page.click('[data-testid=sim-run]');
+  await page.waitForSelector('[data-testid=sim-done]', { timeout: 30_000 });
+  assert.match(await page.textContent('[data-population=bimodal]'), /gain/);
+  assert.match(await page.textContent('[data-population=lognormal]'), /gain/);
+  await page.screenshot({ path: `${ARTIFACTS}/accuracy.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
 });
