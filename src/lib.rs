@@ -6,7 +6,6 @@
 pub mod browser;
 pub mod canvas;
 pub mod components;
-pub mod mathml;
 pub mod pages;
 pub mod sim;
 pub mod state;
@@ -35,7 +34,7 @@ pub fn start() {
 /// page with a message and a link that reloads with default settings.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
+        web_sys::console::error_1(&wasm_bindgen::JsValue::from_str(&info.to_string()));
         if let Some(body) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.body())

@@ -241,19 +241,34 @@ async fn limits_page_mounts_with_its_readouts() {
 async fn accuracy_page_mounts_with_readouts_and_starts_the_simulation() {
     let (host, handle) = mount("?page=accuracy&eps=3&rate=0.01&target-q=0.6&runs=10&N=1001").await;
     // Seed 002, Section 4.1: q = 0.6 at a rate of 16.77% for ε = 3 (mpmath 0.16767315743119744).
-    assert!(close(data_value(&host, "rate-for-q"), 0.167_673_157_431_197_44));
+    assert!(close(
+        data_value(&host, "rate-for-q"),
+        0.167_673_157_431_197_44
+    ));
     // ε_n = log(1 + 100(e³ − 1)) (mpmath 7.5546248247927804…).
     let expected = (100.0 * 3f64.exp_m1()).ln_1p();
     assert!(close(data_value(&host, "epsilon-n"), expected));
-    assert!(host.query_selector("[data-testid=sim-panel]").unwrap().is_some());
+    assert!(host
+        .query_selector("[data-testid=sim-panel]")
+        .unwrap()
+        .is_some());
     // A tiny simulation (10 runs, N = 1001) finishes within a second of slices.
     for _ in 0..40 {
-        if host.query_selector("[data-testid=sim-done]").unwrap().is_some() {
+        if host
+            .query_selector("[data-testid=sim-done]")
+            .unwrap()
+            .is_some()
+        {
             break;
         }
         tick(50).await;
     }
-    assert!(host.query_selector("[data-testid=sim-done]").unwrap().is_some(), "simulation did not finish");
+    assert!(
+        host.query_selector("[data-testid=sim-done]")
+            .unwrap()
+            .is_some(),
+        "simulation did not finish"
+    );
     drop(handle);
     host.remove();
 }

@@ -400,10 +400,22 @@ fn accuracy_cmd(flags: &Flags) -> Result<String, String> {
     output(
         flags,
         &[
-            ("epsilon_n", amp_math::accuracy::epsilon_n(eps, rate).map_err(e)?),
-            ("delta_n", amp_math::accuracy::delta_n(v.real("delta"), rate).map_err(e)?),
-            ("q", amp_math::accuracy::variance_fraction(eps, rate).map_err(e)?),
-            ("r", amp_math::accuracy::mean_noise_ratio(eps, rate).map_err(e)?),
+            (
+                "epsilon_n",
+                amp_math::accuracy::epsilon_n(eps, rate).map_err(e)?,
+            ),
+            (
+                "delta_n",
+                amp_math::accuracy::delta_n(v.real("delta"), rate).map_err(e)?,
+            ),
+            (
+                "q",
+                amp_math::accuracy::variance_fraction(eps, rate).map_err(e)?,
+            ),
+            (
+                "r",
+                amp_math::accuracy::mean_noise_ratio(eps, rate).map_err(e)?,
+            ),
             ("rate", rate),
         ],
     )

@@ -429,7 +429,10 @@ fn accuracy_reproduces_the_paper_rates() {
     let o = amplify(&["accuracy", "--eps", "3", "--target-q", "0.6", "--json"]);
     assert!(o.status.success(), "{o:?}");
     let out = stdout(&o);
-    assert!(rel(json_number(&out, "rate"), 0.167_673_157_431_197_44) < 1e-13, "{out}");
+    assert!(
+        rel(json_number(&out, "rate"), 0.167_673_157_431_197_44) < 1e-13,
+        "{out}"
+    );
     // At that rate ε_n = ε/√(1 − q) exactly.
     assert!(rel(json_number(&out, "epsilon_n"), 3.0 / 0.4f64.sqrt()) < 1e-13);
     let o = amplify(&["accuracy", "--eps", "0.1", "--target-q", "0.6", "--json"]);
@@ -439,13 +442,40 @@ fn accuracy_reproduces_the_paper_rates() {
     let out = stdout(&o);
     assert!((json_number(&out, "epsilon_n") - 5.1523).abs() < 5e-5);
     assert!(json_number(&out, "r") < 1.0);
-    assert_fails_with(&["accuracy", "--eps", "1"], "exactly one of --rate and --target-q");
-    assert_fails_with(&["accuracy", "--eps", "1", "--rate", "0.1", "--target-q", "0.5"], "exactly one");
+    assert_fails_with(
+        &["accuracy", "--eps", "1"],
+        "exactly one of --rate and --target-q",
+    );
+    assert_fails_with(
+        &[
+            "accuracy",
+            "--eps",
+            "1",
+            "--rate",
+            "0.1",
+            "--target-q",
+            "0.5",
+        ],
+        "exactly one",
+    );
 }
 
 #[test]
 fn median_sim_is_seeded_and_validates_its_sample_size() {
-    let args = ["median-sim", "--population", "bimodal", "--eps", "0.5", "--n", "101", "--runs", "200", "--seed", "9", "--json"];
+    let args = [
+        "median-sim",
+        "--population",
+        "bimodal",
+        "--eps",
+        "0.5",
+        "--n",
+        "101",
+        "--runs",
+        "200",
+        "--seed",
+        "9",
+        "--json",
+    ];
     let (a, b) = (amplify(&args), amplify(&args));
     assert!(a.status.success(), "{a:?}");
     assert_eq!(a.stdout, b.stdout, "same seed, different output");
@@ -455,10 +485,32 @@ fn median_sim_is_seeded_and_validates_its_sample_size() {
     assert!(rel(json_number(&out, "epsilon_n"), expected) < 1e-14);
     // On the bimodal population the sample's sensitivity is usually below the population's.
     assert!(json_number(&out, "sensitivity_ratio_median") < 1.0, "{out}");
-    let other = amplify(&["median-sim", "--population", "bimodal", "--eps", "0.5", "--n", "101", "--runs", "200", "--seed", "10", "--json"]);
+    let other = amplify(&[
+        "median-sim",
+        "--population",
+        "bimodal",
+        "--eps",
+        "0.5",
+        "--n",
+        "101",
+        "--runs",
+        "200",
+        "--seed",
+        "10",
+        "--json",
+    ]);
     assert_ne!(a.stdout, other.stdout, "the seed changes nothing");
-    assert_fails_with(&["median-sim", "--eps", "1", "--n", "100"], "odd sample size");
-    assert_fails_with(&["median-sim", "--eps", "1", "--n", "20001"], "odd sample size");
+    assert_fails_with(
+        &["median-sim", "--eps", "1", "--n", "100"],
+        "odd sample size",
+    );
+    assert_fails_with(
+        &["median-sim", "--eps", "1", "--n", "20001"],
+        "odd sample size",
+    );
     assert_fails_with(&["median-sim", "--n", "101"], "--eps");
-    assert_fails_with(&["median-sim", "--eps", "1", "--n", "101", "--N", "10000"], "odd");
+    assert_fails_with(
+        &["median-sim", "--eps", "1", "--n", "101", "--N", "10000"],
+        "odd",
+    );
 }

@@ -32,7 +32,10 @@ fn check_panel(id: &str, chart: &Chart) {
     if !chart.boxes.is_empty() {
         for b in &chart.boxes {
             assert!(b.stats.iter().all(|v| v.is_finite()), "{id}: box {b:?}");
-            assert!(b.stats.windows(2).all(|w| w[0] <= w[1]), "{id}: unordered box {b:?}");
+            assert!(
+                b.stats.windows(2).all(|w| w[0] <= w[1]),
+                "{id}: unordered box {b:?}"
+            );
             if chart.y.log {
                 assert!(b.stats[0] > 0.0, "{id}: box below 0 on a log axis");
             }

@@ -69,13 +69,17 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             return;
         };
         // An error keeps the last good picture on the canvas; the message shows below it.
-        let Ok(c) = chart.get() else { return };
-        draw_error.set(paint(&canvas, &c, spec.id).err());
+        // Borrow the chart rather than cloning it out of the memo.
+        let drawn = chart.with(|c| c.as_ref().ok().map(|c| paint(&canvas, c, spec.id)));
+        let Some(drawn) = drawn else { return };
+        draw_error.set(drawn.err());
     });
 
-    let summary = move || match chart.get() {
-        Ok(c) => c.summary,
-        Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
+    let summary = move || {
+        chart.with(|c| match c {
+            Ok(c) => c.summary.clone(),
+            Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
+        })
     };
     let fig_id = format!("fig-{}", spec.id);
     let title_id = format!("title-{}", spec.id);
@@ -112,10 +116,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
             {move || {
                 chart
-                    .get()
-                    .ok()
-                    .map(|c| c.notes)
-                    .unwrap_or_default()
+                    .with(|c| c.as_ref().map(|c| c.notes.clone()).unwrap_or_default())
                     .into_iter()
                     .map(|n| view! { <p class="figure-note">{n}</p> })
                     .collect_view()
@@ -123,7 +124,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             {move || match pending() {
                 Some(p) => Some(view! { <p class="figure-pending" role="status">{p}</p> }.into_any()),
                 None => {
-                    let err = chart.get().err().or_else(|| draw_error.get());
+                    let err = chart.with(|c| c.as_ref().err().cloned()).or_else(|| draw_error.get());
                     err.map(|e| view! { <p class="figure-error" role="status">{e}</p> }.into_any())
                 }
             }}

@@ -20,17 +20,6 @@ fn fig(id: &'static str) -> impl IntoView {
     figure(id).map(|spec| view! { <FigureView spec=spec /> })
 }
 
-mod formulas {
-    /// ε_n and δ_n (Theorem 1, turned around).
-    pub const AMPLIFIED: &str = r#"<math display="block"><mrow><msub><mi>ε</mi><mi>n</mi></msub><mo>=</mo><mi>log</mi><mo>(</mo><mn>1</mn><mo>+</mo><mfrac><mi>N</mi><mi>n</mi></mfrac><mo>(</mo><msup><mi>e</mi><mi>ε</mi></msup><mo>−</mo><mn>1</mn><mo>)</mo><mo>)</mo><mo separator="true">,</mo><mspace width="2em"></mspace><msub><mi>δ</mi><mi>n</mi></msub><mo>=</mo><mfrac><mi>N</mi><mi>n</mi></mfrac><mi>δ</mi></mrow></math>"#;
-    /// The no-gain condition (eq. 5).
-    pub const Q: &str = r#"<math display="block"><mrow><mtext>Var</mtext><mo>(</mo><mtext>sample estimate</mtext><mo>)</mo><mo>≤</mo><mi>q</mi><mspace width="0.2em"></mspace><msub><mi>V</mi><mi>N</mi></msub><mo separator="true">,</mo><mspace width="2em"></mspace><mi>q</mi><mo>=</mo><mn>1</mn><mo>−</mo><mfrac><msup><mi>ε</mi><mn>2</mn></msup><msubsup><mi>ε</mi><mi>n</mi><mn>2</mn></msubsup></mfrac></mrow></math>"#;
-    /// The mean (eqs. 6–8).
-    pub const MEAN: &str = r#"<math display="block"><mrow><msub><mi>V</mi><mi>N</mi></msub><mo>=</mo><mn>2</mn><msup><mrow><mo>(</mo><mfrac><mi>R</mi><mrow><mi>ε</mi><mi>N</mi></mrow></mfrac><mo>)</mo></mrow><mn>2</mn></msup><mo separator="true">,</mo><mspace width="1.5em"></mspace><msub><mi>V</mi><mi>n</mi></msub><mo>=</mo><mo>(</mo><mn>1</mn><mo>−</mo><mfrac><mi>n</mi><mi>N</mi></mfrac><mo>)</mo><mfrac><msubsup><mi>S</mi><mi>N</mi><mn>2</mn></msubsup><mi>n</mi></mfrac><mo>+</mo><mn>2</mn><msup><mrow><mo>(</mo><mfrac><mi>R</mi><mrow><msub><mi>ε</mi><mi>n</mi></msub><mi>n</mi></mrow></mfrac><mo>)</mo></mrow><mn>2</mn></msup><mo separator="true">,</mo><mspace width="1.5em"></mspace><mi>r</mi><mo>=</mo><msup><mrow><mo>(</mo><mfrac><mi>n</mi><mi>N</mi></mfrac><mfrac><msub><mi>ε</mi><mi>n</mi></msub><mi>ε</mi></mfrac><mo>)</mo></mrow><mn>2</mn></msup><mo>≤</mo><mn>1</mn></mrow></math>"#;
-    /// The smooth sensitivity of the median (eq. 4).
-    pub const SMOOTH: &str = r#"<math display="block"><mrow><msup><mi>Δ</mi><mi>S</mi></msup><mo>=</mo><munder><mi>max</mi><mrow><mi>k</mi><mo>=</mo><mn>0</mn><mo>,</mo><mo>…</mo><mo>,</mo><mi>N</mi></mrow></munder><msup><mi>e</mi><mrow><mo>−</mo><mi>k</mi><mi>β</mi></mrow></msup><munder><mi>max</mi><mrow><mi>t</mi><mo>=</mo><mn>0</mn><mo>,</mo><mo>…</mo><mo>,</mo><mi>k</mi><mo>+</mo><mn>1</mn></mrow></munder><mo>(</mo><msub><mi>y</mi><mrow><mi>m</mi><mo>+</mo><mi>t</mi></mrow></msub><mo>−</mo><msub><mi>y</mi><mrow><mi>m</mi><mo>+</mo><mi>t</mi><mo>−</mo><mi>k</mi><mo>−</mo><mn>1</mn></mrow></msub><mo>)</mo><mo separator="true">,</mo><mspace width="1.5em"></mspace><mi>β</mi><mo>=</mo><mfrac><mi>ε</mi><mrow><mn>2</mn><mi>log</mi><mo>(</mo><mn>2</mn><mo>/</mo><mi>δ</mi><mo>)</mo></mrow></mfrac></mrow></math>"#;
-}
-
 const REPLACE_ONE: &str = "replace one";
 
 /// The accuracy page.
@@ -83,40 +72,14 @@ pub fn AccuracyPage() -> impl IntoView {
                 </div>
             </section>
 
-            <section class="explain">
-                <h2>"The budget a sample may spend"</h2>
-                <p>
-                    "Drawing n of the N records without replacement amplifies privacy (the paper's Theorem 1, the fixed-size case of the subsampling page). Turned around, the sample may use"
-                </p>
-                <div class="formula" inner_html=formulas::AMPLIFIED></div>
-                <p>
-                    "and the release still meets (ε, δ). The gain in ε is large for small samples and for large ε, and it is not linear in the rate (Figure 3 below, the subsampling page's figure drawn at its rate p)."
-                </p>
-                <p>
-                    "Now suppose, optimistically, that the statistic's sensitivity is the same on the sample as on the population. The sample's noise variance is then a fraction ε²/ε_n² of the population's V_N, so the sample can only win if its sampling variance fits in what is left (eq. 5):"
-                </p>
-                <div class="formula" inner_html=formulas::Q></div>
-                <p class="cite">"Hu, Drechsler & Kim, Section 4.1 (seed 002). For ε = 3, q = 0.6 needs a rate below 16.77%; for ε = 0.1 a rate below 61.40%."</p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/accuracy-budget.html")></section>
 
             <section class="figures" aria-label="Amplified budget">
                 {fig("sample-budget")}
                 {fig("variance-fraction-q")}
             </section>
 
-            <section class="explain">
-                <h2>"The mean: never a gain"</h2>
-                <p>
-                    "The mean of values in a known range R has global sensitivity R/N on the population and R/n on a sample of n: the sensitivity grows exactly as fast as the sample shrinks. The variances (eqs. 6–7) and the ratio of the noise parts (eq. 8) are"
-                </p>
-                <div class="formula" inner_html=formulas::MEAN></div>
-                <p>
-                    "and r is the square of the noise ratio of the limits page, so r ≤ 1 for every ε > 0: the sample mean always needs at least as much noise as the population mean, before its sampling error is even counted."
-                </p>
-                <p>
-                    "The paper's Figure 5 reports sampling rates and ε at which r = 1 would be crossed (for a rate of 0.0001, “ε_n < 1.66×10⁻⁶ would be required”). That does not reproduce: in exact arithmetic r stays below 1, and those points come from rounding when eq. 8 is typed directly in double precision, where e^ε − 1 keeps only a few correct digits at tiny ε. Switch on the naive formula below to watch the artifact appear; computed with expm1 and log1p, r never crosses 1."
-                </p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/accuracy-mean.html")></section>
 
             <section class="workbench" aria-label="The mean">
                 <div class="panel">
@@ -136,19 +99,7 @@ pub fn AccuracyPage() -> impl IntoView {
                 {fig("mean-noise-ratio")}
             </section>
 
-            <section class="explain">
-                <h2>"The median: sometimes a gain"</h2>
-                <p>
-                    "The median's global sensitivity is the whole range, which makes the Laplace mechanism useless; the paper uses its smooth sensitivity instead (Nissim, Raskhodnikova & Smith), a data-dependent bound that looks at the gaps between the order statistics around the median, discounted with distance:"
-                </p>
-                <div class="formula" inner_html=formulas::SMOOTH></div>
-                <p>
-                    "and adds Laplace noise of scale 2Δ"<sup>"S"</sup>"/ε with δ = 1/(2N). On a sample the gaps are wider, so the sensitivity usually grows, but the sample may spend ε_n. Whether the sample wins depends on the data, so the paper simulates: a population of N records, then for each ε and sampling rate, T samples drawn without replacement, each privatized at (ε_n, δ_n), against the privatized population median."
-                </p>
-                <p class="small">
-                    "Order statistics beyond the data take the public range's ends (0 and e"<sup>"9"</sup>" for the log-normal population, 0 and 1 for the others), as in Nissim, Raskhodnikova & Smith; the paper does not say. The smooth sensitivity is computed exactly but in O(L log L) instead of O(N²) (see the source), and the simulation runs in short slices so the page stays responsive."
-                </p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/accuracy-median.html")></section>
 
             <section class="workbench" aria-label="Simulation">
                 <div class="panel">

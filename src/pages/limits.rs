@@ -19,20 +19,6 @@ fn fig(id: &'static str) -> impl IntoView {
 
 const ADD_REMOVE: &str = "add/remove one";
 
-/// Formula blocks for this page (MathML Core, static).
-mod formulas {
-    /// ε_p = log(1 + (e^ε − 1)/p) ≈ ε/p (eq. 3).
-    pub const EPS_P: &str = r#"<math display="block"><mrow><msub><mi>ε</mi><mi>p</mi></msub><mo>=</mo><mi>log</mi><mo>(</mo><mn>1</mn><mo>+</mo><mfrac><mrow><msup><mi>e</mi><mi>ε</mi></msup><mo>−</mo><mn>1</mn></mrow><mi>p</mi></mfrac><mo>)</mo><mo>≈</mo><mfrac><mi>ε</mi><mi>p</mi></mfrac></mrow></math>"#;
-    /// The MSEs (eqs. 1–2).
-    pub const MSE: &str = r#"<math display="block"><mrow><msub><mtext>MSE</mtext><mtext>standard</mtext></msub><mo>=</mo><mfrac><mn>2</mn><mrow><msup><mi>ε</mi><mn>2</mn></msup><msup><mi>n</mi><mn>2</mn></msup></mrow></mfrac><mo separator="true">,</mo><mspace width="2em"></mspace><msub><mtext>MSE</mtext><mtext>subsampled</mtext></msub><mo>≤</mo><mfrac><mn>1</mn><mrow><mi>p</mi><mi>n</mi></mrow></mfrac><mo>+</mo><mfrac><mn>2</mn><mrow><msubsup><mi>ε</mi><mi>p</mi><mn>2</mn></msubsup><msup><mi>p</mi><mn>2</mn></msup><msup><mi>n</mi><mn>2</mn></msup></mrow></mfrac></mrow></math>"#;
-    /// The Taylor series (eq. 5).
-    pub const TAYLOR: &str = r#"<math display="block"><mrow><msub><mi>ε</mi><mi>p</mi></msub><mo>=</mo><mfrac><mi>ε</mi><mi>p</mi></mfrac><mo>−</mo><mfrac><mrow><mo>(</mo><mn>1</mn><mo>−</mo><mi>p</mi><mo>)</mo><msup><mi>ε</mi><mn>2</mn></msup></mrow><mrow><mn>2</mn><msup><mi>p</mi><mn>2</mn></msup></mrow></mfrac><mo>+</mo><mfrac><mrow><mo>(</mo><mn>2</mn><mo>−</mo><mi>p</mi><mo>)</mo><mo>(</mo><mn>1</mn><mo>−</mo><mi>p</mi><mo>)</mo><msup><mi>ε</mi><mn>3</mn></msup></mrow><mrow><mn>6</mn><msup><mi>p</mi><mn>3</mn></msup></mrow></mfrac><mo>±</mo><mi>O</mi><mo>(</mo><msup><mi>ε</mi><mn>4</mn></msup><mo>)</mo></mrow></math>"#;
-    /// The ratio and its bounds (eqs. 6–7).
-    pub const RATIO: &str = r#"<math display="block"><mrow><mfrac><mi>p</mi><mrow><mi>p</mi><mo>+</mo><mi>ε</mi></mrow></mfrac><mo>≤</mo><mi>R</mi><mo>=</mo><mfrac><mrow><mi>p</mi><msub><mi>ε</mi><mi>p</mi></msub></mrow><mi>ε</mi></mfrac><mo>≤</mo><mn>1</mn></mrow></math>"#;
-    /// The floor for ε ≤ cp (eq. 8).
-    pub const FLOOR: &str = r#"<math display="block"><mrow><munder><mi>inf</mi><mrow><mi>ε</mi><mo>≤</mo><mi>c</mi><mi>p</mi></mrow></munder><mi>R</mi><mo>=</mo><mfrac><mrow><mi>log</mi><mo>(</mo><mn>1</mn><mo>+</mo><mi>c</mi><mo>)</mo></mrow><mi>c</mi></mfrac></mrow></math>"#;
-}
-
 /// The limits page.
 #[component]
 pub fn LimitsPage() -> impl IntoView {
@@ -108,38 +94,14 @@ pub fn LimitsPage() -> impl IntoView {
                 </div>
             </section>
 
-            <section class="explain">
-                <h2>"Two Laplace mechanisms"</h2>
-                <p>
-                    "To release the mean of a [0, 1]-valued query over n records with ε-DP, the standard Laplace mechanism adds noise of scale 1/(εn). "
-                    "The subsampled one keeps each record with probability p, rescales the sum of the sample by 1/(pn), and adds noise of scale 1/(ε_p·p·n), where"
-                </p>
-                <div class="formula" inner_html=formulas::EPS_P></div>
-                <p>
-                    "is the ε the sample may spend (Theorem 1 of the first post, turned around). If ε_p were exactly ε/p, the two noise scales would be equal and subsampling would be free. "
-                    "The ratio of the scales says how close that is:"
-                </p>
-                <div class="formula" inner_html=formulas::RATIO></div>
-                <p class="cite">"Steinke, “Limits of privacy amplification by subsampling”, eqs. 3, 6 and 7 (seed 001)."</p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/limits-mechanisms.html")></section>
 
             <section class="figures" aria-label="The noise ratio">
                 {fig("noise-ratio-vs-epsilon")}
                 {fig("taylor-orders")}
             </section>
 
-            <section class="explain">
-                <p>
-                    "The ratio is near 1 only while ε is well below p. The Taylor series of ε_p in ε shows why: the second and third terms carry 1/p² and 1/p³, so once ε/p is not small, the first-order story ε_p ≈ ε/p breaks down."
-                </p>
-                <div class="formula" inner_html=formulas::TAYLOR></div>
-                <h2>"Keeping ε proportional to p"</h2>
-                <p>
-                    "Suppose ε grows with the rate, ε = c·p. Then the ratio never falls below a floor that depends on c alone, and the subsampled mechanism adds at most c/log(1 + c) times the noise. "
-                    "With ε ≤ 2p, for instance, that is at most 1.8205 times."
-                </p>
-                <div class="formula" inner_html=formulas::FLOOR></div>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/limits-taylor.html")></section>
 
             <section class="workbench" aria-label="c">
                 <div class="panel">
@@ -160,17 +122,7 @@ pub fn LimitsPage() -> impl IntoView {
                 {fig("noise-bound-vs-c")}
             </section>
 
-            <section class="explain">
-                <h2>"Error, not just noise"</h2>
-                <p>
-                    "The subsampled mechanism also pays a non-private price: the sample's mean is not the data's mean. Its mean squared error (eq. 2) adds a sampling term to the noise term:"
-                </p>
-                <div class="formula" inner_html=formulas::MSE></div>
-                <p>
-                    "The subsampled error is never below the standard one. The figure marks the break-even rate where the two terms of eq. 2 are equal: below it the privacy noise dominates (it grows like 1/p² as p shrinks), above it the sampling error does. "
-                    "The post sets the sampling term aside as a statistics question; the figure shows how large it is."
-                </p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/limits-mse.html")></section>
 
             <section class="workbench" aria-label="n">
                 <div class="panel">
@@ -182,14 +134,7 @@ pub fn LimitsPage() -> impl IntoView {
                 {fig("mse-comparison")}
             </section>
 
-            <section class="explain">
-                <h2>"Is ε ≤ c·p realistic? The machine-learning regime"</h2>
-                <p>
-                    "Training takes k steps, each on a batch sampled at rate p = B/|x|. With an overall budget of ½ε*²-zCDP, each step may use a pure ε = ε*/√k (the post's footnote 3). "
-                    "Training for pk epochs with ε ≤ c·p would need p ≳ 1/√k, that is about √k epochs, far more than the one to a few that are usual; and batches of a few dozen make p tiny. "
-                    "So the usual setting is far from ε ≤ c·p, and the noise factor shows what that costs."
-                </p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/limits-regime.html")></section>
 
             <section class="workbench" aria-label="Training">
                 <div class="panel">

@@ -8,7 +8,6 @@ use leptos::prelude::*;
 use crate::components::controls::Controls;
 use crate::components::figure::FigureView;
 use crate::components::readout::Readout;
-use crate::mathml;
 use crate::state::AppState;
 
 /// The subsampling page.
@@ -84,62 +83,9 @@ pub fn SubsamplingPage() -> impl IntoView {
                 {Page::Subsampling.figures().map(|f| view! { <FigureView spec=f /> }).collect_view()}
             </section>
 
-            <section class="explain">
-                <h2>"The theorem"</h2>
-                <p>
-                    "Let a mechanism M be (ε, δ)-differentially private when one record is added or removed. "
-                    "Keep each record independently with probability p (Poisson sampling) and run M on what is kept. "
-                    "The combination is (ε′, δ′)-differentially private, again for adding or removing one record, with"
-                </p>
-                <div class="formula" inner_html=mathml::POISSON_THEOREM></div>
-                <p class="cite">"Steinke, “Privacy amplification by subsampling”, Theorem 1 (seed 000). Balle, Barthe & Gaboardi (2018) show no better bound holds for every such M."</p>
-                <p>
-                    "For small ε, e" <sup>"ε"</sup> " − 1 ≈ ε and log(1 + x) ≈ x, so ε′ ≈ pε: sampling at rate p divides the privacy loss by 1/p. "
-                    "For large ε the gain shrinks to a constant: ε′ ≈ ε − log(1/p). The second figure above shows both regimes between the bounds"
-                </p>
-                <div class="formula" inner_html=mathml::BOUNDS></div>
-                <p>"Turned around, a sample drawn at rate p may spend"</p>
-                <div class="formula" inner_html=mathml::INVERSE></div>
-                <p>
-                    "and the whole release still meets ε′. With a 1% sample and a target of ε′ = 1, the mechanism on the sample may use ε = 5.1523 (Hu, Drechsler & Kim, Section 3)."
-                </p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/subsampling-theorem.html")></section>
 
-            <section class="explain">
-                <h2>"Poisson or fixed size"</h2>
-                <p>
-                    "Poisson sampling includes each record on its own coin flip, so the sample's size varies. "
-                    "Many systems instead take exactly m of the n records. The bound has the same form with p = m/n (Brown, Theorem 1.1; Balle, Barthe & Gaboardi 2018), "
-                    "but it holds for a different notion of neighbours: datasets of the same size that differ in one record (replace one), because with a fixed sample size, adding a record changes the chances of everyone else. "
-                    "Knowing the size also tells an observer something: if others are known to be in the sample, there is less room for you."
-                </p>
-                <p>
-                    "Drawing m times with replacement gives each record a chance η of being drawn at least once. "
-                    "The ε′ bound uses η in place of p, but a record can now be drawn several times, so the two samples can differ in several places and δ′ has to pay for group privacy:"
-                </p>
-                <div class="formula" inner_html=mathml::WITH_REPLACEMENT></div>
-                <p>
-                    "where δ" <sub>"k"</sub> "(ε) bounds how far apart the mechanism's outputs can be (at level e" <sup>"ε"</sup> ") on inputs that differ in k places. "
-                    "Knowing only that M is (ε, δ)-DP, group privacy gives"
-                </p>
-                <div class="formula" inner_html=mathml::GROUP_BOUND></div>
-                <p>
-                    "(our derivation from both directions of group privacy; an upper bound). So even a pure ε-DP mechanism gets δ′ > 0 with replacement, about ½(m/n)" <sup>"2"</sup> "·(e" <sup>"2ε"</sup> " − e" <sup>"ε"</sup> ")/(e" <sup>"2ε"</sup> " + 1) for small samples: pick the with-replacement scheme above and set δ = 0 to see it."
-                </p>
-
-                <h2>"Neighbours: add/remove or replace one"</h2>
-                <p>
-                    "Every number on this page carries a badge naming the neighbouring relation it holds for. "
-                    "Numbers under different relations are not comparable: replacing a record is removing one and adding another, so a query that moves by at most 1 when a record is added or removed can move by 2 when one is replaced, and a mechanism calibrated for one relation is not automatically private for the other."
-                </p>
-
-                <h2>"When sampling buys nothing"</h2>
-                <p>
-                    "The amplification rests on the sample staying secret. If an observer learns whether your record was sampled (the list of sampled IDs is published, say), then under pure differential privacy nothing is gained: "
-                    "given that you were sampled, the output is M run on data containing you, with the full ε (Steinke, footnote on known inclusion). "
-                    "Under approximate or Rényi DP a little amplification survives, but less."
-                </p>
-            </section>
+            <section class="explain" inner_html=include_str!("../content/subsampling-schemes.html")></section>
         </article>
     }
 }
