@@ -150,12 +150,15 @@ impl SimRunner {
             return; // cancelled or superseded
         }
         let start = now();
+        crate::browser::mark("sim-slice-start");
         let progress = loop {
             let p = sim.borrow_mut().step(8);
             if p.finished() || now() - start >= SLICE_MS {
                 break p;
             }
         };
+        // Each slice is measured, so benchmarks (and profilers) see how long the page was busy.
+        crate::browser::measure("sim-slice", "sim-slice-start");
         if progress.finished() {
             let done = match Rc::try_unwrap(sim) {
                 Ok(cell) => cell.into_inner(),
