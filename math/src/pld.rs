@@ -155,26 +155,45 @@ impl Pld {
                 expected: "a positive grid step",
             });
         }
-        // Range: the support, truncated where the tail mass is below TAIL·1e-2 (each side).
+        // Range: the support, truncated where the tail mass is below TAIL·1e-2 (each side): the
+        // crossing is bracketed by doubling from a few grid steps, then narrowed by bisection, so
+        // a PLD whose losses are all tiny gets a range to match.
         let eta = TAIL * 1e-2;
-        let mut top = if law.hi.is_finite() { law.hi } else { 1.0 };
-        if !law.hi.is_finite() {
-            while (law.survival)(top) > eta {
-                top = 2.0 * top + 1.0;
-                if top > 1e6 {
+        let reach = |tail: &dyn Fn(f64) -> f64, sign: f64| -> Result<f64, MathError> {
+            let mut b = 4.0 * step;
+            while tail(sign * b) > eta {
+                b *= 2.0;
+                if b > 1e6 {
                     return Err(MathError::NoConvergence { iterations: 64 });
                 }
             }
-        }
-        let mut bottom = if law.lo.is_finite() { law.lo } else { -1.0 };
-        if !law.lo.is_finite() {
-            while (law.cdf)(bottom) > eta {
-                bottom = 2.0 * bottom - 1.0;
-                if bottom < -1e6 {
-                    return Err(MathError::NoConvergence { iterations: 64 });
+            let mut a = b / 2.0;
+            if tail(sign * a) <= eta {
+                return Ok(sign * b);
+            }
+            for _ in 0..40 {
+                let m = 0.5 * (a + b);
+                if tail(sign * m) > eta {
+                    a = m;
+                } else {
+                    b = m;
+                }
+                if b - a <= step {
+                    break;
                 }
             }
-        }
+            Ok(sign * b)
+        };
+        let top = if law.hi.is_finite() {
+            law.hi
+        } else {
+            reach(law.survival, 1.0)?.max(law.lo.max(0.0) + step)
+        };
+        let bottom = if law.lo.is_finite() {
+            law.lo
+        } else {
+            reach(law.cdf, -1.0)?.min(law.hi.min(0.0) - step)
+        };
         let i_top = (top / step).ceil() as i64;
         let i_bottom = (bottom / step).floor() as i64;
         let n = (i_top - i_bottom + 1) as usize;
@@ -404,7 +423,42 @@ impl Pld {
     /// removes most of the k·h/2 by which rounding down shifts the composition (Gopi, Lee &
     /// Wutschitz 2021 bound the PRV discretisation the same way). ε may be negative.
     pub fn delta_for_epsilon(&self, epsilon: f64) -> f64 {
-        let d = self.raw_delta(epsilon);
+        self.adjust(epsilon, &|e| self.raw_delta(e))
+    }
+
+    /// [`Pld::delta_for_epsilon`] at many ε at once, in O(buckets + points) instead of
+    /// O(buckets) per point: suffix sums S_i = Σ_{j≥i} m_j and T_i = Σ_{j≥i} m_j e^{l_i − l_j}
+    /// (each ≤ S_i, so nothing overflows) give δ̃(ε) = P(∞) + S_i − e^{ε − l_i}·T_i for ε in
+    /// (l_{i−1}, l_i]. The subtraction loses at most about 1e-16·S_i absolutely: for drawing a
+    /// profile; the readouts use the exact sweep.
+    pub fn delta_curve(&self, epsilons: &[f64]) -> Vec<f64> {
+        let n = self.masses.len();
+        let mut s = vec![0.0; n + 1];
+        let mut t = vec![0.0; n + 1];
+        let shrink = exp(-self.step);
+        for i in (0..n).rev() {
+            s[i] = s[i + 1] + self.masses[i];
+            t[i] = self.masses[i] + shrink * t[i + 1];
+        }
+        let raw = |e: f64| -> f64 {
+            if !e.is_finite() {
+                return if e > 0.0 { self.infinity } else { 1.0 };
+            }
+            // The first grid index whose loss exceeds e.
+            let pos = (e / self.step).floor() as i128 + 1 - self.offset as i128;
+            if pos >= n as i128 {
+                return self.infinity;
+            }
+            let i = pos.max(0) as usize;
+            let l = (self.offset + i as i64) as f64 * self.step;
+            (s[i] - exp(e - l) * t[i]).max(0.0) + self.infinity
+        };
+        epsilons.iter().map(|&e| self.adjust(e, &raw)).collect()
+    }
+
+    /// The estimate's correction of a raw δ̃ (see [`Pld::delta_for_epsilon`]).
+    fn adjust(&self, epsilon: f64, raw: &dyn Fn(f64) -> f64) -> f64 {
+        let d = raw(epsilon);
         match self.estimate {
             Estimate::Pessimistic => (d + self.slack + RESOLUTION).min(1.0),
             Estimate::Optimistic => {
@@ -412,11 +466,8 @@ impl Pld {
                 if self.spread.is_finite() && d > 0.0 {
                     for f in [1e-2, 1e-3, 1e-4] {
                         let e = f * d;
-                        let v = self.raw_delta(epsilon + self.eta(e))
-                            - e
-                            - self.fail
-                            - self.slack
-                            - RESOLUTION;
+                        let v =
+                            raw(epsilon + self.eta(e)) - e - self.fail - self.slack - RESOLUTION;
                         best = best.max(v);
                     }
                 }
@@ -578,8 +629,8 @@ fn cpow(mut z: C, mut k: u64) -> C {
 /// Where a composition's finite mass lies: its full support [lo, hi] in grid indices and the
 /// window [i_lo, i_hi] outside which at most [`TAIL`] lies on each side.
 struct Window {
-    lo: i64,
-    hi: i64,
+    lo: i128,
+    hi: i128,
     i_lo: i64,
     i_hi: i64,
 }
@@ -616,10 +667,11 @@ fn check_parts<'a>(parts: &[(&'a Pld, u64)]) -> Result<Vec<(&'a Pld, u64)>, Math
 /// over a geometric grid of t.
 fn window(parts: &[(&Pld, u64)]) -> Window {
     let step = parts[0].0.step;
-    let (mut lo, mut hi) = (0i64, 0i64);
+    let (mut lo, mut hi) = (0i128, 0i128);
     for (p, k) in parts {
-        lo += p.offset * *k as i64;
-        hi += (p.offset + p.masses.len() as i64 - 1) * *k as i64;
+        // In i128: at 10¹² steps the full support can leave i64; the window never does.
+        lo += p.offset as i128 * *k as i128;
+        hi += (p.offset + p.masses.len() as i64 - 1) as i128 * *k as i128;
     }
     let ln_tail = ln(TAIL);
     let (mut w_lo, mut w_hi) = (lo as f64 * step, hi as f64 * step);
@@ -635,8 +687,8 @@ fn window(parts: &[(&Pld, u64)]) -> Window {
         }
         t *= 1.3;
     }
-    let i_lo = ((w_lo / step).floor() as i64).max(lo);
-    let i_hi = ((w_hi / step).ceil() as i64).min(hi).max(i_lo);
+    let i_lo = ((w_lo / step).floor() as i128).max(lo) as i64;
+    let i_hi = ((w_hi / step).ceil() as i128).min(hi).max(i_lo as i128) as i64;
     Window { lo, hi, i_lo, i_hi }
 }
 
@@ -658,7 +710,7 @@ fn read_out(parts: &[(&Pld, u64)], w: &Window, values: &[C], imaginary: bool) ->
     let n = values.len();
     let (step, estimate) = (parts[0].0.step, parts[0].0.estimate);
     // Window index j − i_lo is at position (j − lo) mod n = (j − i_lo + rot) mod n.
-    let rot = (w.i_lo - w.lo).rem_euclid(n as i64) as usize;
+    let rot = (w.i_lo as i128 - w.lo).rem_euclid(n as i128) as usize;
     let masses: Vec<f64> = (0..w.span())
         .map(|j| {
             let v = values[(j + rot) % n];
@@ -669,7 +721,8 @@ fn read_out(parts: &[(&Pld, u64)], w: &Window, values: &[C], imaginary: bool) ->
         .iter()
         .map(|(p, k)| (1.0 - p.infinity).powf(*k as f64))
         .product();
-    let truncated = if w.i_lo > w.lo { TAIL } else { 0.0 } + if w.i_hi < w.hi { TAIL } else { 0.0 };
+    let truncated = if (w.i_lo as i128) > w.lo { TAIL } else { 0.0 }
+        + if (w.i_hi as i128) < w.hi { TAIL } else { 0.0 };
     let slack = truncated + parts.iter().map(|(p, k)| p.slack * *k as f64).sum::<f64>();
     let total = |f: fn(&Pld) -> f64| parts.iter().map(|(p, k)| f(p) * *k as f64).sum::<f64>();
     Pld {
@@ -741,30 +794,14 @@ pub fn compose_two(a: &[(&Pld, u64)], b: &[(&Pld, u64)]) -> Result<(Pld, Pld), M
         }
         fft(&mut buf, false);
         let (ka, kb) = (a.get(r).map_or(0, |p| p.1), b.get(r).map_or(0, |p| p.1));
+        let (xa, xb) = split_spectra(&buf, m);
         for f in 0..m {
-            let z = buf[f];
-            let zc = buf[(n - f) % n];
-            let zc = (zc.0, -zc.1);
-            // X_a = (Z + conj Z[−f])/2, X_b = (Z − conj Z[−f])/(2i).
-            let xa = (0.5 * (z.0 + zc.0), 0.5 * (z.1 + zc.1));
-            let d = (0.5 * (z.0 - zc.0), 0.5 * (z.1 - zc.1));
-            let xb = (d.1, -d.0);
-            acc_a[f] = cmul(acc_a[f], cpow(xa, ka));
-            acc_b[f] = cmul(acc_b[f], cpow(xb, kb));
+            acc_a[f] = cmul(acc_a[f], cpow(xa[f], ka));
+            acc_b[f] = cmul(acc_b[f], cpow(xb[f], kb));
         }
     }
-    // Inverse of A + iB: real part A's result, imaginary part B's (both real). For f > n/2,
-    // A[f] = conj A[n − f] and likewise B.
     let mut out = buf;
-    for f in 0..n {
-        let (x, y) = if f < m {
-            (acc_a[f], acc_b[f])
-        } else {
-            let (x, y) = (acc_a[n - f], acc_b[n - f]);
-            ((x.0, -x.1), (y.0, -y.1))
-        };
-        out[f] = (x.0 - y.1, x.1 + y.0);
-    }
+    join_spectra(&acc_a, &acc_b, &mut out);
     fft(&mut out, true);
     Ok((
         read_out(&a, &wa, &out, false),
@@ -788,6 +825,16 @@ impl PldPair {
         self.remove
             .delta_for_epsilon(epsilon)
             .max(self.add.delta_for_epsilon(epsilon))
+    }
+
+    /// [`Pld::delta_curve`] of both directions, the larger at each ε.
+    pub fn delta_curve(&self, epsilons: &[f64]) -> Vec<f64> {
+        self.remove
+            .delta_curve(epsilons)
+            .into_iter()
+            .zip(self.add.delta_curve(epsilons))
+            .map(|(a, b)| a.max(b))
+            .collect()
     }
 
     /// ε(δ): the larger of the two directions' ε (each δ(ε) is decreasing).
@@ -845,6 +892,87 @@ impl PldPair {
     pub fn self_compose(&self, steps: u64) -> Result<PldPair, MathError> {
         let (remove, add) = compose_two(&[(&self.remove, steps)], &[(&self.add, steps)])?;
         Ok(PldPair { remove, add })
+    }
+
+    /// Buckets in the window of a k-fold self-composition (the larger of the two directions):
+    /// what the FFT must hold, known before any transform is computed.
+    pub fn composed_span(&self, steps: u64) -> usize {
+        let k = steps.max(1);
+        window(&[(&self.remove, k)])
+            .span()
+            .max(window(&[(&self.add, k)]).span())
+    }
+
+    /// The k-fold self-compositions for several k from one forward transform: the FFT is sized
+    /// for the widest window, each k costs one inverse transform. Same results as
+    /// [`PldPair::self_compose`] up to rounding (each k keeps its own window and truncation bound;
+    /// a window shorter than the transform only wraps the mass already bounded by [`TAIL`]).
+    pub fn self_compose_many(&self, steps: &[u64]) -> Result<Vec<PldPair>, MathError> {
+        if steps.contains(&0) {
+            return Err(MathError::Inconsistent {
+                reason: "compose at least one step".into(),
+            });
+        }
+        let windows: Vec<(Window, Window)> = steps
+            .iter()
+            .map(|&k| (window(&[(&self.remove, k)]), window(&[(&self.add, k)])))
+            .collect();
+        let span = windows
+            .iter()
+            .map(|(a, b)| a.span().max(b.span()))
+            .max()
+            .unwrap_or(1);
+        let n = fft_size(span)?;
+        let m = n / 2 + 1;
+        let mut buf: Vec<C> = vec![(0.0, 0.0); n];
+        spectrum(&[(&self.remove, 1)], n, &mut buf, false);
+        spectrum(&[(&self.add, 1)], n, &mut buf, true);
+        fft(&mut buf, false);
+        let (xa, xb) = split_spectra(&buf, m);
+        let mut out = Vec::with_capacity(steps.len());
+        for (&k, (wr, wa)) in steps.iter().zip(&windows) {
+            let pa: Vec<C> = xa.iter().map(|&z| cpow(z, k)).collect();
+            let pb: Vec<C> = xb.iter().map(|&z| cpow(z, k)).collect();
+            join_spectra(&pa, &pb, &mut buf);
+            fft(&mut buf, true);
+            out.push(PldPair {
+                remove: read_out(&[(&self.remove, k)], wr, &buf, false),
+                add: read_out(&[(&self.add, k)], wa, &buf, true),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The half spectra (f ≤ n/2) of the real signals a and b packed as a + ib into `z`:
+/// X_a = (Z[f] + conj Z[−f])/2, X_b = (Z[f] − conj Z[−f])/(2i).
+fn split_spectra(z: &[C], m: usize) -> (Vec<C>, Vec<C>) {
+    let n = z.len();
+    (0..m)
+        .map(|f| {
+            let (a, b) = (z[f], z[(n - f) % n]);
+            let bc = (b.0, -b.1);
+            let xa = (0.5 * (a.0 + bc.0), 0.5 * (a.1 + bc.1));
+            let d = (0.5 * (a.0 - bc.0), 0.5 * (a.1 - bc.1));
+            (xa, (d.1, -d.0))
+        })
+        .unzip()
+}
+
+/// The full spectrum of A + iB from the half spectra of two real signals (A[f] = conj A[n − f]
+/// above n/2, likewise B), written into `out`, ready for one inverse transform whose real part is
+/// A's signal and imaginary part B's.
+fn join_spectra(a: &[C], b: &[C], out: &mut [C]) {
+    let n = out.len();
+    let m = a.len();
+    for (f, slot) in out.iter_mut().enumerate() {
+        let (x, y) = if f < m {
+            (a[f], b[f])
+        } else {
+            let (x, y) = (a[n - f], b[n - f]);
+            ((x.0, -x.1), (y.0, -y.1))
+        };
+        *slot = (x.0 - y.1, x.1 + y.0);
     }
 }
 
@@ -1235,6 +1363,112 @@ pub fn step_dividing(epsilon: f64, target: f64) -> f64 {
     epsilon / (epsilon / target).ceil()
 }
 
+/// The noise of an additive mechanism with sensitivity 1, run on a Poisson sample (DP-SGD's
+/// step: the clipped gradient sum has sensitivity 1 in units of the clipping norm).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Noise {
+    /// Gaussian noise of standard deviation σ (the noise multiplier).
+    Gaussian(f64),
+    /// Laplace noise of scale b (sensitivity measured in L1).
+    Laplace(f64),
+}
+
+impl Noise {
+    /// The pair of PLDs of one step at rate q ([`poisson_gaussian`] or [`poisson_laplace`]).
+    pub fn poisson(self, q: f64, step: f64, estimate: Estimate) -> Result<PldPair, MathError> {
+        match self {
+            Noise::Gaussian(s) => poisson_gaussian(s, q, step, estimate),
+            Noise::Laplace(b) => poisson_laplace(b, q, step, estimate),
+        }
+    }
+
+    /// The same kind of noise with another size.
+    pub fn with_size(self, size: f64) -> Noise {
+        match self {
+            Noise::Gaussian(_) => Noise::Gaussian(size),
+            Noise::Laplace(_) => Noise::Laplace(size),
+        }
+    }
+}
+
+/// Finest and coarsest grid steps [`step_for_budget`] returns.
+pub const STEP_RANGE: (f64, f64) = (1e-6, 0.05);
+
+/// A grid step h for which `steps` compositions of the Poisson-subsampled `noise` at rate q need
+/// about `buckets` buckets: the composed window's width W in loss units is measured on a coarse
+/// probe grid (refined while it holds fewer than 256 buckets), then h = W / buckets, clamped to
+/// [`STEP_RANGE`]. The cost of a composition is then about that of an FFT of `buckets` points,
+/// whatever σ, q and k are; the price is accuracy (the band between the two estimates narrows
+/// linearly with h), which the band shows.
+pub fn step_for_budget(noise: Noise, q: f64, steps: u64, buckets: usize) -> Result<f64, MathError> {
+    let mut probe = 1e-2;
+    let width = loop {
+        let span = noise
+            .poisson(q, probe, Estimate::Pessimistic)?
+            .composed_span(steps);
+        if span >= 256 || probe < 1e-7 {
+            break span as f64 * probe;
+        }
+        probe /= 30.0;
+    };
+    Ok((width / buckets.max(16) as f64).clamp(STEP_RANGE.0, STEP_RANGE.1))
+}
+
+/// The composed PLDs of both roundings on one grid: the true δ(ε) and ε(δ) of the composition lie
+/// between their values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// The grid step used.
+    pub step: f64,
+    /// Pessimistic (certified upper bound on δ and ε).
+    pub upper: PldPair,
+    /// Optimistic (lower bound).
+    pub lower: PldPair,
+}
+
+impl Band {
+    /// `steps` compositions of the Poisson-subsampled `noise` at rate q on the grid step h.
+    pub fn new(noise: Noise, q: f64, steps: u64, step: f64) -> Result<Band, MathError> {
+        let upper = noise
+            .poisson(q, step, Estimate::Pessimistic)?
+            .self_compose(steps)?;
+        let lower = noise
+            .poisson(q, step, Estimate::Optimistic)?
+            .self_compose(steps)?;
+        Ok(Band { step, upper, lower })
+    }
+
+    /// The same on the grid step that fits `buckets` ([`step_for_budget`]), but never finer than
+    /// `min_step` (pass [`DEFAULT_STEP`] to stop at the usual precision when the budget would allow
+    /// more, or `STEP_RANGE.0` to spend the whole budget).
+    pub fn within(
+        noise: Noise,
+        q: f64,
+        steps: u64,
+        buckets: usize,
+        min_step: f64,
+    ) -> Result<Band, MathError> {
+        let h = step_for_budget(noise, q, steps, buckets)?.max(min_step);
+        Band::new(noise, q, steps, h)
+    }
+
+    /// ε at δ: (certified upper bound, lower bound).
+    pub fn epsilon(&self, delta: f64) -> Result<(f64, f64), MathError> {
+        Ok((
+            self.upper.epsilon_for_delta(delta)?,
+            self.lower.epsilon_for_delta(delta)?,
+        ))
+    }
+
+    /// δ at ε: (certified upper bound, lower bound).
+    pub fn delta(&self, epsilon: f64) -> (f64, f64) {
+        (
+            self.upper.delta_for_epsilon(epsilon),
+            self.lower.delta_for_epsilon(epsilon),
+        )
+    }
+}
+
 /// ε at δ of `steps` compositions of the Poisson-subsampled Gaussian: (certified upper bound,
 /// lower bound), on the grid step `step` (add/remove).
 pub fn gaussian_epsilon(
@@ -1250,13 +1484,24 @@ pub fn gaussian_epsilon(
 }
 
 /// Smallest noise multiplier σ found with `epsilon(σ)` ≤ `target` (ε decreasing in σ), by Brent's
-/// method in log σ to relative accuracy 1e-4, between σ = 0.2 and 10⁴. `NoSolution` when even
+/// method in log σ to relative accuracy 1e-5, between σ = 0.2 and 10⁴. `NoSolution` when even
 /// 10⁴ is not enough, or when 0.2 already meets the target (the answer is below the range).
 pub fn calibrate_sigma(
-    mut epsilon: impl FnMut(f64) -> Result<f64, MathError>,
+    epsilon: impl FnMut(f64) -> Result<f64, MathError>,
     target: f64,
 ) -> Result<f64, MathError> {
+    calibrate_sigma_within(epsilon, target, 1e-5)
+}
+
+/// [`calibrate_sigma`] to relative accuracy `rel` in σ (the σ returned still meets the target;
+/// it exceeds the smallest such σ by at most about that fraction).
+pub fn calibrate_sigma_within(
+    mut epsilon: impl FnMut(f64) -> Result<f64, MathError>,
+    target: f64,
+    rel: f64,
+) -> Result<f64, MathError> {
     crate::check_epsilon("target ε", target)?;
+    let rel = rel.clamp(1e-9, 0.1);
     let (min, max) = (0.2f64, 1e4f64);
     let mut lo = 1.0f64.min(max);
     let mut hi;
@@ -1303,7 +1548,7 @@ pub fn calibrate_sigma(
         lo.ln(),
         hi.ln(),
         crate::root::Tolerance {
-            abs: 1e-5,
+            abs: rel,
             rel: 0.0,
             max_iterations: 60,
         },
@@ -1317,7 +1562,7 @@ pub fn calibrate_sigma(
     let s = if epsilon(s)? <= target {
         s
     } else {
-        s * (1.0 + 2e-5)
+        s * (1.0 + 2.0 * rel)
     };
     Ok(s)
 }

@@ -179,3 +179,86 @@ fn max_steps_inverts_the_composition() {
     );
     assert_eq!(g.max_steps(1e-5, 1e-6, 10).unwrap(), 0);
 }
+
+#[test]
+fn many_compositions_from_one_transform_match_single_ones() {
+    let pair = pld::poisson_gaussian(1.2, 0.02, 2e-3, Estimate::Pessimistic).unwrap();
+    let ks = [1u64, 7, 100, 1500];
+    let many = pair.self_compose_many(&ks).unwrap();
+    for (k, m) in ks.iter().zip(&many) {
+        let one = pair.self_compose(*k).unwrap();
+        for eps in [0.0, 0.5, 2.0] {
+            let (a, b) = (one.delta_for_epsilon(eps), m.delta_for_epsilon(eps));
+            assert!(
+                (a - b).abs() <= 1e-12 + 1e-9 * a,
+                "k = {k}, ε = {eps}: single {a:e}, many {b:e}"
+            );
+        }
+    }
+    assert!(pair.self_compose_many(&[3, 0]).is_err());
+}
+
+#[test]
+fn budgeted_grid_fits_its_budget_and_its_band_holds_the_fine_value() {
+    // The Opacus case: the fine band is [6.7540, 6.7688] (h = 1e-4).
+    let noise = pld::Noise::Gaussian(1.5);
+    let h = pld::step_for_budget(noise, 0.04, 2250, 30_000).unwrap();
+    let pair = noise.poisson(0.04, h, Estimate::Pessimistic).unwrap();
+    let span = pair.composed_span(2250);
+    assert!(
+        (20_000..=45_000).contains(&span),
+        "h = {h:e} gives {span} buckets for a budget of 30000"
+    );
+    let band = pld::Band::within(noise, 0.04, 2250, 30_000, pld::STEP_RANGE.0).unwrap();
+    let (hi, lo) = band.epsilon(1e-5).unwrap();
+    assert!(lo <= 6.7540 && hi >= 6.7688, "coarse band [{lo}, {hi}]");
+    assert!(hi < 6.7688 * 1.002, "coarse upper bound {hi} is loose");
+    // δ of the band brackets, too.
+    let (dh, dl) = band.delta(6.76);
+    assert!(dl <= dh && dl > 0.0);
+    // A small budget still gives a valid (wider) band.
+    let small = pld::Band::within(noise, 0.04, 2250, 2_000, pld::STEP_RANGE.0).unwrap();
+    let (shi, slo) = small.epsilon(1e-5).unwrap();
+    assert!(
+        slo <= lo + 1e-9 && shi >= hi - 1e-9,
+        "[{slo}, {shi}] vs [{lo}, {hi}]"
+    );
+    // Laplace goes through the same path.
+    let lap = pld::Band::within(pld::Noise::Laplace(2.0), 0.01, 1000, 8_000, 1e-4).unwrap();
+    let (lh, ll) = lap.epsilon(1e-5).unwrap();
+    assert!(ll <= lh && lh.is_finite() && ll > 0.0);
+}
+
+#[test]
+fn calibration_to_a_stated_accuracy_meets_the_target() {
+    let eps = |s: f64| {
+        pld::Band::within(pld::Noise::Gaussian(s), 0.01, 1000, 4_000, 1e-4)
+            .and_then(|b| b.epsilon(1e-5))
+            .map(|e| e.0)
+    };
+    let s = pld::calibrate_sigma_within(eps, 2.0, 1e-3).unwrap();
+    assert!(eps(s).unwrap() <= 2.0);
+    assert!(
+        eps(s / 1.01).unwrap() > 2.0,
+        "σ = {s} is more than 1% above the smallest"
+    );
+}
+
+#[test]
+fn delta_curve_matches_the_exact_sweep() {
+    for est in [Estimate::Pessimistic, Estimate::Optimistic] {
+        let c = pld::poisson_gaussian(1.0, 0.02, 1e-3, est)
+            .unwrap()
+            .self_compose(500)
+            .unwrap();
+        let eps: Vec<f64> = (0..80).map(|i| -0.5 + i as f64 * 0.07).collect();
+        let curve = c.delta_curve(&eps);
+        for (e, d) in eps.iter().zip(&curve) {
+            let exact = c.delta_for_epsilon(*e);
+            assert!(
+                (d - exact).abs() <= 1e-14 + 1e-9 * exact,
+                "{est:?} ε = {e}: curve {d:e}, sweep {exact:e}"
+            );
+        }
+    }
+}
