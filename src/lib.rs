@@ -20,6 +20,7 @@ use pages::home::HomePage;
 use pages::limits::LimitsPage;
 use pages::renyi::RenyiPage;
 use pages::subsampling::SubsamplingPage;
+use pages::training::TrainingPage;
 use state::AppState;
 
 /// How long the controls must be still before the URL is rewritten, in milliseconds.
@@ -118,6 +119,7 @@ pub fn App() -> impl IntoView {
                         Page::Limits => view! { <LimitsPage /> }.into_any(),
                         Page::Accuracy => view! { <AccuracyPage /> }.into_any(),
                         Page::Renyi => view! { <RenyiPage /> }.into_any(),
+                        Page::Training => view! { <TrainingPage /> }.into_any(),
                     }}
                 </main>
                 <footer class="site-footer">

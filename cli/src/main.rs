@@ -49,9 +49,9 @@ fn usage() -> String {
          [--q Q [--scheme poisson|without-replacement] [--n N]] [--bound exact|upper|lower] --orders A1,A2,... [--json]\n  \
          amplify account --accountant rdp --mechanism ... --q Q [--scheme ...] [--n N] --steps K (--delta D | --target-eps E)\n                  \
          [--conversion improved|classic] [--json]\n  \
-         amplify account --accountant pld --mechanism gaussian|laplace (--sigma S | --scale B) --q Q --steps K (--delta D | --target-eps E) [--json]\n  \
+         amplify account --accountant pld --mechanism gaussian|laplace (--sigma S | --scale B) --q Q --steps K (--delta D | --target-eps E) [--grid H] [--json]\n  \
          amplify account --accountant pld --mechanism randomized-response|kary-randomized-response --eps E [--k K] --steps K (--delta D | --target-eps E) [--json]\n  \
-         amplify calibrate --q Q --steps K --delta D --target-eps E [--accountant pld|rdp] [--json]\n  \
+         amplify calibrate --q Q --steps K --delta D --target-eps E [--accountant pld|rdp] [--grid H] [--json]\n  \
          amplify figures [--json]\n  \
          amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
          parameters:\n",
@@ -694,7 +694,12 @@ fn account_pld(flags: &Flags) -> Result<String, String> {
     if given(flags, "conversion") {
         return Err("--conversion applies to the RDP accountant only".into());
     }
-    let (values, st) = rdp_setting(flags, &["steps", "delta", "target-eps"], &["accountant"])?;
+    let (values, st) = rdp_setting(
+        flags,
+        &["steps", "delta", "target-eps"],
+        &["accountant", "grid"],
+    )?;
+    let grid = grid_step(flags)?;
     let steps = values.real("steps");
     if steps.fract() != 0.0 || steps < 1.0 {
         return Err(format!(
@@ -713,7 +718,7 @@ fn account_pld(flags: &Flags) -> Result<String, String> {
         return Err("--q must be above 0 for the PLD accountant".into());
     }
     let build = |est: Estimate| -> Result<pld::PldPair, String> {
-        let h = pld::DEFAULT_STEP;
+        let h = grid;
         let pair = match st.mech {
             Mechanism::Gaussian { sigma } => pld::poisson_gaussian(sigma, q, h, est),
             Mechanism::Laplace { scale } => pld::poisson_laplace(scale, q, h, est),
@@ -773,6 +778,22 @@ fn account_pld(flags: &Flags) -> Result<String, String> {
     }
 }
 
+/// The PLD grid step: `--grid H` (in [1e-6, 100]), default [`amp_math::pld::DEFAULT_STEP`]
+/// (dp_accounting's default).
+fn grid_step(flags: &Flags) -> Result<f64, String> {
+    let Some(text) = flags.values.get("grid") else {
+        return Ok(amp_math::pld::DEFAULT_STEP);
+    };
+    let (lo, hi) = amp_math::pld::STEP_RANGE;
+    match text.trim().parse::<f64>() {
+        Ok(h) if (lo..=hi).contains(&h) => Ok(h),
+        _ => Err(format!(
+            "--grid must be a number between {lo:e} and {hi} (the PLD grid step), not “{}”",
+            text.trim()
+        )),
+    }
+}
+
 /// `amplify calibrate`: the noise multiplier σ of the Poisson-subsampled Gaussian that meets a
 /// target ε at δ over k steps, with the PLD accountant (certified upper bound, default) or RDP.
 fn calibrate_cmd(flags: &Flags) -> Result<String, String> {
@@ -795,8 +816,9 @@ fn calibrate_cmd(flags: &Flags) -> Result<String, String> {
     let values = param_values(
         flags,
         &["q", "steps", "delta", "target-eps"],
-        &["accountant", "json"],
+        &["accountant", "json", "grid"],
     )?;
+    let grid = grid_step(flags)?;
     let (q, steps, delta, target) = (
         values.real("q"),
         values.real("steps"),
@@ -815,16 +837,12 @@ fn calibrate_cmd(flags: &Flags) -> Result<String, String> {
         return Err("--delta must be above 0".into());
     }
     let sigma = if accountant == "pld" {
+        // The certified (pessimistic) bound alone: the σ found is enough.
         amp_math::pld::calibrate_sigma(
             |s| {
-                amp_math::pld::gaussian_epsilon(
-                    s,
-                    q,
-                    steps as u64,
-                    delta,
-                    amp_math::pld::DEFAULT_STEP,
-                )
-                .map(|e| e.0)
+                amp_math::pld::poisson_gaussian(s, q, grid, amp_math::pld::Estimate::Pessimistic)?
+                    .self_compose(steps as u64)?
+                    .epsilon_for_delta(delta)
             },
             target,
         )

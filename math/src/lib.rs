@@ -11,6 +11,7 @@
 
 pub mod accuracy;
 pub mod error;
+mod fft;
 pub mod limits;
 pub mod median;
 pub mod median_sim;

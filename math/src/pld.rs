@@ -22,6 +22,7 @@
 //! (of order 1e-16 times the number of buckets, far below the δ values of interest); their gap
 //! shrinks linearly with h.
 
+use crate::fft;
 use crate::special::{exp, exp_m1, ln, ln_1p};
 use crate::MathError;
 
@@ -515,115 +516,38 @@ impl Pld {
     }
 }
 
-/// Complex numbers for the FFT, as (re, im).
-type C = (f64, f64);
-
-fn cmul(a: C, b: C) -> C {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-
-/// In-place iterative radix-2 FFT of a power-of-two length; `inverse` uses e^{+2πi/n} and scales
-/// by 1/n. Twiddles come from sin/cos of each index (no recurrence drift), laid out per stage so
-/// the inner loop reads them contiguously.
-fn fft(x: &mut [C], inverse: bool) {
-    let n = x.len();
-    let mut j = 0;
-    for i in 1..n {
-        let mut bit = n >> 1;
-        while j & bit != 0 {
-            j ^= bit;
-            bit >>= 1;
-        }
-        j |= bit;
-        if i < j {
-            x.swap(i, j);
-        }
-    }
-    let root = roots(n);
-    let conj = inverse;
-    let mut stage: Vec<C> = Vec::with_capacity(n / 2);
-    let mut len = 2;
-    while len <= n {
-        let half = len / 2;
-        let stride = n / len;
-        stage.clear();
-        stage.extend((0..half).map(|k| {
-            let w = root[k * stride];
-            if conj {
-                (w.0, -w.1)
-            } else {
-                w
-            }
-        }));
-        for block in x.chunks_exact_mut(len) {
-            let (a, b) = block.split_at_mut(half);
-            for ((u, v), w) in a.iter_mut().zip(b.iter_mut()).zip(&stage) {
-                let t = cmul(*v, *w);
-                *v = (u.0 - t.0, u.1 - t.1);
-                *u = (u.0 + t.0, u.1 + t.1);
-            }
-        }
-        len <<= 1;
-    }
-    if inverse {
-        let s = 1.0 / n as f64;
-        for v in x.iter_mut() {
-            *v = (v.0 * s, v.1 * s);
-        }
-    }
-}
-
-thread_local! {
-    static ROOTS: std::cell::RefCell<(usize, std::rc::Rc<Vec<C>>)> =
-        std::cell::RefCell::new((0, std::rc::Rc::new(Vec::new())));
-}
-
-/// e^{−2πik/n} for k < n/2, cached for the last size used (sin/cos of each k, no recurrence).
-fn roots(n: usize) -> std::rc::Rc<Vec<C>> {
-    ROOTS.with(|r| {
-        let mut r = r.borrow_mut();
-        if r.0 != n {
-            // sin/cos for k ≤ n/8 only; the rest by the symmetries of the circle:
-            // w_{n/4−k} = −i·conj(w_k), w_{k+n/4} = −i·w_k.
-            let half = n / 2;
-            let mut v: Vec<C> = vec![(1.0, 0.0); half.max(1)];
-            let angle = |k: usize| -2.0 * std::f64::consts::PI * k as f64 / n as f64;
-            if n >= 8 {
-                let (q, e) = (n / 4, n / 8);
-                for (k, w) in v.iter_mut().enumerate().take(e + 1) {
-                    let a = angle(k);
-                    *w = (a.cos(), a.sin());
-                }
-                for k in e + 1..=q.min(half - 1) {
-                    let (a, b) = v[q - k];
-                    v[k] = (-b, -a);
-                }
-                for k in q + 1..half {
-                    let (a, b) = v[k - q];
-                    v[k] = (b, -a);
-                }
-            } else {
-                for (k, w) in v.iter_mut().enumerate() {
-                    let a = angle(k);
-                    *w = (a.cos(), a.sin());
+/// z ↦ z^k for many complex numbers at once (real parts `re`, imaginary parts `im`), by binary
+/// powering: the same operations in the same order as one number at a time, in chunks of fixed
+/// length so that the loops vectorise.
+fn cpow_in_place(re: &mut [f64], im: &mut [f64], k: u64) {
+    const W: usize = 64;
+    for (zr, zi) in re.chunks_mut(W).zip(im.chunks_mut(W)) {
+        let len = zr.len();
+        let (mut ar, mut ai) = ([0.0; W], [0.0; W]);
+        ar[..len].copy_from_slice(zr);
+        ai[..len].copy_from_slice(&zi[..len]);
+        let (mut rr, mut ri) = ([1.0; W], [0.0; W]);
+        let mut k = k;
+        while k > 0 {
+            if k & 1 == 1 {
+                for j in 0..W {
+                    let (a, b) = (rr[j], ri[j]);
+                    rr[j] = a * ar[j] - b * ai[j];
+                    ri[j] = a * ai[j] + b * ar[j];
                 }
             }
-            *r = (n, std::rc::Rc::new(v));
+            k >>= 1;
+            if k > 0 {
+                for j in 0..W {
+                    let (a, b) = (ar[j], ai[j]);
+                    ar[j] = a * a - b * b;
+                    ai[j] = a * b + b * a;
+                }
+            }
         }
-        r.1.clone()
-    })
-}
-
-fn cpow(mut z: C, mut k: u64) -> C {
-    let mut r = (1.0, 0.0);
-    while k > 0 {
-        if k & 1 == 1 {
-            r = cmul(r, z);
-        }
-        z = cmul(z, z);
-        k >>= 1;
+        zr.copy_from_slice(&rr[..len]);
+        zi.copy_from_slice(&ri[..len]);
     }
-    r
 }
 
 /// Where a composition's finite mass lies: its full support [lo, hi] in grid indices and the
@@ -692,30 +616,26 @@ fn window(parts: &[(&Pld, u64)]) -> Window {
     Window { lo, hi, i_lo, i_hi }
 }
 
-/// The transform of Σ parts' masses, each at position i mod n.
-fn spectrum(parts: &[(&Pld, u64)], n: usize, buf: &mut [C], imaginary: bool) {
-    for (p, _) in parts.iter().take(1) {
-        for (i, &m) in p.masses.iter().enumerate() {
-            if imaginary {
-                buf[i % n].1 += m;
-            } else {
-                buf[i % n].0 += m;
-            }
-        }
+/// Add a PLD's masses into a signal of length n (a power of two), each at position i mod n.
+fn load(p: &Pld, out: &mut [f64]) {
+    let mask = out.len() - 1;
+    for (i, &m) in p.masses.iter().enumerate() {
+        out[i & mask] += m;
     }
 }
 
-/// Read the composed PLD out of the inverse transform (`re` or `im` part).
-fn read_out(parts: &[(&Pld, u64)], w: &Window, values: &[C], imaginary: bool) -> Pld {
+/// Read the composed PLD out of the inverse transform (its real or its imaginary parts).
+fn read_out(parts: &[(&Pld, u64)], w: &Window, values: &[f64]) -> Pld {
     let n = values.len();
     let (step, estimate) = (parts[0].0.step, parts[0].0.estimate);
     // Window index j − i_lo is at position (j − lo) mod n = (j − i_lo + rot) mod n.
     let rot = (w.i_lo as i128 - w.lo).rem_euclid(n as i128) as usize;
-    let masses: Vec<f64> = (0..w.span())
-        .map(|j| {
-            let v = values[(j + rot) % n];
-            (if imaginary { v.1 } else { v.0 }).max(0.0)
-        })
+    let masses: Vec<f64> = values[rot..]
+        .iter()
+        .chain(values[..rot].iter())
+        .cycle()
+        .take(w.span())
+        .map(|v| v.max(0.0))
         .collect();
     let finite_keep: f64 = parts
         .iter()
@@ -758,18 +678,8 @@ pub fn compose(parts: &[(&Pld, u64)]) -> Result<Pld, MathError> {
     let parts = check_parts(parts)?;
     let w = window(&parts);
     let n = fft_size(w.span())?;
-    let mut acc: Vec<C> = vec![(1.0, 0.0); n];
-    let mut buf: Vec<C> = vec![(0.0, 0.0); n];
-    for (idx, (_, k)) in parts.iter().enumerate() {
-        buf.iter_mut().for_each(|v| *v = (0.0, 0.0));
-        spectrum(&parts[idx..], n, &mut buf, false);
-        fft(&mut buf, false);
-        for (a, b) in acc.iter_mut().zip(&buf) {
-            *a = cmul(*a, cpow(*b, *k));
-        }
-    }
-    fft(&mut acc, true);
-    Ok(read_out(&parts, &w, &acc, false))
+    let (re, _) = convolve(&parts, &[], n);
+    Ok(read_out(&parts, &w, &re))
 }
 
 /// Two compositions at once, one as the real and one as the imaginary part of the same
@@ -778,35 +688,46 @@ pub fn compose_two(a: &[(&Pld, u64)], b: &[(&Pld, u64)]) -> Result<(Pld, Pld), M
     let (a, b) = (check_parts(a)?, check_parts(b)?);
     let (wa, wb) = (window(&a), window(&b));
     let n = fft_size(wa.span().max(wb.span()))?;
-    // Both signals are real, so their spectra are conjugate-symmetric: work on f ≤ n/2 only.
-    let m = n / 2 + 1;
-    let mut acc_a: Vec<C> = vec![(1.0, 0.0); m];
-    let mut acc_b: Vec<C> = vec![(1.0, 0.0); m];
-    let mut buf: Vec<C> = vec![(0.0, 0.0); n];
-    let rounds = a.len().max(b.len());
-    for r in 0..rounds {
-        buf.iter_mut().for_each(|v| *v = (0.0, 0.0));
-        if r < a.len() {
-            spectrum(&a[r..], n, &mut buf, false);
+    let (re, im) = convolve(&a, &b, n);
+    Ok((read_out(&a, &wa, &re), read_out(&b, &wb, &im)))
+}
+
+/// The cyclic convolutions (length n) of the parts of `a` (real parts of the result) and of `b`
+/// (imaginary parts; may be empty), each part `count` times, from one transform per part: the
+/// signals of part r of both go in as a + ib, and since both are real their spectra are
+/// conjugate-symmetric, so only f ≤ n/2 is raised to the powers.
+fn convolve(a: &[(&Pld, u64)], b: &[(&Pld, u64)], n: usize) -> (Vec<f64>, Vec<f64>) {
+    let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
+    let mut acc: Option<Half> = None;
+    for r in 0..a.len().max(b.len()) {
+        if r > 0 {
+            re.fill(0.0);
+            im.fill(0.0);
         }
-        if r < b.len() {
-            spectrum(&b[r..], n, &mut buf, true);
+        if let Some((p, _)) = a.get(r) {
+            load(p, &mut re);
         }
-        fft(&mut buf, false);
+        if let Some((p, _)) = b.get(r) {
+            load(p, &mut im);
+        }
+        fft::forward(&mut re, &mut im);
+        let mut x = Half::split(&re, &im);
         let (ka, kb) = (a.get(r).map_or(0, |p| p.1), b.get(r).map_or(0, |p| p.1));
-        let (xa, xb) = split_spectra(&buf, m);
-        for f in 0..m {
-            acc_a[f] = cmul(acc_a[f], cpow(xa[f], ka));
-            acc_b[f] = cmul(acc_b[f], cpow(xb[f], kb));
-        }
+        cpow_in_place(&mut x.ar, &mut x.ai, ka);
+        cpow_in_place(&mut x.br, &mut x.bi, kb);
+        acc = Some(match acc {
+            None => x,
+            Some(mut acc) => {
+                acc.mul(&x);
+                acc
+            }
+        });
     }
-    let mut out = buf;
-    join_spectra(&acc_a, &acc_b, &mut out);
-    fft(&mut out, true);
-    Ok((
-        read_out(&a, &wa, &out, false),
-        read_out(&b, &wb, &out, true),
-    ))
+    if let Some(acc) = acc {
+        acc.join(&mut re, &mut im);
+    }
+    fft::inverse_unscaled(&mut re, &mut im);
+    (re, im)
 }
 
 /// The two PLDs of a mechanism under add/remove (remove: P is the output with the record, Q
@@ -923,56 +844,118 @@ impl PldPair {
             .max()
             .unwrap_or(1);
         let n = fft_size(span)?;
-        let m = n / 2 + 1;
-        let mut buf: Vec<C> = vec![(0.0, 0.0); n];
-        spectrum(&[(&self.remove, 1)], n, &mut buf, false);
-        spectrum(&[(&self.add, 1)], n, &mut buf, true);
-        fft(&mut buf, false);
-        let (xa, xb) = split_spectra(&buf, m);
+        let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
+        load(&self.remove, &mut re);
+        load(&self.add, &mut im);
+        fft::forward(&mut re, &mut im);
+        let x = Half::split(&re, &im);
         let mut out = Vec::with_capacity(steps.len());
         for (&k, (wr, wa)) in steps.iter().zip(&windows) {
-            let pa: Vec<C> = xa.iter().map(|&z| cpow(z, k)).collect();
-            let pb: Vec<C> = xb.iter().map(|&z| cpow(z, k)).collect();
-            join_spectra(&pa, &pb, &mut buf);
-            fft(&mut buf, true);
+            let mut p = x.clone();
+            cpow_in_place(&mut p.ar, &mut p.ai, k);
+            cpow_in_place(&mut p.br, &mut p.bi, k);
+            p.join(&mut re, &mut im);
+            fft::inverse_unscaled(&mut re, &mut im);
             out.push(PldPair {
-                remove: read_out(&[(&self.remove, k)], wr, &buf, false),
-                add: read_out(&[(&self.add, k)], wa, &buf, true),
+                remove: read_out(&[(&self.remove, k)], wr, &re),
+                add: read_out(&[(&self.add, k)], wa, &im),
             });
         }
         Ok(out)
     }
 }
 
-/// The half spectra (f ≤ n/2) of the real signals a and b packed as a + ib into `z`:
-/// X_a = (Z[f] + conj Z[−f])/2, X_b = (Z[f] − conj Z[−f])/(2i).
-fn split_spectra(z: &[C], m: usize) -> (Vec<C>, Vec<C>) {
-    let n = z.len();
-    (0..m)
-        .map(|f| {
-            let (a, b) = (z[f], z[(n - f) % n]);
-            let bc = (b.0, -b.1);
-            let xa = (0.5 * (a.0 + bc.0), 0.5 * (a.1 + bc.1));
-            let d = (0.5 * (a.0 - bc.0), 0.5 * (a.1 - bc.1));
-            (xa, (d.1, -d.0))
-        })
-        .unzip()
+/// The half spectra X_a, X_b (frequencies f ≤ n/2) of two real signals a and b, as split arrays.
+///
+/// The spectra are in the bit-reversed order [`fft::forward`] leaves them in: entries 0 and 1 are
+/// f = 0 and n/2 (positions 0 and 1, each its own partner n − f), and for 1 ≤ k < log₂ n the 2^{k−1}
+/// entries from 2^{k−1} + 1 on are the first half of the positions [2^k, 2^{k+1}), whose partners
+/// are the second half in reverse (see [`fft::partner`]). Which of f and n − f is kept does not
+/// matter: the other is its exact conjugate, and stays so through the powers.
+#[derive(Clone)]
+struct Half {
+    ar: Vec<f64>,
+    ai: Vec<f64>,
+    br: Vec<f64>,
+    bi: Vec<f64>,
 }
 
-/// The full spectrum of A + iB from the half spectra of two real signals (A[f] = conj A[n − f]
-/// above n/2, likewise B), written into `out`, ready for one inverse transform whose real part is
-/// A's signal and imaginary part B's.
-fn join_spectra(a: &[C], b: &[C], out: &mut [C]) {
-    let n = out.len();
-    let m = a.len();
-    for (f, slot) in out.iter_mut().enumerate() {
-        let (x, y) = if f < m {
-            (a[f], b[f])
-        } else {
-            let (x, y) = (a[n - f], b[n - f]);
-            ((x.0, -x.1), (y.0, -y.1))
+/// The runs of [`Half`] in a spectrum of length n ≥ 2: (h, p, q, len) = entries h .. h + len hold
+/// positions p .. p + len, whose partners are q, q − 1, …, q − len + 1.
+fn half_runs(n: usize) -> impl Iterator<Item = (usize, usize, usize, usize)> {
+    [(0, 0, 0, 1), (1, 1, 1, 1)]
+        .into_iter()
+        .chain((1..n.trailing_zeros()).map(|k| {
+            let b = 1usize << k;
+            (b / 2 + 1, b, 2 * b - 1, b / 2)
+        }))
+}
+
+impl Half {
+    /// From the spectrum Z of a + ib: X_a = (Z[f] + conj Z[n − f])/2,
+    /// X_b = (Z[f] − conj Z[n − f])/(2i).
+    fn split(re: &[f64], im: &[f64]) -> Half {
+        let n = re.len();
+        let m = n / 2 + 1;
+        let mut x = Half {
+            ar: vec![0.0; m],
+            ai: vec![0.0; m],
+            br: vec![0.0; m],
+            bi: vec![0.0; m],
         };
-        *slot = (x.0 - y.1, x.1 + y.0);
+        for (h, p, q, len) in half_runs(n) {
+            debug_assert_eq!(fft::partner(p), q);
+            let (ar, ai) = (&mut x.ar[h..h + len], &mut x.ai[h..h + len]);
+            let (br, bi) = (&mut x.br[h..h + len], &mut x.bi[h..h + len]);
+            let (zr, zi) = (&re[p..p + len], &im[p..p + len]);
+            let (wr, wi) = (&re[q + 1 - len..=q], &im[q + 1 - len..=q]);
+            for r in 0..len {
+                let (cr, ci) = (wr[len - 1 - r], -wi[len - 1 - r]);
+                ar[r] = 0.5 * (zr[r] + cr);
+                ai[r] = 0.5 * (zi[r] + ci);
+                br[r] = 0.5 * (zi[r] - ci);
+                bi[r] = -(0.5 * (zr[r] - cr));
+            }
+        }
+        x
+    }
+
+    /// Pointwise product with `o`, both spectra.
+    fn mul(&mut self, o: &Half) {
+        for (xr, xi, yr, yi) in [
+            (&mut self.ar, &mut self.ai, &o.ar, &o.ai),
+            (&mut self.br, &mut self.bi, &o.br, &o.bi),
+        ] {
+            for (((xr, xi), yr), yi) in xr.iter_mut().zip(xi.iter_mut()).zip(yr).zip(yi) {
+                let (a, b) = (*xr, *xi);
+                *xr = a * yr - b * yi;
+                *xi = a * yi + b * yr;
+            }
+        }
+    }
+
+    /// The full spectrum of A + iB, times 1/n (exact: a power of two), in bit-reversed order, ready
+    /// for one inverse transform whose real parts are A's signal and imaginary parts B's
+    /// (A[n − f] = conj A[f], likewise B).
+    fn join(&self, re: &mut [f64], im: &mut [f64]) {
+        let n = re.len();
+        let s = 1.0 / n as f64;
+        for (h, p, q, len) in half_runs(n) {
+            let (ar, ai) = (&self.ar[h..h + len], &self.ai[h..h + len]);
+            let (br, bi) = (&self.br[h..h + len], &self.bi[h..h + len]);
+            // Partners first: for p = q (f = 0 or n/2) the value at f is the one kept.
+            let (wr, wi) = (&mut re[q + 1 - len..=q], &mut im[q + 1 - len..=q]);
+            for r in 0..len {
+                // conj A + i conj B.
+                wr[len - 1 - r] = (ar[r] + bi[r]) * s;
+                wi[len - 1 - r] = (br[r] - ai[r]) * s;
+            }
+            let (zr, zi) = (&mut re[p..p + len], &mut im[p..p + len]);
+            for r in 0..len {
+                zr[r] = (ar[r] - bi[r]) * s;
+                zi[r] = (ai[r] + br[r]) * s;
+            }
+        }
     }
 }
 
@@ -1392,7 +1375,7 @@ impl Noise {
 }
 
 /// Finest and coarsest grid steps [`step_for_budget`] returns.
-pub const STEP_RANGE: (f64, f64) = (1e-6, 0.05);
+pub const STEP_RANGE: (f64, f64) = (1e-6, 100.0);
 
 /// A grid step h for which `steps` compositions of the Poisson-subsampled `noise` at rate q need
 /// about `buckets` buckets: the composed window's width W in loss units is measured on a coarse
@@ -1565,6 +1548,32 @@ pub fn calibrate_sigma_within(
         s * (1.0 + 2.0 * rel)
     };
     Ok(s)
+}
+
+/// Complex numbers as (re, im), for [`fft`].
+#[cfg(test)]
+type C = (f64, f64);
+
+/// The transform of `x` in natural order (scaled by 1/n if `inverse`), from [`fft`]'s bit-reversed
+/// one.
+#[cfg(test)]
+fn fft(x: &mut [C], inverse: bool) {
+    let n = x.len();
+    let rev = |p: usize| p.reverse_bits() >> (usize::BITS - n.trailing_zeros()) % usize::BITS;
+    let (mut re, mut im): (Vec<f64>, Vec<f64>) = x.iter().copied().unzip();
+    if inverse {
+        let (r, i): (Vec<f64>, Vec<f64>) = (0..n).map(|p| (re[rev(p)], im[rev(p)])).unzip();
+        (re, im) = (r, i);
+        fft::inverse_unscaled(&mut re, &mut im);
+        for (v, (r, i)) in x.iter_mut().zip(re.iter().zip(&im)) {
+            *v = (r / n as f64, i / n as f64);
+        }
+    } else {
+        fft::forward(&mut re, &mut im);
+        for (p, v) in x.iter_mut().enumerate() {
+            *v = (re[rev(p)], im[rev(p)]);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod accuracy;
 mod limits;
 pub mod renyi;
 mod subsampling;
+pub mod training;
 
 pub use limits::{group_digits, regime_sentence};
 
@@ -184,6 +185,10 @@ pub enum Compute {
     /// From the parameters and a finished median simulation (seed 002), which the app runs in
     /// slices and the CLI runs to the end first.
     Simulated(fn(&ParamValues, &Simulation) -> Result<Chart, String>),
+    /// Directly from the parameters, but too slow (tens to hundreds of milliseconds) to follow a
+    /// slider: the app computes it once the controls have rested, showing a "computing" state
+    /// and the last picture meanwhile.
+    Deferred(fn(&ParamValues) -> Result<Chart, String>),
 }
 
 impl FigureSpec {
@@ -191,7 +196,7 @@ impl FigureSpec {
     /// CLI and tests; the app uses [`FigureSpec::chart_with`] with its own simulation).
     pub fn chart(&self, values: &ParamValues) -> Result<Chart, String> {
         match self.compute {
-            Compute::Direct(f) => f(values),
+            Compute::Direct(f) | Compute::Deferred(f) => f(values),
             Compute::Simulated(f) => {
                 let mut sim =
                     Simulation::new(accuracy::sim_config(values)?).map_err(|e| e.to_string())?;
@@ -208,7 +213,7 @@ impl FigureSpec {
         sim: Option<&Simulation>,
     ) -> Result<Chart, String> {
         match (self.compute, sim) {
-            (Compute::Direct(f), _) => f(values),
+            (Compute::Direct(f), _) | (Compute::Deferred(f), _) => f(values),
             (Compute::Simulated(f), Some(s)) => f(values, s),
             (Compute::Simulated(_), None) => Err("waiting for the simulation".into()),
         }
@@ -217,6 +222,11 @@ impl FigureSpec {
     /// Whether the figure needs the median simulation.
     pub fn is_simulated(&self) -> bool {
         matches!(self.compute, Compute::Simulated(_))
+    }
+
+    /// Whether the app computes the figure only once the controls rest.
+    pub fn is_deferred(&self) -> bool {
+        matches!(self.compute, Compute::Deferred(_))
     }
 }
 
@@ -386,6 +396,55 @@ pub static FIGURES: &[FigureSpec] = &[
             "mech", "sigma", "scale", "eps", "k", "scheme", "q", "n", "steps", "delta",
         ],
         compute: Compute::Direct(renyi::optimal_order_fig),
+    },
+    FigureSpec {
+        id: "epsilon-vs-epochs",
+        title: "ε against the length of training: tight band and Rényi DP",
+        page: Page::Training,
+        params: &[
+            "dataset", "batch", "mech", "sigma", "scale", "length", "epochs", "steps", "delta",
+        ],
+        compute: Compute::Direct(training::epsilon_vs_epochs),
+    },
+    FigureSpec {
+        id: "privacy-profile",
+        title: "The privacy profile δ(ε) of the run",
+        page: Page::Training,
+        params: &[
+            "dataset", "batch", "mech", "sigma", "scale", "length", "epochs", "steps", "delta",
+        ],
+        compute: Compute::Direct(training::privacy_profile),
+    },
+    FigureSpec {
+        id: "noise-for-target",
+        title: "Noise needed for a target ε, against the batch size",
+        page: Page::Training,
+        params: &[
+            "dataset",
+            "batch",
+            "mech",
+            "length",
+            "epochs",
+            "steps",
+            "delta",
+            "target-eps",
+        ],
+        compute: Compute::Deferred(training::noise_for_target),
+    },
+    FigureSpec {
+        id: "gaussian-noise-ratio",
+        title: "The noise ratio for the Gaussian mechanism, against the rate",
+        page: Page::Training,
+        params: &[
+            "dataset",
+            "batch",
+            "length",
+            "epochs",
+            "steps",
+            "delta",
+            "target-eps",
+        ],
+        compute: Compute::Deferred(training::gaussian_noise_ratio),
     },
 ];
 

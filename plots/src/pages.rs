@@ -19,16 +19,19 @@ pub enum Page {
     Accuracy,
     /// Rényi DP of subsampled mechanisms, composition and conversion (seed 003).
     Renyi,
+    /// Tight accounting of DP-SGD (privacy loss distributions; seed 001's machine-learning regime).
+    Training,
 }
 
 impl Page {
     /// Every page that exists, in navigation order.
-    pub const ALL: [Page; 5] = [
+    pub const ALL: [Page; 6] = [
         Page::Home,
         Page::Subsampling,
         Page::Limits,
         Page::Accuracy,
         Page::Renyi,
+        Page::Training,
     ];
 
     /// The `page=` value.
@@ -39,6 +42,7 @@ impl Page {
             Page::Limits => "limits",
             Page::Accuracy => "accuracy",
             Page::Renyi => "renyi",
+            Page::Training => "training",
         }
     }
 
@@ -50,6 +54,7 @@ impl Page {
             Page::Limits => "Limits",
             Page::Accuracy => "Accuracy",
             Page::Renyi => "Rényi DP",
+            Page::Training => "Training",
         }
     }
 
@@ -98,6 +103,19 @@ impl Page {
                 "alpha",
                 "steps",
                 "delta",
+                "target-eps",
+            ],
+            Page::Training => &[
+                "dataset",
+                "batch",
+                "mech",
+                "sigma",
+                "scale",
+                "length",
+                "epochs",
+                "steps",
+                "delta",
+                "batching",
                 "target-eps",
             ],
         }
@@ -176,6 +194,8 @@ pub fn is_relevant(view: View, values: &ParamValues, name: &str) -> bool {
             "eps" => mech == "randomized-response" || mech == "kary-randomized-response",
             "k" => mech == "kary-randomized-response",
             "n" => values.choice("scheme") == Scheme::WithoutReplacement.id(),
+            "epochs" => values.choice("length") != "steps",
+            "steps" => !view.params().contains(&"length") || values.choice("length") == "steps",
             _ => true,
         };
     }

@@ -396,6 +396,30 @@ pub const CONVERSIONS: &[Choice] = &[
     },
 ];
 
+/// How the length of a training run is given.
+pub const LENGTHS: &[Choice] = &[
+    Choice {
+        id: "epochs",
+        label: "In epochs",
+    },
+    Choice {
+        id: "steps",
+        label: "In steps",
+    },
+];
+
+/// How a training loop forms its batches.
+pub const BATCHINGS: &[Choice] = &[
+    Choice {
+        id: "poisson",
+        label: "Poisson sampling (each example joins a batch with probability q)",
+    },
+    Choice {
+        id: "shuffle",
+        label: "Shuffle, then fixed-size batches in order",
+    },
+];
+
 /// Every parameter of the app.
 pub static PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -835,7 +859,7 @@ pub static PARAMS: &[ParamSpec] = &[
         symbol: "ε",
         label: "Target ε",
         unit: "",
-        help: "The ε at which to report δ(ε).",
+        help: "The ε at which to report δ(ε); on the training page, the ε the noise is calibrated for.",
         domain: Domain::Real {
             min: 0.0,
             max: 500.0,
@@ -844,6 +868,26 @@ pub static PARAMS: &[ParamSpec] = &[
             slider: (0.01, 50.0),
         },
         default: Value::Real(1.0),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "length",
+        symbol: "length",
+        label: "Length of training given",
+        unit: "",
+        help: "Whether the run's length is counted in epochs (k = epochs·|x|/B steps) or in steps.",
+        domain: Domain::Choice(LENGTHS),
+        default: Value::Choice("epochs"),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "batching",
+        symbol: "batching",
+        label: "How batches are formed",
+        unit: "",
+        help: "What your training loop really does; the tight analysis exists for Poisson sampling only.",
+        domain: Domain::Choice(BATCHINGS),
+        default: Value::Choice("poisson"),
     },
 ];
 

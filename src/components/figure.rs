@@ -12,6 +12,7 @@ use plotters::prelude::*;
 
 use crate::browser;
 use crate::canvas::MeasuredCanvas;
+use crate::components::deferred::{deferred, REST};
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
 
@@ -29,7 +30,19 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             .with(|v| spec.params.iter().map(|p| v.get(p)).collect::<Vec<Value>>())
     });
     let runner = use_context::<SimRunner>();
+    // Figures too slow to follow a slider are computed once the controls rest.
+    let later = spec.is_deferred().then(|| {
+        deferred(inputs, REST, move || {
+            state.values.with_untracked(|v| spec.chart_with(v, None))
+        })
+    });
     let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
+        if let Some(d) = later {
+            // The last chart computed stays until the next one is ready.
+            return d
+                .last()
+                .unwrap_or_else(|| Err("computing this figure…".into()));
+        }
         // Read (not just track) the inputs memo, so it is brought up to date first.
         inputs.with(|_| ());
         let sim = if spec.is_simulated() {
@@ -43,6 +56,9 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     });
     // For simulated figures: what the simulation is doing, shown instead of an error while it runs.
     let pending = move || -> Option<String> {
+        if let Some(d) = later {
+            return d.pending().then(|| "Computing…".to_string());
+        }
         if !spec.is_simulated() {
             return None;
         }
@@ -122,7 +138,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
                     .collect_view()
             }}
             {move || match pending() {
-                Some(p) => Some(view! { <p class="figure-pending" role="status">{p}</p> }.into_any()),
+                Some(p) => Some(view! { <p class="figure-pending" role="status" data-testid=format!("pending-{}", spec.id)>{p}</p> }.into_any()),
                 None => {
                     let err = chart.with(|c| c.as_ref().err().cloned()).or_else(|| draw_error.get());
                     err.map(|e| view! { <p class="figure-error" role="status">{e}</p> }.into_any())

@@ -1,4 +1,5 @@
 //! Reusable components.
 pub mod controls;
+pub mod deferred;
 pub mod figure;
 pub mod readout;

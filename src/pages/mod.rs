@@ -4,3 +4,4 @@ pub mod home;
 pub mod limits;
 pub mod renyi;
 pub mod subsampling;
+pub mod training;

@@ -1,0 +1,89 @@
+//! Computations too slow to follow a slider: run once the inputs have rested, with a visible
+//! "computing" state meanwhile (the last result stays on screen).
+
+use std::time::Duration;
+
+use leptos::leptos_dom::helpers::{set_timeout_with_handle, TimeoutHandle};
+use leptos::prelude::*;
+
+/// How long the inputs must rest before a deferred computation starts.
+pub const REST: Duration = Duration::from_millis(250);
+
+/// A value computed from the inputs `key` describes, once they rest.
+pub struct Deferred<K: Send + Sync + 'static, T: Send + Sync + 'static> {
+    /// The inputs it was computed for, and the value.
+    pub result: RwSignal<Option<(K, T)>>,
+    key: Memo<K>,
+}
+
+// Signals are handles: copyable whatever K and T are (a derive would ask K, T: Copy).
+impl<K: Send + Sync + 'static, T: Send + Sync + 'static> Clone for Deferred<K, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<K: Send + Sync + 'static, T: Send + Sync + 'static> Copy for Deferred<K, T> {}
+
+impl<K, T> Deferred<K, T>
+where
+    K: Clone + PartialEq + Send + Sync + 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    /// Whether the value on screen is older than the inputs (or there is none yet).
+    pub fn pending(&self) -> bool {
+        let key = self.key;
+        self.result
+            .with(|r| key.with(|k| r.as_ref().map(|(rk, _)| rk != k).unwrap_or(true)))
+    }
+
+    /// The value for the current inputs, if it is ready.
+    pub fn current(&self) -> Option<T> {
+        let key = self.key;
+        self.result.with(|r| {
+            r.as_ref()
+                .filter(|(rk, _)| key.with(|k| k == rk))
+                .map(|(_, v)| v.clone())
+        })
+    }
+
+    /// The last value computed, current or not.
+    pub fn last(&self) -> Option<T> {
+        self.result.with(|r| r.as_ref().map(|(_, v)| v.clone()))
+    }
+}
+
+/// Run `compute` (which reads the state untracked) when `key` has not changed for `rest`; the
+/// first run starts at once. A change while waiting restarts the wait, so a slider drag costs
+/// nothing until it stops.
+pub fn deferred<K, T>(
+    key: Memo<K>,
+    rest: Duration,
+    compute: impl Fn() -> T + Copy + 'static,
+) -> Deferred<K, T>
+where
+    K: Clone + PartialEq + Send + Sync + 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    let result = RwSignal::new(None::<(K, T)>);
+    let handle = StoredValue::new(None::<TimeoutHandle>);
+    let first = StoredValue::new(true);
+    Effect::new(move |_| {
+        key.track();
+        if let Some(h) = handle.get_value() {
+            h.clear();
+        }
+        let wait = if first.get_value() {
+            Duration::ZERO
+        } else {
+            rest
+        };
+        first.set_value(false);
+        let run = move || {
+            let k = key.get_untracked();
+            let v = compute();
+            result.set(Some((k, v)));
+        };
+        handle.set_value(set_timeout_with_handle(run, wait).ok());
+    });
+    Deferred { result, key }
+}
