@@ -325,3 +325,47 @@ async fn renyi_page_mounts_with_public_values() {
     drop(handle);
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn training_page_shows_the_band_then_refines_it() {
+    // Opacus's test case (σ = 1.5, q = 0.04, 2250 steps, δ = 1e-5): its PRV accountant gives
+    // about 6.777; dp_accounting's PLD accountant 6.7688 (tools/external).
+    let (host, handle) = mount(
+        "?page=training&dataset=60000&batch=2400&sigma=1.5&length=steps&steps=2250&delta=1e-5",
+    )
+    .await;
+    // Wait for the refined numbers (computed once the controls rest).
+    let status = || find(&host, "[data-testid=accounting-status]");
+    for _ in 0..100 {
+        if status().get_attribute("data-state").as_deref() == Some("final") {
+            break;
+        }
+        tick(50).await;
+    }
+    assert_eq!(status().get_attribute("data-state").as_deref(), Some("final"));
+    let (hi, lo) = (
+        data_value(&host, "tight-epsilon"),
+        data_value(&host, "tight-epsilon-lower"),
+    );
+    assert!(lo <= hi && (hi - 6.7688).abs() < 0.002, "[{lo}, {hi}]");
+    assert!(hi - lo < 0.03, "refined band [{lo}, {hi}] is too wide");
+    let rdp = data_value(&host, "rdp-epsilon");
+    assert!(rdp > hi && (rdp - 7.33).abs() < 0.01, "RDP {rdp}");
+    assert!(data_value(&host, "rdp-order") > 1.0);
+    assert!(data_value(&host, "calibrated-sigma") > 0.2);
+    // The textarea's value property (read without the HtmlTextAreaElement binding).
+    let text = js_sys::Reflect::get(
+        &find(&host, "[data-testid=privacy-statement]"),
+        &JsValue::from_str("value"),
+    )
+    .unwrap()
+    .as_string()
+    .unwrap_or_default();
+    assert!(
+        text.contains("adding or removing one example") && text.contains("ε = 6.769"),
+        "{text}"
+    );
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 4);
+    drop(handle);
+    host.remove();
+}

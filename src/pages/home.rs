@@ -82,7 +82,13 @@ pub fn HomePage() -> impl IntoView {
                     ev.prevent_default();
                     state.navigate(View::Page(Page::Limits));
                 }>"its limits"</a>
-                " show how much extra noise it costs when ε is not small compared with the sampling rate, as in most machine-learning training."
+                " show how much extra noise it costs when ε is not small compared with the sampling rate, as in most machine-learning training. "
+                "For a training run itself, "
+                <a href="?page=training" on:click=move |ev: leptos::ev::MouseEvent| {
+                    ev.prevent_default();
+                    state.navigate(View::Page(Page::Training));
+                }>"the training page"</a>
+                " gives the tight ε of DP-SGD between two certified bounds, beside the Rényi DP number, and the noise a target ε needs."
             </p>
             <p>
                 "Every number names the neighbouring relation it holds for (adding or removing one record, or replacing one), and every figure can be copied as a link or embedded in another page. "

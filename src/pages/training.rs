@@ -3,8 +3,10 @@
 //! statement (issue 6; seed 001's machine-learning regime).
 
 use amp_plots::figures::figure;
-use amp_plots::figures::training::{account, setting, statement, warnings, Account};
-use amp_plots::format::short_number;
+use amp_plots::figures::training::{
+    account, cached_band, setting, statement, warnings, Account, FINE, QUICK,
+};
+use amp_plots::format::{compact_number, short_number};
 use amp_plots::pages::Page;
 use amp_plots::params::Value;
 use leptos::prelude::*;
@@ -18,6 +20,23 @@ use crate::state::AppState;
 
 fn fig(id: &'static str) -> impl IntoView {
     figure(id).map(|spec| view! { <FigureView spec=spec /> })
+}
+
+/// [`account`], with performance measures for the benchmark: `pld:quick` / `pld:fine` (the
+/// accountant's two composed PLDs alone) and `account:quick` / `account:fine` (everything the
+/// readouts show, calibration included).
+fn measured(values: &amp_plots::params::ParamValues, fine: bool) -> Result<Account, String> {
+    let tag = if fine { "fine" } else { "quick" };
+    let (pld, all) = (format!("pld:{tag}"), format!("account:{tag}"));
+    browser::mark(&format!("{all}-start"));
+    if let Ok(t) = setting(values) {
+        browser::mark(&format!("{pld}-start"));
+        let _ = cached_band(&t, if fine { FINE } else { QUICK });
+        browser::measure(&pld, &format!("{pld}-start"));
+    }
+    let out = account(values, fine);
+    browser::measure(&all, &format!("{all}-start"));
+    out
 }
 
 /// The training page.
@@ -38,10 +57,10 @@ pub fn TrainingPage() -> impl IntoView {
     // Quick numbers follow the controls; refined ones arrive once they rest.
     let quick = Memo::new(move |_| {
         inputs.track();
-        state.values.with_untracked(|v| account(v, false))
+        state.values.with_untracked(|v| measured(v, false))
     });
     let fine = deferred(inputs, REST, move || {
-        state.values.with_untracked(|v| account(v, true))
+        state.values.with_untracked(|v| measured(v, true))
     });
     let shown: Memo<Result<Account, String>> =
         Memo::new(move |_| fine.current().unwrap_or_else(|| quick.get()));
@@ -127,12 +146,18 @@ pub fn TrainingPage() -> impl IntoView {
                         <Readout testid="rdp-gap" label="RDP ε over the tight ε" value=gap relation=relation digits=4 />
                         <Readout testid="calibrated-sigma" label="Noise for the target ε (σ, or b for Laplace)" value=sigma relation=relation digits=5 />
                     </dl>
-                    <p class="small" data-testid="accounting-status" data-state=move || if refined() { "final" } else { "refining" } role="status">
+                    <p
+                        class="small"
+                        data-testid="accounting-status"
+                        data-state=move || if refined() { "final" } else { "refining" }
+                        data-step=move || shown.with(|a| a.as_ref().ok().map(|a| compact_number(a.step)).unwrap_or_default())
+                        role="status"
+                    >
                         {status}
                     </p>
                     <div class="statement">
                         <label for="privacy-statement">"Privacy statement (plain language)"</label>
-                        <textarea id="privacy-statement" readonly rows="7" data-testid="privacy-statement" prop:value=move || text.get().unwrap_or_default()></textarea>
+                        <textarea id="privacy-statement" readonly rows="9" data-testid="privacy-statement" prop:value=move || text.get().unwrap_or_default()></textarea>
                         <button type="button" on:click=move |_| {
                             if let Some(t) = text.get_untracked() {
                                 browser::copy_text(&t);

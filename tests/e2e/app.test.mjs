@@ -70,7 +70,7 @@ function cli(args) {
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi']);
+  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -325,6 +325,57 @@ test('renyi page: curves and composition equal the CLI, a slider moves them, bou
   await sameAsCli(page, 'rdp-at-order', cli(['rdp', ...lap, '--bound', 'upper', '--orders', url.get('alpha')]).rdp[0]);
   await sameAsCli(page, 'composed-epsilon', cli(['account', '--accountant', 'rdp', ...lap, '--steps', url.get('steps'), '--delta', url.get('delta')]).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/renyi.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('training page: the tight band and RDP equal the CLI, numbers refine at rest, calibration, warnings', async () => {
+  // Opacus's test case: σ = 1.5, q = 2400/60000 = 0.04, 2250 steps, δ = 1e-5 (its PRV accountant: about 6.777).
+  const { page, problems } = await open('/?page=training&dataset=60000&batch=2400&mech=gaussian&sigma=1.5&length=steps&steps=2250&delta=1e-5&batching=poisson&target-eps=6.7688');
+  await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+  await painted(page);
+  assert.equal(await page.locator('canvas').count(), 4);
+  const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
+  const base = ['--mechanism', 'gaussian', '--sigma', '1.5', '--q', '0.04', '--steps', '2250', '--delta', '1e-5'];
+  const pld = cli(['account', '--accountant', 'pld', ...base, '--grid', step]);
+  await sameAsCli(page, 'tight-epsilon', pld.epsilon);
+  await sameAsCli(page, 'tight-epsilon-lower', pld.epsilon_lower);
+  const rdp = cli(['account', '--accountant', 'rdp', ...base]);
+  await sameAsCli(page, 'rdp-epsilon', rdp.epsilon);
+  await sameAsCli(page, 'rdp-order', rdp.order);
+  const [lo, hi, r] = [await value(page, 'tight-epsilon-lower'), await value(page, 'tight-epsilon'), await value(page, 'rdp-epsilon')].map(Number);
+  assert.ok(lo <= hi && hi < r, `band [${lo}, ${hi}], RDP ${r}`);
+  assert.ok(Math.abs(hi - 6.7688) < 0.002 && Math.abs(6.7774 - hi) < 0.02, `tight ε ${hi} against Opacus's 6.777`);
+  // The target is the run's own ε: the calibrated σ is the run's σ (to the calibration's accuracy).
+  const sigma = Number(await value(page, 'calibrated-sigma'));
+  assert.ok(Math.abs(sigma - 1.5) < 0.01, `calibrated σ ${sigma}`);
+  assert.match(await page.inputValue('[data-testid=privacy-statement]'), /ε = 6\.769 and δ = 1e-5/);
+  assert.equal(await page.locator('[data-testid=training-warning]').count(), 0);
+
+  // A slider: the quick numbers follow, then the refined ones land; more noise, less ε.
+  await page.focus('[data-testid=slider-sigma]');
+  for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => { const v = new URL(location.href).searchParams.get('sigma'); return v !== null && v !== '1.5'; });
+  await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+  const sigma2 = new URL(page.url()).searchParams.get('sigma');
+  const step2 = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
+  const pld2 = cli(['account', '--accountant', 'pld', '--mechanism', 'gaussian', '--sigma', sigma2, '--q', '0.04', '--steps', '2250', '--delta', '1e-5', '--grid', step2]);
+  await sameAsCli(page, 'tight-epsilon', pld2.epsilon);
+  assert.ok(pld2.epsilon < pld.epsilon);
+  await painted(page);
+
+  // Shuffled batches: the page says the numbers are Poisson's, and so does the statement.
+  await page.selectOption('#ctl-batching', 'shuffle');
+  await page.waitForSelector('[data-testid=training-warning]');
+  assert.match(await page.textContent('[data-testid=training-warning]'), /No tight analysis/);
+  assert.match(await page.inputValue('[data-testid=privacy-statement]'), /does not certify/);
+  // δ ≥ 1/|x| is flagged.
+  await page.fill('[data-testid=field-delta]', '0.001');
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=training-warning]')].some((w) => w.textContent.includes('1/|x|')));
+  // Randomized response is refused with a reason, not a number.
+  await page.selectOption('#ctl-mech', 'randomized-response');
+  await page.waitForFunction(() => document.querySelector('[data-testid=tight-epsilon]')?.classList.contains('unavailable'));
+  await page.screenshot({ path: `${ARTIFACTS}/training.png`, fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
 });
