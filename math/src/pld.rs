@@ -22,9 +22,10 @@
 //! (of order 1e-16 times the number of buckets, far below the δ values of interest); their gap
 //! shrinks linearly with h.
 
-use crate::fft;
+use crate::fft::{self, Chunk, Pair, LANES};
 use crate::special::{exp, exp_m1, ln, ln_1p};
 use crate::MathError;
+use std::borrow::Cow;
 
 /// Chernoff bound on the composed mass that leaves the FFT window, per side.
 pub const TAIL: f64 = 1e-18;
@@ -145,6 +146,24 @@ fn bucket_masses(
         }
     }
     out
+}
+
+/// Σ a_i b_i with eight partial sums (so that it vectorises).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f64>() + tail
 }
 
 impl Pld {
@@ -334,9 +353,10 @@ impl Pld {
     }
 
     /// log E[e^{tL}; L finite], relative to the largest exponent so nothing overflows. The
-    /// factors e^{t·l_i} on the uniform grid are a geometric sequence, recomputed exactly every
-    /// 512 buckets (relative drift below 1e-13: this only sizes the FFT window, whose Chernoff
-    /// bound has far more room than that).
+    /// factors e^{t·l_i} on the uniform grid are a geometric sequence: e^{t·l} exactly at the start
+    /// of every block of (at most) 512 buckets times the powers of e^{th} (relative drift below
+    /// 1e-13: this only sizes the FFT window, whose Chernoff bound has far more room than that),
+    /// so each block is one dot product of the masses with those powers.
     fn ln_mgf(&self, t: f64) -> f64 {
         let first = self.masses.iter().position(|&m| m > 0.0);
         let last = self.masses.iter().rposition(|&m| m > 0.0);
@@ -345,16 +365,22 @@ impl Pld {
         };
         let l = |i: usize| (self.offset + i as i64) as f64 * self.step;
         let shift = (t * l(first)).max(t * l(last));
-        let ratio = exp(t * self.step);
+        let x = t * self.step;
+        // Blocks short enough that the powers e^{x·j} stay far from overflow.
+        let block = ((600.0 / x.abs()) as usize).clamp(1, 512);
+        let ratio = exp(x);
+        let mut powers = Vec::with_capacity(block);
+        let mut f = 1.0;
+        for _ in 0..block {
+            powers.push(f);
+            f *= ratio;
+        }
         let mut sum = 0.0;
-        let mut f = 0.0;
-        for (i, &m) in self.masses.iter().enumerate().take(last + 1).skip(first) {
-            if (i - first) % 512 == 0 {
-                f = exp(t * l(i) - shift);
-            } else {
-                f *= ratio;
+        for (b, ms) in self.masses[first..=last].chunks(block).enumerate() {
+            let start = exp(t * l(first + b * block) - shift);
+            if start > 0.0 {
+                sum += start * dot(ms, &powers[..ms.len()]);
             }
-            sum += m * f;
         }
         shift + ln(sum)
     }
@@ -464,9 +490,13 @@ impl Pld {
             Estimate::Pessimistic => (d + self.slack + RESOLUTION).min(1.0),
             Estimate::Optimistic => {
                 let mut best = d - self.slack - RESOLUTION;
-                if self.spread.is_finite() && d > 0.0 {
+                // The coupling's failure probabilities e are taken relative to the rounded-down
+                // δ̃ at ε shifted back by the drift: far out, δ̃(ε) itself can be 0 (every loss
+                // was rounded below ε) while the shifted one is not.
+                let scale = d.max(raw(epsilon + self.drift.min(0.0)));
+                if self.spread.is_finite() && scale > 0.0 {
                     for f in [1e-2, 1e-3, 1e-4] {
-                        let e = f * d;
+                        let e = f * scale;
                         let v =
                             raw(epsilon + self.eta(e)) - e - self.fail - self.slack - RESOLUTION;
                         best = best.max(v);
@@ -516,38 +546,60 @@ impl Pld {
     }
 }
 
-/// z ↦ z^k for many complex numbers at once (real parts `re`, imaginary parts `im`), by binary
-/// powering: the same operations in the same order as one number at a time, in chunks of fixed
-/// length so that the loops vectorise.
-fn cpow_in_place(re: &mut [f64], im: &mut [f64], k: u64) {
-    const W: usize = 64;
-    for (zr, zi) in re.chunks_mut(W).zip(im.chunks_mut(W)) {
-        let len = zr.len();
-        let (mut ar, mut ai) = ([0.0; W], [0.0; W]);
-        ar[..len].copy_from_slice(zr);
-        ai[..len].copy_from_slice(&zi[..len]);
-        let (mut rr, mut ri) = ([1.0; W], [0.0; W]);
-        let mut k = k;
+/// A power k to raise spectra to, and how small |z|² must be for z^k to be negligible: below
+/// 1e-250 in modulus (beyond anything a mass or δ can register), so those are set to 0.
+#[derive(Clone, Copy)]
+struct Power {
+    k: u64,
+    negligible: f64,
+}
+
+impl Power {
+    fn new(k: u64) -> Power {
+        let negligible = if k == 0 {
+            -1.0
+        } else {
+            // |z^k| = (|z|²)^{k/2} ≤ 1e-250.
+            exp(2.0 * ln(1e-250) / k as f64)
+        };
+        Power { k, negligible }
+    }
+
+    /// z ↦ z^k on each lane of (re, im), by binary powering: the same operations in the same
+    /// order as for one number at a time, on fixed-length arrays so that the loops vectorise.
+    fn apply(self, re: &mut [f64; LANES], im: &mut [f64; LANES]) {
+        let largest = (0..LANES).fold(0.0f64, |m, j| m.max(re[j] * re[j] + im[j] * im[j]));
+        if largest <= self.negligible {
+            (*re, *im) = ([0.0; LANES], [0.0; LANES]);
+            return;
+        }
+        let (mut rr, mut ri) = ([1.0; LANES], [0.0; LANES]);
+        let mut k = self.k;
         while k > 0 {
             if k & 1 == 1 {
-                for j in 0..W {
+                for j in 0..LANES {
                     let (a, b) = (rr[j], ri[j]);
-                    rr[j] = a * ar[j] - b * ai[j];
-                    ri[j] = a * ai[j] + b * ar[j];
+                    rr[j] = a * re[j] - b * im[j];
+                    ri[j] = a * im[j] + b * re[j];
                 }
             }
             k >>= 1;
             if k > 0 {
-                for j in 0..W {
-                    let (a, b) = (ar[j], ai[j]);
-                    ar[j] = a * a - b * b;
-                    ai[j] = a * b + b * a;
+                for j in 0..LANES {
+                    let (a, b) = (re[j], im[j]);
+                    re[j] = a * a - b * b;
+                    im[j] = a * b + b * a;
                 }
             }
         }
-        zr.copy_from_slice(&rr[..len]);
-        zi.copy_from_slice(&ri[..len]);
+        (*re, *im) = (rr, ri);
     }
+}
+
+/// Both half spectra of a [`Pair`] to their powers: X_a^{ka}, X_b^{kb}.
+fn pow_pair(x: &mut Pair, ka: Power, kb: Power) {
+    ka.apply(&mut x.ar, &mut x.ai);
+    kb.apply(&mut x.br, &mut x.bi);
 }
 
 /// Where a composition's finite mass lies: its full support [lo, hi] in grid indices and the
@@ -616,27 +668,45 @@ fn window(parts: &[(&Pld, u64)]) -> Window {
     Window { lo, hi, i_lo, i_hi }
 }
 
-/// Add a PLD's masses into a signal of length n (a power of two), each at position i mod n.
-fn load(p: &Pld, out: &mut [f64]) {
+/// A PLD's masses (or nothing) as a signal, mass i at position i mod n (n, the length of `out`, a
+/// power of two). Every entry is written before any is read, so fresh pages are only touched
+/// once.
+fn load(p: Option<&Pld>, out: &mut [f64]) {
+    let masses = p.map_or(&[][..], |p| &p.masses[..]);
+    let head = masses.len().min(out.len());
+    out[..head].copy_from_slice(&masses[..head]);
+    out[head..].fill(0.0);
     let mask = out.len() - 1;
-    for (i, &m) in p.masses.iter().enumerate() {
+    for (i, &m) in masses.iter().enumerate().skip(head) {
         out[i & mask] += m;
     }
 }
 
-/// Read the composed PLD out of the inverse transform (its real or its imaginary parts).
-fn read_out(parts: &[(&Pld, u64)], w: &Window, values: &[f64]) -> Pld {
+/// Read the composed PLD out of the inverse transform (its real or its imaginary parts), in place
+/// if they are given as an owned vector.
+fn read_out(parts: &[(&Pld, u64)], w: &Window, values: Cow<[f64]>) -> Pld {
     let n = values.len();
     let (step, estimate) = (parts[0].0.step, parts[0].0.estimate);
     // Window index j − i_lo is at position (j − lo) mod n = (j − i_lo + rot) mod n.
     let rot = (w.i_lo as i128 - w.lo).rem_euclid(n as i128) as usize;
-    let masses: Vec<f64> = values[rot..]
-        .iter()
-        .chain(values[..rot].iter())
-        .cycle()
-        .take(w.span())
-        .map(|v| v.max(0.0))
-        .collect();
+    let masses: Vec<f64> = match values {
+        Cow::Owned(mut v) => {
+            v.rotate_left(rot);
+            v.truncate(w.span());
+            v.shrink_to_fit();
+            for m in v.iter_mut() {
+                *m = m.max(0.0);
+            }
+            v
+        }
+        Cow::Borrowed(v) => v[rot..]
+            .iter()
+            .chain(v[..rot].iter())
+            .cycle()
+            .take(w.span())
+            .map(|m| m.max(0.0))
+            .collect(),
+    };
     let finite_keep: f64 = parts
         .iter()
         .map(|(p, k)| (1.0 - p.infinity).powf(*k as f64))
@@ -679,7 +749,7 @@ pub fn compose(parts: &[(&Pld, u64)]) -> Result<Pld, MathError> {
     let w = window(&parts);
     let n = fft_size(w.span())?;
     let (re, _) = convolve(&parts, &[], n);
-    Ok(read_out(&parts, &w, &re))
+    Ok(read_out(&parts, &w, Cow::Owned(re)))
 }
 
 /// Two compositions at once, one as the real and one as the imaginary part of the same
@@ -689,42 +759,55 @@ pub fn compose_two(a: &[(&Pld, u64)], b: &[(&Pld, u64)]) -> Result<(Pld, Pld), M
     let (wa, wb) = (window(&a), window(&b));
     let n = fft_size(wa.span().max(wb.span()))?;
     let (re, im) = convolve(&a, &b, n);
-    Ok((read_out(&a, &wa, &re), read_out(&b, &wb, &im)))
+    Ok((
+        read_out(&a, &wa, Cow::Owned(re)),
+        read_out(&b, &wb, Cow::Owned(im)),
+    ))
 }
 
 /// The cyclic convolutions (length n) of the parts of `a` (real parts of the result) and of `b`
 /// (imaginary parts; may be empty), each part `count` times, from one transform per part: the
 /// signals of part r of both go in as a + ib, and since both are real their spectra are
-/// conjugate-symmetric, so only f ≤ n/2 is raised to the powers.
+/// conjugate-symmetric, so only f ≤ n/2 is raised to the powers. With one part each (the usual
+/// case) this is done in place, chunk by chunk.
 fn convolve(a: &[(&Pld, u64)], b: &[(&Pld, u64)], n: usize) -> (Vec<f64>, Vec<f64>) {
     let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
-    let mut acc: Option<Half> = None;
-    for r in 0..a.len().max(b.len()) {
-        if r > 0 {
-            re.fill(0.0);
-            im.fill(0.0);
-        }
-        if let Some((p, _)) = a.get(r) {
-            load(p, &mut re);
-        }
-        if let Some((p, _)) = b.get(r) {
-            load(p, &mut im);
-        }
+    let scale = 1.0 / n as f64;
+    let rounds = a.len().max(b.len());
+    let mut acc = Half::zero(if rounds > 1 { n / 2 + 1 } else { 0 });
+    for r in 0..rounds {
+        load(a.get(r).map(|p| p.0), &mut re);
+        load(b.get(r).map(|p| p.0), &mut im);
         fft::forward(&mut re, &mut im);
-        let mut x = Half::split(&re, &im);
         let (ka, kb) = (a.get(r).map_or(0, |p| p.1), b.get(r).map_or(0, |p| p.1));
-        cpow_in_place(&mut x.ar, &mut x.ai, ka);
-        cpow_in_place(&mut x.br, &mut x.bi, kb);
-        acc = Some(match acc {
-            None => x,
-            Some(mut acc) => {
-                acc.mul(&x);
-                acc
+        let (ka, kb) = (Power::new(ka), Power::new(kb));
+        for c in fft::half_chunks(n) {
+            let mut x = Pair::split(&re, &im, &c);
+            pow_pair(&mut x, ka, kb);
+            if rounds == 1 {
+                x.join(&mut re, &mut im, &c, scale);
+            } else if r == 0 {
+                acc.store(&x, &c);
+            } else {
+                let mut y = acc.get(&c);
+                for (xr, xi, yr, yi) in [
+                    (&x.ar, &x.ai, &mut y.ar, &mut y.ai),
+                    (&x.br, &x.bi, &mut y.br, &mut y.bi),
+                ] {
+                    for j in 0..LANES {
+                        let (u, v) = (yr[j], yi[j]);
+                        yr[j] = u * xr[j] - v * xi[j];
+                        yi[j] = u * xi[j] + v * xr[j];
+                    }
+                }
+                acc.store(&y, &c);
             }
-        });
+        }
     }
-    if let Some(acc) = acc {
-        acc.join(&mut re, &mut im);
+    if rounds > 1 {
+        for c in fft::half_chunks(n) {
+            acc.get(&c).join(&mut re, &mut im, &c, scale);
+        }
     }
     fft::inverse_unscaled(&mut re, &mut im);
     (re, im)
@@ -845,34 +928,35 @@ impl PldPair {
             .unwrap_or(1);
         let n = fft_size(span)?;
         let (mut re, mut im) = (vec![0.0; n], vec![0.0; n]);
-        load(&self.remove, &mut re);
-        load(&self.add, &mut im);
+        load(Some(&self.remove), &mut re);
+        load(Some(&self.add), &mut im);
         fft::forward(&mut re, &mut im);
-        let x = Half::split(&re, &im);
+        let mut x = Half::zero(n / 2 + 1);
+        for c in fft::half_chunks(n) {
+            x.store(&Pair::split(&re, &im, &c), &c);
+        }
+        let scale = 1.0 / n as f64;
         let mut out = Vec::with_capacity(steps.len());
         for (&k, (wr, wa)) in steps.iter().zip(&windows) {
-            let mut p = x.clone();
-            cpow_in_place(&mut p.ar, &mut p.ai, k);
-            cpow_in_place(&mut p.br, &mut p.bi, k);
-            p.join(&mut re, &mut im);
+            let power = Power::new(k);
+            for c in fft::half_chunks(n) {
+                let mut y = x.get(&c);
+                pow_pair(&mut y, power, power);
+                y.join(&mut re, &mut im, &c, scale);
+            }
             fft::inverse_unscaled(&mut re, &mut im);
             out.push(PldPair {
-                remove: read_out(&[(&self.remove, k)], wr, &re),
-                add: read_out(&[(&self.add, k)], wa, &im),
+                remove: read_out(&[(&self.remove, k)], wr, Cow::Borrowed(&re)),
+                add: read_out(&[(&self.add, k)], wa, Cow::Borrowed(&im)),
             });
         }
         Ok(out)
     }
 }
 
-/// The half spectra X_a, X_b (frequencies f ≤ n/2) of two real signals a and b, as split arrays.
-///
-/// The spectra are in the bit-reversed order [`fft::forward`] leaves them in: entries 0 and 1 are
-/// f = 0 and n/2 (positions 0 and 1, each its own partner n − f), and for 1 ≤ k < log₂ n the 2^{k−1}
-/// entries from 2^{k−1} + 1 on are the first half of the positions [2^k, 2^{k+1}), whose partners
-/// are the second half in reverse (see [`fft::partner`]). Which of f and n − f is kept does not
-/// matter: the other is its exact conjugate, and stays so through the powers.
-#[derive(Clone)]
+/// The half spectra X_a, X_b (one frequency of each pair {f, n − f}, n/2 + 1 in all) of two real
+/// signals, as split arrays in the order of [`fft::half_chunks`]. Which of f and n − f is kept
+/// does not matter: the other is its exact conjugate, and stays so through products and powers.
 struct Half {
     ar: Vec<f64>,
     ai: Vec<f64>,
@@ -880,82 +964,32 @@ struct Half {
     bi: Vec<f64>,
 }
 
-/// The runs of [`Half`] in a spectrum of length n ≥ 2: (h, p, q, len) = entries h .. h + len hold
-/// positions p .. p + len, whose partners are q, q − 1, …, q − len + 1.
-fn half_runs(n: usize) -> impl Iterator<Item = (usize, usize, usize, usize)> {
-    [(0, 0, 0, 1), (1, 1, 1, 1)]
-        .into_iter()
-        .chain((1..n.trailing_zeros()).map(|k| {
-            let b = 1usize << k;
-            (b / 2 + 1, b, 2 * b - 1, b / 2)
-        }))
-}
-
 impl Half {
-    /// From the spectrum Z of a + ib: X_a = (Z[f] + conj Z[n − f])/2,
-    /// X_b = (Z[f] − conj Z[n − f])/(2i).
-    fn split(re: &[f64], im: &[f64]) -> Half {
-        let n = re.len();
-        let m = n / 2 + 1;
-        let mut x = Half {
+    fn zero(m: usize) -> Half {
+        Half {
             ar: vec![0.0; m],
             ai: vec![0.0; m],
             br: vec![0.0; m],
             bi: vec![0.0; m],
-        };
-        for (h, p, q, len) in half_runs(n) {
-            debug_assert_eq!(fft::partner(p), q);
-            let (ar, ai) = (&mut x.ar[h..h + len], &mut x.ai[h..h + len]);
-            let (br, bi) = (&mut x.br[h..h + len], &mut x.bi[h..h + len]);
-            let (zr, zi) = (&re[p..p + len], &im[p..p + len]);
-            let (wr, wi) = (&re[q + 1 - len..=q], &im[q + 1 - len..=q]);
-            for r in 0..len {
-                let (cr, ci) = (wr[len - 1 - r], -wi[len - 1 - r]);
-                ar[r] = 0.5 * (zr[r] + cr);
-                ai[r] = 0.5 * (zi[r] + ci);
-                br[r] = 0.5 * (zi[r] - ci);
-                bi[r] = -(0.5 * (zr[r] - cr));
-            }
         }
+    }
+
+    fn store(&mut self, x: &Pair, c: &Chunk) {
+        let (h, len) = (c.h, c.len);
+        self.ar[h..h + len].copy_from_slice(&x.ar[..len]);
+        self.ai[h..h + len].copy_from_slice(&x.ai[..len]);
+        self.br[h..h + len].copy_from_slice(&x.br[..len]);
+        self.bi[h..h + len].copy_from_slice(&x.bi[..len]);
+    }
+
+    fn get(&self, c: &Chunk) -> Pair {
+        let (h, len) = (c.h, c.len);
+        let mut x = Pair::zero();
+        x.ar[..len].copy_from_slice(&self.ar[h..h + len]);
+        x.ai[..len].copy_from_slice(&self.ai[h..h + len]);
+        x.br[..len].copy_from_slice(&self.br[h..h + len]);
+        x.bi[..len].copy_from_slice(&self.bi[h..h + len]);
         x
-    }
-
-    /// Pointwise product with `o`, both spectra.
-    fn mul(&mut self, o: &Half) {
-        for (xr, xi, yr, yi) in [
-            (&mut self.ar, &mut self.ai, &o.ar, &o.ai),
-            (&mut self.br, &mut self.bi, &o.br, &o.bi),
-        ] {
-            for (((xr, xi), yr), yi) in xr.iter_mut().zip(xi.iter_mut()).zip(yr).zip(yi) {
-                let (a, b) = (*xr, *xi);
-                *xr = a * yr - b * yi;
-                *xi = a * yi + b * yr;
-            }
-        }
-    }
-
-    /// The full spectrum of A + iB, times 1/n (exact: a power of two), in bit-reversed order, ready
-    /// for one inverse transform whose real parts are A's signal and imaginary parts B's
-    /// (A[n − f] = conj A[f], likewise B).
-    fn join(&self, re: &mut [f64], im: &mut [f64]) {
-        let n = re.len();
-        let s = 1.0 / n as f64;
-        for (h, p, q, len) in half_runs(n) {
-            let (ar, ai) = (&self.ar[h..h + len], &self.ai[h..h + len]);
-            let (br, bi) = (&self.br[h..h + len], &self.bi[h..h + len]);
-            // Partners first: for p = q (f = 0 or n/2) the value at f is the one kept.
-            let (wr, wi) = (&mut re[q + 1 - len..=q], &mut im[q + 1 - len..=q]);
-            for r in 0..len {
-                // conj A + i conj B.
-                wr[len - 1 - r] = (ar[r] + bi[r]) * s;
-                wi[len - 1 - r] = (br[r] - ai[r]) * s;
-            }
-            let (zr, zi) = (&mut re[p..p + len], &mut im[p..p + len]);
-            for r in 0..len {
-                zr[r] = (ar[r] - bi[r]) * s;
-                zi[r] = (ai[r] + br[r]) * s;
-            }
-        }
     }
 }
 
@@ -1559,7 +1593,14 @@ type C = (f64, f64);
 #[cfg(test)]
 fn fft(x: &mut [C], inverse: bool) {
     let n = x.len();
-    let rev = |p: usize| p.reverse_bits() >> (usize::BITS - n.trailing_zeros()) % usize::BITS;
+    let bits = n.trailing_zeros();
+    let rev = |p: usize| {
+        if bits == 0 {
+            p
+        } else {
+            p.reverse_bits() >> (usize::BITS - bits)
+        }
+    };
     let (mut re, mut im): (Vec<f64>, Vec<f64>) = x.iter().copied().unzip();
     if inverse {
         let (r, i): (Vec<f64>, Vec<f64>) = (0..n).map(|p| (re[rev(p)], im[rev(p)])).unzip();
@@ -1589,5 +1630,64 @@ mod tests {
         for (a, b) in x.iter().zip(&orig) {
             assert!((a.0 - b.0).abs() < 1e-12 && a.1.abs() < 1e-12);
         }
+    }
+
+    /// The packed, bit-reversed pipeline against a direct convolution: one part (in place), two
+    /// parts (accumulated half spectra), both packing slots, and [`compose`] alone.
+    #[test]
+    fn compositions_match_direct_convolution() {
+        let pld = |masses: Vec<f64>, offset: i64| Pld {
+            step: 0.1,
+            offset,
+            masses,
+            infinity: 0.0,
+            slack: 0.0,
+            estimate: Estimate::Pessimistic,
+            drift: 0.0,
+            spread: 0.0,
+            fail: 0.0,
+        };
+        let a = pld(vec![0.1, 0.4, 0.3, 0.2], -1);
+        let b = pld(vec![0.5, 0.0, 0.25, 0.125, 0.125], 2);
+        let conv = |x: &[f64], y: &[f64]| -> Vec<f64> {
+            let mut out = vec![0.0; x.len() + y.len() - 1];
+            for (i, u) in x.iter().enumerate() {
+                for (j, v) in y.iter().enumerate() {
+                    out[i + j] += u * v;
+                }
+            }
+            out
+        };
+        let power = |x: &Pld, k: u64| -> (i64, Vec<f64>) {
+            let mut m = vec![1.0];
+            for _ in 0..k {
+                m = conv(&m, &x.masses);
+            }
+            (x.offset * k as i64, m)
+        };
+        let check = |got: &Pld, want: (i64, Vec<f64>)| {
+            for (i, &m) in want.1.iter().enumerate() {
+                let j = (want.0 + i as i64 - got.offset) as usize;
+                let g = if j < got.masses.len() {
+                    got.masses[j]
+                } else {
+                    0.0
+                };
+                assert!((g - m).abs() < 1e-13, "index {i}: {g} vs {m}");
+            }
+        };
+        let (x, y) = compose_two(&[(&a, 7)], &[(&b, 5)]).unwrap();
+        check(&x, power(&a, 7));
+        check(&y, power(&b, 5));
+        let (y, x) = compose_two(&[(&b, 5)], &[(&a, 7)]).unwrap();
+        check(&x, power(&a, 7));
+        check(&y, power(&b, 5));
+        check(&compose(&[(&a, 7)]).unwrap(), power(&a, 7));
+        let (pa, pb) = (power(&a, 3), power(&b, 4));
+        let both = (pa.0 + pb.0, conv(&pa.1, &pb.1));
+        check(&compose(&[(&a, 3), (&b, 4)]).unwrap(), both.clone());
+        let (x, y) = compose_two(&[(&a, 3), (&b, 4)], &[(&b, 2)]).unwrap();
+        check(&x, both);
+        check(&y, power(&b, 2));
     }
 }

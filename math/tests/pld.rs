@@ -262,3 +262,41 @@ fn delta_curve_matches_the_exact_sweep() {
         }
     }
 }
+
+#[test]
+fn results_do_not_depend_on_earlier_transforms() {
+    // The FFT's tables are cached per size: a composition must give the same bits whether or not
+    // smaller (or larger) transforms ran before it (the app runs a quick pass before the refined one).
+    let run = |h: f64| {
+        pld::poisson_gaussian(1.5, 0.04, h, Estimate::Pessimistic)
+            .unwrap()
+            .self_compose(2250)
+            .unwrap()
+            .epsilon_for_delta(1e-5)
+            .unwrap()
+    };
+    let h = 0.00011114406779661017;
+    let fresh = std::thread::spawn(move || run(h)).join().unwrap();
+    let after_small = std::thread::spawn(move || {
+        run(8e-4);
+        run(h)
+    })
+    .join()
+    .unwrap();
+    let after_large = std::thread::spawn(move || {
+        run(3e-5);
+        run(h)
+    })
+    .join()
+    .unwrap();
+    assert_eq!(
+        fresh.to_bits(),
+        after_small.to_bits(),
+        "{fresh} vs {after_small}"
+    );
+    assert_eq!(
+        fresh.to_bits(),
+        after_large.to_bits(),
+        "{fresh} vs {after_large}"
+    );
+}
