@@ -342,7 +342,10 @@ async fn training_page_shows_the_band_then_refines_it() {
         }
         tick(50).await;
     }
-    assert_eq!(status().get_attribute("data-state").as_deref(), Some("final"));
+    assert_eq!(
+        status().get_attribute("data-state").as_deref(),
+        Some("final")
+    );
     let (hi, lo) = (
         data_value(&host, "tight-epsilon"),
         data_value(&host, "tight-epsilon-lower"),
