@@ -33,7 +33,11 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     // Figures too slow to follow a slider are computed once the controls rest.
     let later = spec.is_deferred().then(|| {
         deferred(inputs, REST, move || {
-            state.values.with_untracked(|v| spec.chart_with(v, None))
+            let start = format!("chart-start:{}", spec.id);
+            browser::mark(&start);
+            let out = state.values.with_untracked(|v| spec.chart_with(v, None));
+            browser::measure(&format!("chart:{}", spec.id), &start);
+            out
         })
     });
     let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
@@ -50,9 +54,14 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
         } else {
             None
         };
-        state
+        // Measured as `chart:<figure-id>` (the computation; `redraw:` is the painting).
+        let start = format!("chart-start:{}", spec.id);
+        browser::mark(&start);
+        let out = state
             .values
-            .with_untracked(|v| spec.chart_with(v, sim.as_deref()))
+            .with_untracked(|v| spec.chart_with(v, sim.as_deref()));
+        browser::measure(&format!("chart:{}", spec.id), &start);
+        out
     });
     // For simulated figures: what the simulation is doing, shown instead of an error while it runs.
     let pending = move || -> Option<String> {
