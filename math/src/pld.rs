@@ -101,51 +101,99 @@ struct LossLaw<'a> {
 /// pair they form dominates the bucket's (Doroshenko, Ghazi, Kamath, Kumar & Manurangsi 2022,
 /// "Connect the dots"), so δ computed from them is an upper bound.
 fn upper_share(p: f64, q: f64, l: f64, h: f64) -> f64 {
-    if p <= 0.0 {
-        return 0.0;
-    }
-    let u = exp(h) * (p - exp(l) * q) / exp_m1(h);
-    u.clamp(0.0, p)
+    Split::new(h).upper(p, q, l)
 }
 
-/// The masses of the buckets (l_{k−1}, l_k], k = 1..n − 1, l_k = (first + k)·h (index 0 unused),
-/// evaluating the law once per grid point: differences of F while F ≤ ½, of S = 1 − F after (the
-/// law is monotone, so one switch), so that small masses in either tail keep their digits.
-fn bucket_masses(
-    cdf: &dyn Fn(f64) -> f64,
-    sur: &dyn Fn(f64) -> f64,
-    first: i64,
-    n: usize,
-    h: f64,
-) -> Vec<f64> {
-    let mut out = vec![0.0; n];
-    let mut upper = false;
-    let l0 = first as f64 * h;
-    let mut prev = cdf(l0);
-    if prev > 0.5 {
-        upper = true;
-        prev = sur(l0);
-    }
-    for (k, slot) in out.iter_mut().enumerate().skip(1) {
-        let l = (first + k as i64) as f64 * h;
-        if upper {
-            let s = sur(l);
-            *slot = (prev - s).max(0.0);
-            prev = s;
-        } else {
-            let f = cdf(l);
-            if f <= 0.5 {
-                *slot = (f - prev).max(0.0);
-                prev = f;
-            } else {
-                let s = sur(l);
-                *slot = (1.0 - s - prev).max(0.0);
-                upper = true;
-                prev = s;
-            }
+/// [`upper_share`] for one grid step h, with e^h and expm1(h) computed once.
+struct Split {
+    exp_h: f64,
+    exp_m1_h: f64,
+}
+
+impl Split {
+    fn new(h: f64) -> Split {
+        Split {
+            exp_h: exp(h),
+            exp_m1_h: exp_m1(h),
         }
     }
-    out
+
+    /// [`upper_share`]`(p, q, l, h)`, the same value.
+    fn upper(&self, p: f64, q: f64, l: f64) -> f64 {
+        self.upper_exp(p, q, exp(l))
+    }
+
+    /// [`Split::upper`] given e^l (the same value).
+    #[inline]
+    fn upper_exp(&self, p: f64, q: f64, exp_l: f64) -> f64 {
+        if p <= 0.0 {
+            return 0.0;
+        }
+        let u = self.exp_h * (p - exp_l * q) / self.exp_m1_h;
+        u.clamp(0.0, p)
+    }
+}
+
+/// A law of the loss on the grid: its distribution function F(i·h) = P(L ≤ i·h) and survival
+/// function S(i·h) = 1 − F(i·h), each accurate where it is small, as functions of the grid index i
+/// and of some state `C` that they may read and fill in (a table of values shared between laws).
+struct GridLaw<F, S> {
+    cdf: F,
+    sur: S,
+}
+
+/// The masses of the buckets (l_{k−1}, l_k], k = 1, 2, …, l_k = (first + k)·h, one after the
+/// other, evaluating the law once per grid point: differences of F while F ≤ ½, of S after (the law
+/// is monotone, so one switch), so that small masses in either tail keep their digits.
+struct Buckets {
+    next: i64,
+    upper: bool,
+    prev: f64,
+}
+
+impl Buckets {
+    fn new<C, F, S>(c: &mut C, law: &GridLaw<F, S>, first: i64) -> Buckets
+    where
+        F: Fn(&mut C, i64) -> f64,
+        S: Fn(&mut C, i64) -> f64,
+    {
+        let mut prev = (law.cdf)(c, first);
+        let upper = prev > 0.5;
+        if upper {
+            prev = (law.sur)(c, first);
+        }
+        Buckets {
+            next: first + 1,
+            upper,
+            prev,
+        }
+    }
+
+    /// The mass of the next bucket.
+    #[inline]
+    fn mass<C, F, S>(&mut self, c: &mut C, law: &GridLaw<F, S>) -> f64
+    where
+        F: Fn(&mut C, i64) -> f64,
+        S: Fn(&mut C, i64) -> f64,
+    {
+        let i = self.next;
+        self.next += 1;
+        let (mass, value) = if self.upper {
+            let s = (law.sur)(c, i);
+            (self.prev - s, s)
+        } else {
+            let f = (law.cdf)(c, i);
+            if f <= 0.5 {
+                (f - self.prev, f)
+            } else {
+                let s = (law.sur)(c, i);
+                self.upper = true;
+                (1.0 - s - self.prev, s)
+            }
+        };
+        self.prev = value;
+        mass.max(0.0)
+    }
 }
 
 /// Σ a_i b_i with eight partial sums (so that it vectorises).
@@ -168,6 +216,22 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 
 impl Pld {
     fn from_law(law: &LossLaw, step: f64, estimate: Estimate) -> Result<Pld, MathError> {
+        let grid = Pld::grid(law, step)?;
+        let at = |f: &dyn Fn(f64) -> f64, i: i64| f(i as f64 * step);
+        let p = GridLaw {
+            cdf: |_: &mut (), i: i64| at(law.cdf, i),
+            sur: |_: &mut (), i: i64| at(law.survival, i),
+        };
+        let q = GridLaw {
+            cdf: |_: &mut (), i: i64| at(law.q_cdf, i),
+            sur: |_: &mut (), i: i64| at(law.q_survival, i),
+        };
+        Ok(Pld::from_grid(law, step, estimate, grid, &mut (), &p, &q))
+    }
+
+    /// The grid of a law: the index of its lowest point and the number of points (its support,
+    /// cut where the tails beyond hold less than `TAIL`·1e-2 each).
+    fn grid(law: &LossLaw, step: f64) -> Result<(i64, usize), MathError> {
         if !(step > 0.0 && step.is_finite()) {
             return Err(MathError::OutOfDomain {
                 name: "h",
@@ -224,25 +288,59 @@ impl Pld {
                 expected: "a grid step giving at most 5·10⁷ buckets",
             });
         }
+        Ok((i_bottom, n))
+    }
+
+    /// The PLD of a law on its grid (n points from index i_bottom, from [`Pld::grid`]), with the
+    /// law under P (and under Q, used when pessimistic) given at the grid points by `p_law` and
+    /// `q_law` (reading and filling in the state `c`); `law` gives the tails beyond the grid and
+    /// the mean. `p_law` and `q_law` must be the same functions as `law`'s at the grid points.
+    fn from_grid<C, PF, PS, QF, QS>(
+        law: &LossLaw,
+        step: f64,
+        estimate: Estimate,
+        (i_bottom, n): (i64, usize),
+        c: &mut C,
+        p_law: &GridLaw<PF, PS>,
+        q_law: &GridLaw<QF, QS>,
+    ) -> Pld
+    where
+        PF: Fn(&mut C, i64) -> f64,
+        PS: Fn(&mut C, i64) -> f64,
+        QF: Fn(&mut C, i64) -> f64,
+        QS: Fn(&mut C, i64) -> f64,
+    {
+        let i_top = i_bottom + n as i64 - 1;
         let mut masses = vec![0.0; n];
         let l_at = |i: i64| i as f64 * step;
-        let p_mass = bucket_masses(law.cdf, law.survival, i_bottom, n, step);
-        let q_mass = match estimate {
-            Estimate::Pessimistic => bucket_masses(law.q_cdf, law.q_survival, i_bottom, n, step),
-            Estimate::Optimistic => Vec::new(),
-        };
         // Bucket k covers (l_{k−1}, l_k]. Pessimistic: connect the dots (split between both ends
         // so as to keep its P- and Q-mass); optimistic: all of it at the lower end.
-        for k in 1..n {
-            let p = p_mass[k];
-            match estimate {
-                Estimate::Pessimistic => {
-                    let a = l_at(i_bottom + k as i64 - 1);
-                    let u = upper_share(p, q_mass[k], a, step);
-                    masses[k] += u;
-                    masses[k - 1] += p - u;
+        let mut p_buckets = Buckets::new(c, p_law, i_bottom);
+        match estimate {
+            Estimate::Pessimistic => {
+                let split = Split::new(step);
+                let mut q_buckets = Buckets::new(c, q_law, i_bottom);
+                // e^l at the buckets' lower ends, a block at a time (independent evaluations in a
+                // row run fastest).
+                let mut exp_l = [0.0; 512];
+                for lo in (1..n).step_by(exp_l.len()) {
+                    let hi = (lo + exp_l.len()).min(n);
+                    for (k, e) in (lo..hi).zip(exp_l.iter_mut()) {
+                        *e = exp(l_at(i_bottom + k as i64 - 1));
+                    }
+                    for (k, &e) in (lo..hi).zip(exp_l.iter()) {
+                        let p = p_buckets.mass(c, p_law);
+                        let q = q_buckets.mass(c, q_law);
+                        let u = split.upper_exp(p, q, e);
+                        masses[k] += u;
+                        masses[k - 1] += p - u;
+                    }
                 }
-                Estimate::Optimistic => masses[k - 1] += p,
+            }
+            Estimate::Optimistic => {
+                for k in 1..n {
+                    masses[k - 1] += p_buckets.mass(c, p_law);
+                }
             }
         }
         let below = (law.cdf)(l_at(i_bottom));
@@ -274,7 +372,7 @@ impl Pld {
                 masses[n - 1] += above;
             }
         }
-        Ok(Pld {
+        Pld {
             step,
             offset: i_bottom,
             masses,
@@ -284,7 +382,7 @@ impl Pld {
             drift,
             spread,
             fail,
-        })
+        }
     }
 
     /// A PLD with finitely many atoms (loss, mass), loss = +∞ allowed, rounded to the grid.
@@ -682,6 +780,45 @@ fn load(p: Option<&Pld>, out: &mut [f64]) {
     }
 }
 
+/// Move the cyclic window of `v` from index rot, span values long (indices mod n = v.len(),
+/// span ≤ n), to the front, each value clamped at 0: the same as `rotate_left(rot)` then clamping
+/// the first span values, in about one pass over the window. A window that wraps around is two
+/// pieces, the head v[rot..] and the tail v[..tail]: if the tail's place (after the head) ends
+/// before the head starts, the tail moves up and then the head down; otherwise the shorter piece,
+/// if short (at most n/32), is set aside while the other moves; otherwise `rotate_left`.
+fn window_to_front(v: &mut [f64], rot: usize, span: usize) {
+    let n = v.len();
+    let head = (n - rot).min(span);
+    let tail = span - head;
+    if tail > 0 && span <= rot {
+        // Backward: the tail's place may overlap where it is.
+        for t in (0..tail).rev() {
+            v[head + t] = v[t].max(0.0);
+        }
+        for t in 0..head {
+            v[t] = v[rot + t].max(0.0);
+        }
+    } else if tail <= n / 32 {
+        let saved: Vec<f64> = v[..tail].iter().map(|m| m.max(0.0)).collect();
+        // Forward: each value is read before anything is written over it (t ≤ rot + t).
+        for t in 0..head {
+            v[t] = v[rot + t].max(0.0);
+        }
+        v[head..span].copy_from_slice(&saved);
+    } else if head <= n / 32 {
+        let saved: Vec<f64> = v[rot..].iter().map(|m| m.max(0.0)).collect();
+        for t in (0..tail).rev() {
+            v[head + t] = v[t].max(0.0);
+        }
+        v[..head].copy_from_slice(&saved);
+    } else {
+        v.rotate_left(rot);
+        for m in &mut v[..span] {
+            *m = m.max(0.0);
+        }
+    }
+}
+
 /// Read the composed PLD out of the inverse transform (its real or its imaginary parts), in place
 /// if they are given as an owned vector.
 fn read_out(parts: &[(&Pld, u64)], w: &Window, values: Cow<[f64]>) -> Pld {
@@ -691,12 +828,9 @@ fn read_out(parts: &[(&Pld, u64)], w: &Window, values: Cow<[f64]>) -> Pld {
     let rot = (w.i_lo as i128 - w.lo).rem_euclid(n as i128) as usize;
     let masses: Vec<f64> = match values {
         Cow::Owned(mut v) => {
-            v.rotate_left(rot);
+            window_to_front(&mut v, rot, w.span());
             v.truncate(w.span());
             v.shrink_to_fit();
-            for m in v.iter_mut() {
-                *m = m.max(0.0);
-            }
             v
         }
         Cow::Borrowed(v) => v[rot..]
@@ -1010,11 +1144,202 @@ fn check_rate(q: f64) -> Result<(), MathError> {
 /// x at which the mixture ratio 1 − q + q·e^{g} equals e^{v}: g = log((e^v − 1 + q)/q), for
 /// v > log(1 − q); −∞ at or below.
 fn mixture_exponent(v: f64, q: f64) -> f64 {
+    mixture_exponent_ln(v, q, ln(q))
+}
+
+/// [`mixture_exponent`] given ln_q = ln(q) (the same value, one logarithm fewer).
+fn mixture_exponent_ln(v: f64, q: f64, ln_q: f64) -> f64 {
     let num = exp_m1(v) + q;
     if num <= 0.0 {
         f64::NEG_INFINITY
     } else {
-        ln(num) - ln(q)
+        ln(num) - ln_q
+    }
+}
+
+/// The two distributions of the Poisson-subsampled Gaussian, N(0, σ²) and the mixture
+/// (1 − q)N(0, σ²) + qN(1, σ²), at the points x_j = σ² log((e^{j·h} − 1 + q)/q) + ½ of the grid
+/// (j = first, first + 1, …), each in its lower tail (distribution function: Φ(x_j/σ) and
+/// (1 − q)Φ(x_j/σ) + qΦ((x_j − 1)/σ)) or its upper tail (survival function: Φ(−x_j/σ) and
+/// (1 − q)Φ(−x_j/σ) + qΦ((1 − x_j)/σ)), whichever the law being discretised asks for (the one
+/// accurate where it is small). The remove direction's laws at the loss l = j·h and the add
+/// direction's at −l are all among these values, so each is computed once, with the same
+/// expressions as the laws' own (so the same bits).
+///
+/// `gauss[k]` and `mixture[k]` keep the last value computed at x_{first + k}, negated if it is the
+/// upper tail's (every value is ≥ 0, and −0.0 is told apart by its sign), NaN if none. They are
+/// filled ahead, lower tails below each distribution's median and upper tails above (what the laws
+/// ask for, except at a point or two next to the medians), block by block with one function
+/// evaluated at a time (independent evaluations in a row run fastest); a value asked for in the
+/// other tail is computed when asked for. Below the remove direction's smallest loss
+/// (j·h ≤ log(1 − q), the indices below `start`) the laws are the constants 0 (lower tail) and 1
+/// (upper tail), as in theirs.
+struct GaussianTable {
+    sigma: f64,
+    q: f64,
+    s2: f64,
+    ln_q: f64,
+    step: f64,
+    first: i64,
+    start: i64,
+    gauss: Vec<f64>,
+    mixture: Vec<f64>,
+}
+
+impl GaussianTable {
+    /// The table for indices first..=last (floor = log(1 − q)), filled ahead.
+    fn new(sigma: f64, q: f64, step: f64, first: i64, last: i64, floor: f64) -> GaussianTable {
+        let mut start = first;
+        while start <= last && start as f64 * step <= floor {
+            start += 1;
+        }
+        let m = (last - first + 1).max(0) as usize;
+        let from = (start - first).clamp(0, m as i64) as usize;
+        let mut t = GaussianTable {
+            sigma,
+            q,
+            s2: sigma * sigma,
+            ln_q: ln(q),
+            step,
+            first,
+            start,
+            gauss: Vec::with_capacity(m),
+            mixture: Vec::with_capacity(m),
+        };
+        // The medians: N(0, σ²)'s at x = 0, the mixture's where its distribution function
+        // crosses ½ (bisections; both only decide which tail to fill ahead).
+        let median = |below: &dyn Fn(f64) -> bool| {
+            let (mut lo, mut hi) = (from, m);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if below(t.x(first + mid as i64)) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let g_med = median(&|x| x <= 0.0);
+        let m_med = median(&|x| t.mixture_value(x, t.gauss_value(x, false), false) <= 0.5);
+        t.gauss.resize(from, f64::NAN);
+        t.mixture.resize(from, f64::NAN);
+        // Block by block, in separate passes (evaluations of one function in a row run fastest):
+        // the points, N(0, σ²)'s tails, the mixture's.
+        let mut xs = [0.0; 512];
+        for lo in (from..m).step_by(xs.len()) {
+            let hi = (lo + xs.len()).min(m);
+            let xs = &mut xs[..hi - lo];
+            for (k, x) in (lo..hi).zip(xs.iter_mut()) {
+                *x = t.x(first + k as i64);
+            }
+            for (k, &x) in (lo..hi).zip(xs.iter()) {
+                let upper = k >= g_med;
+                let g = t.gauss_value(x, upper);
+                t.gauss.push(GaussianTable::keep(g, upper));
+            }
+            for (k, &x) in (lo..hi).zip(xs.iter()) {
+                let (g_upper, upper) = (k >= g_med, k >= m_med);
+                let a = if upper == g_upper {
+                    t.gauss[k].abs()
+                } else {
+                    t.gauss_value(x, upper)
+                };
+                let v = t.mixture_value(x, a, upper);
+                t.mixture.push(GaussianTable::keep(v, upper));
+            }
+        }
+        t
+    }
+
+    /// x_j (for j ≥ start).
+    #[inline]
+    fn x(&self, j: i64) -> f64 {
+        self.s2 * mixture_exponent_ln(j as f64 * self.step, self.q, self.ln_q) + 0.5
+    }
+
+    /// The value of tail `upper` if the table keeps it as `v`.
+    #[inline]
+    fn kept(v: f64, upper: bool) -> Option<f64> {
+        (!v.is_nan() && v.is_sign_negative() == upper).then_some(v.abs())
+    }
+
+    /// How the table keeps the value v of tail `upper`.
+    #[inline]
+    fn keep(v: f64, upper: bool) -> f64 {
+        if upper {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// N(0, σ²)'s tail at x: Φ(x/σ) (lower) or Φ(−x/σ) (upper).
+    #[inline]
+    fn gauss_value(&self, x: f64, upper: bool) -> f64 {
+        normal_cdf(if upper {
+            -x / self.sigma
+        } else {
+            x / self.sigma
+        })
+    }
+
+    /// The mixture's tail at x given N(0, σ²)'s, a: (1 − q)a + qΦ((x − 1)/σ) (lower) or
+    /// (1 − q)a + qΦ((1 − x)/σ) (upper).
+    #[inline]
+    fn mixture_value(&self, x: f64, a: f64, upper: bool) -> f64 {
+        let b = normal_cdf(if upper {
+            (1.0 - x) / self.sigma
+        } else {
+            (x - 1.0) / self.sigma
+        });
+        (1.0 - self.q) * a + self.q * b
+    }
+
+    /// `gauss_value` at point k, kept.
+    #[inline]
+    fn gauss_at(&mut self, k: usize, x: f64, upper: bool) -> f64 {
+        let v = self.gauss_value(x, upper);
+        self.gauss[k] = GaussianTable::keep(v, upper);
+        v
+    }
+
+    /// The mixture's tail at point k (k ≥ start − first), kept, with N(0, σ²)'s.
+    fn mixture_at(&mut self, k: usize, upper: bool) -> f64 {
+        if let Some(v) = GaussianTable::kept(self.mixture[k], upper) {
+            return v;
+        }
+        let x = self.x(self.first + k as i64);
+        let a = match GaussianTable::kept(self.gauss[k], upper) {
+            Some(a) => a,
+            None => self.gauss_at(k, x, upper),
+        };
+        let v = self.mixture_value(x, a, upper);
+        self.mixture[k] = GaussianTable::keep(v, upper);
+        v
+    }
+
+    /// N(0, σ²)'s tail at x_j: Φ(x_j/σ) (lower) or Φ(−x_j/σ) (upper).
+    #[inline]
+    fn gauss(&mut self, j: i64, upper: bool) -> f64 {
+        if j < self.start {
+            return if upper { 1.0 } else { 0.0 };
+        }
+        let k = (j - self.first) as usize;
+        match GaussianTable::kept(self.gauss[k], upper) {
+            Some(v) => v,
+            None => self.gauss_at(k, self.x(j), upper),
+        }
+    }
+
+    /// The mixture's tail at x_j: (1 − q)Φ(x_j/σ) + qΦ((x_j − 1)/σ) (lower) or
+    /// (1 − q)Φ(−x_j/σ) + qΦ((1 − x_j)/σ) (upper).
+    #[inline]
+    fn mixture(&mut self, j: i64, upper: bool) -> f64 {
+        if j < self.start {
+            return if upper { 1.0 } else { 0.0 };
+        }
+        self.mixture_at((j - self.first) as usize, upper)
     }
 }
 
@@ -1055,6 +1380,13 @@ fn gaussian_loss_means(sigma: f64, q: f64) -> [(f64, f64); 2] {
 /// x_l = σ² log((e^l − 1 + q)/q) + ½. Add: P = N(0, σ²), Q the mixture, L = −(the same log), so
 /// P(L ≤ l) = 1 − Φ(x_{−l}/σ). (Koskela, Jälkö & Honkela 2020; Zhu, Dong & Wang 2022.)
 /// Pessimistic: δ is an upper bound; optimistic: a lower bound.
+///
+/// Both directions' laws (under P and under Q) are tails of the same two distributions, N(0, σ²)
+/// and the mixture: the remove direction's at the grid point l = i·h at x_l, the add direction's
+/// at x_{−l}, where the remove direction's are at its grid point of index −i. So x_l and each tail
+/// value needed, Φ(±x_l/σ) and Φ(±(x_l − 1)/σ), are computed once per grid point and shared by the
+/// four laws (a table of them; the same expressions, so the same masses bit for bit as
+/// evaluating each law on its own).
 pub fn poisson_gaussian(
     sigma: f64,
     q: f64,
@@ -1074,8 +1406,11 @@ pub fn poisson_gaussian(
         Estimate::Optimistic => gaussian_loss_means(sigma, q),
         Estimate::Pessimistic => [(f64::NAN, 0.0); 2],
     };
-    let x_of = |v: f64| s2 * mixture_exponent(v, q) + 0.5;
+    let ln_q = ln(q);
+    let x_of = |v: f64| s2 * mixture_exponent_ln(v, q, ln_q) + 0.5;
     let floor = ln_1p(-q); // the smallest loss of the remove direction (−∞ when q = 1)
+                           // The laws as functions of the loss, for the grids' ranges and their tails; the masses come
+                           // from the shared table below (the same values).
     let cdf_r = |l: f64| {
         if l <= floor {
             return 0.0;
@@ -1105,20 +1440,16 @@ pub fn poisson_gaussian(
             normal_cdf(-x_of(l) / sigma)
         }
     };
-    let remove = Pld::from_law(
-        &LossLaw {
-            cdf: &cdf_r,
-            survival: &sur_r,
-            q_cdf: &qcdf_r,
-            q_survival: &qsur_r,
-            lo: floor,
-            hi: f64::INFINITY,
-            mean: means[0].0,
-            mean_error: means[0].1,
-        },
-        step,
-        estimate,
-    )?;
+    let remove_law = LossLaw {
+        cdf: &cdf_r,
+        survival: &sur_r,
+        q_cdf: &qcdf_r,
+        q_survival: &qsur_r,
+        lo: floor,
+        hi: f64::INFINITY,
+        mean: means[0].0,
+        mean_error: means[0].1,
+    };
     let cdf_a = |l: f64| {
         if -l <= floor {
             return 1.0;
@@ -1146,20 +1477,50 @@ pub fn poisson_gaussian(
         let x = x_of(-l);
         (1.0 - q) * normal_cdf(x / sigma) + q * normal_cdf((x - 1.0) / sigma)
     };
-    let add = Pld::from_law(
-        &LossLaw {
-            cdf: &cdf_a,
-            survival: &sur_a,
-            q_cdf: &qcdf_a,
-            q_survival: &qsur_a,
-            lo: f64::NEG_INFINITY,
-            hi: -floor,
-            mean: means[1].0,
-            mean_error: means[1].1,
-        },
+    let add_law = LossLaw {
+        cdf: &cdf_a,
+        survival: &sur_a,
+        q_cdf: &qcdf_a,
+        q_survival: &qsur_a,
+        lo: f64::NEG_INFINITY,
+        hi: -floor,
+        mean: means[1].0,
+        mean_error: means[1].1,
+    };
+    let r_grid @ (r_bottom, r_n) = Pld::grid(&remove_law, step)?;
+    let a_grid @ (a_bottom, a_n) = Pld::grid(&add_law, step)?;
+    // The table covers the remove grid's indices i and the add grid's −i.
+    let first = r_bottom.min(-(a_bottom + a_n as i64 - 1));
+    let last = (r_bottom + r_n as i64 - 1).max(-a_bottom);
+    let mut table = GaussianTable::new(sigma, q, step, first, last, floor);
+    // Remove: P is the mixture and Q = N(0, σ²), at x_i. Add: P = N(0, σ²) and Q the mixture, with
+    // L ≤ l ⇔ X ≥ x_{−l}, so their distribution functions are the upper tails at x_{−i}.
+    let remove_p = GridLaw {
+        cdf: |t: &mut GaussianTable, i: i64| t.mixture(i, false),
+        sur: |t: &mut GaussianTable, i: i64| t.mixture(i, true),
+    };
+    let remove_q = GridLaw {
+        cdf: |t: &mut GaussianTable, i: i64| t.gauss(i, false),
+        sur: |t: &mut GaussianTable, i: i64| t.gauss(i, true),
+    };
+    let add_p = GridLaw {
+        cdf: |t: &mut GaussianTable, i: i64| t.gauss(-i, true),
+        sur: |t: &mut GaussianTable, i: i64| t.gauss(-i, false),
+    };
+    let add_q = GridLaw {
+        cdf: |t: &mut GaussianTable, i: i64| t.mixture(-i, true),
+        sur: |t: &mut GaussianTable, i: i64| t.mixture(-i, false),
+    };
+    let remove = Pld::from_grid(
+        &remove_law,
         step,
         estimate,
-    )?;
+        r_grid,
+        &mut table,
+        &remove_p,
+        &remove_q,
+    );
+    let add = Pld::from_grid(&add_law, step, estimate, a_grid, &mut table, &add_p, &add_q);
     Ok(PldPair { remove, add })
 }
 
@@ -1689,5 +2050,110 @@ mod tests {
         let (x, y) = compose_two(&[(&a, 3), (&b, 4)], &[(&b, 2)]).unwrap();
         check(&x, both);
         check(&y, power(&b, 2));
+    }
+
+    /// The shared table of the Poisson-subsampled Gaussian gives the same bits as discretising each
+    /// direction's laws on their own (the closures of the formulas in `poisson_gaussian`'s doc,
+    /// through [`Pld::from_law`]), both roundings, q = 1 (no floor) included.
+    #[test]
+    fn gaussian_table_matches_the_laws() {
+        for (sigma, q, step) in [
+            (0.8, 0.1, 1e-3),
+            (2.0, 0.01, 1e-3),
+            (1.0, 1.0, 1e-2),
+            (5.0, 0.001, 1e-4),
+            (0.5, 0.9, 0.05),
+        ] {
+            let x_of = |v: f64| sigma * sigma * mixture_exponent(v, q) + 0.5;
+            let floor = ln_1p(-q);
+            let mix_lo =
+                |x: f64| (1.0 - q) * normal_cdf(x / sigma) + q * normal_cdf((x - 1.0) / sigma);
+            let mix_up =
+                |x: f64| (1.0 - q) * normal_cdf(-x / sigma) + q * normal_cdf((1.0 - x) / sigma);
+            let at = |v: f64, below: f64, f: &dyn Fn(f64) -> f64| {
+                if v <= floor {
+                    below
+                } else {
+                    f(x_of(v))
+                }
+            };
+            let cdf_r = |l: f64| at(l, 0.0, &mix_lo);
+            let sur_r = |l: f64| at(l, 1.0, &mix_up);
+            let qcdf_r = |l: f64| at(l, 0.0, &|x| normal_cdf(x / sigma));
+            let qsur_r = |l: f64| at(l, 1.0, &|x| normal_cdf(-x / sigma));
+            let cdf_a = |l: f64| at(-l, 1.0, &|x| normal_cdf(-x / sigma));
+            let sur_a = |l: f64| at(-l, 0.0, &|x| normal_cdf(x / sigma));
+            let qcdf_a = |l: f64| at(-l, 1.0, &mix_up);
+            let qsur_a = |l: f64| at(-l, 0.0, &mix_lo);
+            for estimate in [Estimate::Pessimistic, Estimate::Optimistic] {
+                let means = match estimate {
+                    Estimate::Optimistic => gaussian_loss_means(sigma, q),
+                    Estimate::Pessimistic => [(f64::NAN, 0.0); 2],
+                };
+                let law = |cdf, survival, q_cdf, q_survival, lo, hi, (mean, mean_error)| LossLaw {
+                    cdf,
+                    survival,
+                    q_cdf,
+                    q_survival,
+                    lo,
+                    hi,
+                    mean,
+                    mean_error,
+                };
+                let remove = law(
+                    &cdf_r,
+                    &sur_r,
+                    &qcdf_r,
+                    &qsur_r,
+                    floor,
+                    f64::INFINITY,
+                    means[0],
+                );
+                let add = law(
+                    &cdf_a,
+                    &sur_a,
+                    &qcdf_a,
+                    &qsur_a,
+                    f64::NEG_INFINITY,
+                    -floor,
+                    means[1],
+                );
+                let direct = (
+                    Pld::from_law(&remove, step, estimate).unwrap(),
+                    Pld::from_law(&add, step, estimate).unwrap(),
+                );
+                let shared = poisson_gaussian(sigma, q, step, estimate).unwrap();
+                for (a, b) in [(&shared.remove, &direct.0), (&shared.add, &direct.1)] {
+                    assert_eq!((a.offset, a.masses.len()), (b.offset, b.masses.len()));
+                    let bits = |p: &Pld| p.masses.iter().map(|m| m.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(a), bits(b), "σ = {sigma}, q = {q}, {estimate:?}");
+                    assert_eq!(a.infinity.to_bits(), b.infinity.to_bits());
+                    assert_eq!(a.drift.to_bits(), b.drift.to_bits());
+                }
+            }
+        }
+    }
+
+    /// Moving the FFT's window to the front: every rotation and length against `rotate_left`
+    /// (each branch: no wrap, the tail moved up first, either piece set aside, the fallback).
+    #[test]
+    fn window_to_front_matches_rotation() {
+        let n = 64;
+        let v: Vec<f64> = (0..n)
+            .map(|i| if i % 5 == 0 { -(i as f64) } else { i as f64 })
+            .collect();
+        for rot in 0..n {
+            for span in 1..=n {
+                let mut want = v.clone();
+                want.rotate_left(rot);
+                want.truncate(span);
+                for m in want.iter_mut() {
+                    *m = m.max(0.0);
+                }
+                let mut got = v.clone();
+                window_to_front(&mut got, rot, span);
+                assert_eq!(&got[..span], &want[..], "rot {rot}, span {span}");
+            }
+        }
     }
 }
