@@ -839,11 +839,7 @@ fn calibrate_cmd(flags: &Flags) -> Result<String, String> {
     let sigma = if accountant == "pld" {
         // The certified (pessimistic) bound alone: the σ found is enough.
         amp_math::pld::calibrate_sigma(
-            |s| {
-                amp_math::pld::poisson_gaussian(s, q, grid, amp_math::pld::Estimate::Pessimistic)?
-                    .self_compose(steps as u64)?
-                    .epsilon_for_delta(delta)
-            },
+            |s| amp_math::pld::Noise::Gaussian(s).upper_epsilon(q, steps as u64, delta, grid),
             target,
         )
     } else {

@@ -1760,6 +1760,20 @@ impl Noise {
         }
     }
 
+    /// ε at δ of `steps` compositions from the pessimistic PLD alone on the grid step h: a
+    /// certified upper bound (add/remove), what a calibration evaluates.
+    pub fn upper_epsilon(
+        self,
+        q: f64,
+        steps: u64,
+        delta: f64,
+        step: f64,
+    ) -> Result<f64, MathError> {
+        self.poisson(q, step, Estimate::Pessimistic)?
+            .self_compose(steps)?
+            .epsilon_for_delta(delta)
+    }
+
     /// The same kind of noise with another size.
     pub fn with_size(self, size: f64) -> Noise {
         match self {
@@ -1856,9 +1870,7 @@ pub fn gaussian_epsilon(
     delta: f64,
     step: f64,
 ) -> Result<(f64, f64), MathError> {
-    let hi = poisson_gaussian(sigma, q, step, Estimate::Pessimistic)?.self_compose(steps)?;
-    let lo = poisson_gaussian(sigma, q, step, Estimate::Optimistic)?.self_compose(steps)?;
-    Ok((hi.epsilon_for_delta(delta)?, lo.epsilon_for_delta(delta)?))
+    Band::new(Noise::Gaussian(sigma), q, steps, step)?.epsilon(delta)
 }
 
 /// Smallest noise multiplier σ found with `epsilon(σ)` ≤ `target` (ε decreasing in σ), by Brent's

@@ -163,6 +163,39 @@ pub struct Chart {
     pub summary: String,
 }
 
+impl Axis {
+    /// A numeric axis (no category labels) from `min` to `max`.
+    pub fn numeric(label: impl Into<String>, log: bool, min: f64, max: f64) -> Axis {
+        Axis {
+            label: label.into(),
+            log,
+            categories: vec![],
+            min,
+            max,
+        }
+    }
+}
+
+impl Chart {
+    /// A chart with these axes, its legend corner and text alternative, and nothing drawn yet.
+    pub fn new(x: Axis, y: Axis, legend: LegendCorner, summary: String) -> Chart {
+        Chart {
+            x,
+            y,
+            bands: vec![],
+            boxes: vec![],
+            series: vec![],
+            markers: vec![],
+            legend,
+            heatmap: None,
+            outlines: vec![],
+            lower: None,
+            notes: vec![],
+            summary,
+        }
+    }
+}
+
 /// A registered figure.
 pub struct FigureSpec {
     /// Stable kebab-case id: part of URLs, embeds and CLI commands.

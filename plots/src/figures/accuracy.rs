@@ -20,31 +20,8 @@ fn err(e: amp_math::MathError) -> String {
     e.to_string()
 }
 
-fn axis(label: &str, log: bool, min: f64, max: f64) -> Axis {
-    Axis {
-        label: label.into(),
-        log,
-        categories: vec![],
-        min,
-        max,
-    }
-}
-
 fn chart(x: Axis, y: Axis, legend: LegendCorner) -> Chart {
-    Chart {
-        x,
-        y,
-        bands: vec![],
-        boxes: vec![],
-        series: vec![],
-        markers: vec![],
-        legend,
-        notes: vec![],
-        heatmap: None,
-        outlines: vec![],
-        lower: None,
-        summary: String::new(),
-    }
+    Chart::new(x, y, legend, String::new())
 }
 
 /// The simulation the figures of this page read: the reader's population, N, runs and seed, over
@@ -82,8 +59,8 @@ pub fn variance_fraction_q(values: &ParamValues) -> Result<Chart, String> {
             .collect()
     };
     let mut c = chart(
-        axis("sampling rate n/N", false, 0.0, 1.0),
-        axis("q = 1 − ε²/ε_n²", false, 0.0, 1.02),
+        Axis::numeric("sampling rate n/N", false, 0.0, 1.0),
+        Axis::numeric("q = 1 − ε²/ε_n²", false, 0.0, 1.02),
         LegendCorner::UpperRight,
     );
     for (i, e) in Q_FAMILY.iter().copied().enumerate() {
@@ -163,8 +140,8 @@ pub fn mean_variance_vs_rate(values: &ParamValues) -> Result<Chart, String> {
         .map(|p| &p.1);
     let (ylo, yhi) = log_range(ys.chain(std::iter::once(&1.0)));
     let mut c = chart(
-        axis("sampling rate n/N", true, lo, 1.0),
-        axis("variance relative to V_N", true, ylo, yhi),
+        Axis::numeric("sampling rate n/N", true, lo, 1.0),
+        Axis::numeric("variance relative to V_N", true, ylo, yhi),
         LegendCorner::UpperRight,
     );
     c.series.push(Series {
@@ -223,8 +200,8 @@ pub fn mean_noise_ratio_fig(values: &ParamValues) -> Result<Chart, String> {
             .collect()
     };
     let mut c = chart(
-        axis("ε", true, 1e-14, 10.0),
-        axis("r(ε, n/N) = noise variance ratio", false, 0.0, 1.05),
+        Axis::numeric("ε", true, 1e-14, 10.0),
+        Axis::numeric("r(ε, n/N) = noise variance ratio", false, 0.0, 1.05),
         LegendCorner::LowerLeft,
     );
     for (i, r) in R_FAMILY.iter().copied().enumerate() {
@@ -288,8 +265,8 @@ pub fn mean_noise_ratio_fig(values: &ParamValues) -> Result<Chart, String> {
             .fold(1e-12f64, f64::max)
             .min(2.0);
         let mut lower = chart(
-            axis("ε", true, 1e-14, 1e-4),
-            axis("r − 1", false, -1.1 * a, 1.1 * a),
+            Axis::numeric("ε", true, 1e-14, 1e-4),
+            Axis::numeric("r − 1", false, -1.1 * a, 1.1 * a),
             LegendCorner::LowerRight,
         );
         lower.series.push(Series {
@@ -354,8 +331,8 @@ pub fn population_density(values: &ParamValues) -> Result<Chart, String> {
     let median = pop.median();
     let mb = (((median - mn) / width) as usize).min(bins - 1);
     let mut c = chart(
-        axis("value", false, mn, mx),
-        axis("density", false, 0.0, ymax.max(f64::MIN_POSITIVE)),
+        Axis::numeric("value", false, mn, mx),
+        Axis::numeric("density", false, 0.0, ymax.max(f64::MIN_POSITIVE)),
         LegendCorner::UpperRight,
     );
     c.bands.push(Band {
@@ -421,8 +398,8 @@ fn needs_full_runs(sim: &Simulation) -> Result<(), String> {
 pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
     needs_full_runs(sim)?;
     let mut c = chart(
-        axis("", false, 0.3, 6.7),
-        axis("sample S / population S", true, 0.1, 10.0),
+        Axis::numeric("", false, 0.3, 6.7),
+        Axis::numeric("sample S / population S", true, 0.1, 10.0),
         LegendCorner::UpperLeft,
     );
     let mut all = Vec::new();
@@ -471,8 +448,8 @@ pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> Result<Chart
 pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
     needs_full_runs(sim)?;
     let mut c = chart(
-        axis("", false, 0.3, 9.7),
-        axis("|noise added|", true, 1e-3, 1.0),
+        Axis::numeric("", false, 0.3, 9.7),
+        Axis::numeric("|noise added|", true, 1e-3, 1.0),
         LegendCorner::UpperRight,
     );
     let mut all = Vec::new();
@@ -525,8 +502,8 @@ pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> Result<Chart, S
     needs_full_runs(sim)?;
     let truth = sim.population().median();
     let mut c = chart(
-        axis("", false, 0.4, 2.6),
-        axis("sample median", false, 0.0, 1.0),
+        Axis::numeric("", false, 0.4, 2.6),
+        Axis::numeric("sample median", false, 0.0, 1.0),
         LegendCorner::UpperRight,
     );
     let mut all = vec![truth];
@@ -566,8 +543,8 @@ pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> Result<Chart, S
 pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
     needs_full_runs(sim)?;
     let mut c = chart(
-        axis("sampling rate n/N", false, 0.0, 1.03),
-        axis("mean squared error", true, 1e-3, 1.0),
+        Axis::numeric("sampling rate n/N", false, 0.0, 1.03),
+        Axis::numeric("mean squared error", true, 1e-3, 1.0),
         LegendCorner::LowerLeft,
     );
     let mut ys = Vec::new();

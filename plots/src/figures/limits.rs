@@ -42,23 +42,6 @@ fn ratio_axis() -> Axis {
     }
 }
 
-fn chart(x: Axis, y: Axis, legend: LegendCorner, summary: String) -> Chart {
-    Chart {
-        x,
-        y,
-        bands: vec![],
-        boxes: vec![],
-        series: vec![],
-        markers: vec![],
-        legend,
-        notes: vec![],
-        heatmap: None,
-        outlines: vec![],
-        lower: None,
-        summary,
-    }
-}
-
 /// `noise-ratio-vs-epsilon`: R against ε for several rates and the reader's, with the band of
 /// eq. 6 (p/(p + ε) ≤ R ≤ 1) at the reader's rate.
 pub fn ratio_vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
@@ -72,7 +55,7 @@ pub fn ratio_vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
             .filter_map(|&e| noise_ratio(e, q).ok().map(|r| (e, r)))
             .collect()
     };
-    let mut c = chart(
+    let mut c = Chart::new(
         Axis {
             label: "ε".into(),
             log: true,
@@ -130,7 +113,7 @@ pub fn ratio_fixed_c(values: &ParamValues) -> Result<Chart, String> {
             .collect()
     };
     let floor = |c: f64| ratio_floor(c).map_err(err);
-    let mut c = chart(
+    let mut c = Chart::new(
         Axis {
             label: "sampling rate p".into(),
             log: true,
@@ -205,7 +188,7 @@ pub fn bound_vs_c(values: &ParamValues) -> Result<Chart, String> {
         .filter_map(|&c| noise_factor_bound(c).ok().map(|b| (c, b)))
         .collect();
     let (ylo, yhi) = log_range(points.iter().map(|p| &p.1));
-    let mut ch = chart(
+    let mut ch = Chart::new(
         Axis {
             label: "c = ε/p".into(),
             log: true,
@@ -285,7 +268,7 @@ pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
         min: lo,
         max: hi,
     };
-    let mut top = chart(
+    let mut top = Chart::new(
         x_axis.clone(),
         Axis {
             label: "ε_p".into(),
@@ -329,7 +312,7 @@ pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
         ));
     }
     let (elo, ehi) = log_range(errors.iter().flatten().map(|p| &p.1));
-    let mut bottom = chart(
+    let mut bottom = Chart::new(
         x_axis,
         Axis {
             label: "relative error".into(),
@@ -392,7 +375,7 @@ pub fn mse_comparison(values: &ParamValues) -> Result<Chart, String> {
         .chain(flat.iter())
         .map(|p| &p.1);
     let (ylo, yhi) = log_range(ys);
-    let mut c = chart(
+    let mut c = Chart::new(
         Axis {
             label: "sampling rate p".into(),
             log: true,
@@ -494,7 +477,7 @@ pub fn regime_map(values: &ParamValues) -> Result<Chart, String> {
         }
     }
     let here = regime(dataset, batch, Duration::Epochs(epochs), total).map_err(err)?;
-    let mut c = chart(
+    let mut c = Chart::new(
         Axis {
             label: "batch size B".into(),
             log: true,

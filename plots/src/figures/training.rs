@@ -18,7 +18,9 @@ use amp_math::rdp_accounting::{
 };
 
 use super::renyi::{step_curve, RdpSetting};
-use super::{group_digits, log_grid, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
+use super::{
+    group_digits, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series,
+};
 use crate::format::short_number;
 use crate::params::ParamValues;
 
@@ -184,21 +186,6 @@ pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String
     Ok(band)
 }
 
-/// ε at δ of the run from the pessimistic PLD alone, at a budget (what calibration evaluates).
-fn upper_epsilon(
-    noise: Noise,
-    q: f64,
-    steps: u64,
-    delta: f64,
-    buckets: usize,
-) -> Result<f64, amp_math::MathError> {
-    let h = pld::step_for_budget(noise, q, steps, buckets)?;
-    noise
-        .poisson(q, h, Estimate::Pessimistic)?
-        .self_compose(steps)?
-        .epsilon_for_delta(delta)
-}
-
 /// The noise (σ, or b for Laplace) whose certified ε at δ over the run is at most `target`, to
 /// relative accuracy `rel`, at a budget.
 pub fn calibrate(
@@ -210,7 +197,15 @@ pub fn calibrate(
     rel: f64,
 ) -> Result<f64, String> {
     pld::calibrate_sigma_within(
-        |s| upper_epsilon(t.noise.with_size(s), q, steps, t.delta, buckets),
+        |s| {
+            let noise = t.noise.with_size(s);
+            noise.upper_epsilon(
+                q,
+                steps,
+                t.delta,
+                pld::step_for_budget(noise, q, steps, buckets)?,
+            )
+        },
         target,
         rel,
     )
@@ -316,23 +311,6 @@ fn rdp_curve(t: &Training) -> Result<Curve, String> {
     step_curve(&t.rdp_setting())
 }
 
-fn empty_chart(x: Axis, y: Axis, legend: LegendCorner, summary: String) -> Chart {
-    Chart {
-        x,
-        y,
-        bands: vec![],
-        boxes: vec![],
-        series: vec![],
-        markers: vec![],
-        legend,
-        heatmap: None,
-        outlines: vec![],
-        lower: None,
-        notes: vec![],
-        summary,
-    }
-}
-
 /// `epsilon-vs-epochs`: ε at δ against the length of training (epochs, or steps), the tight band
 /// with its certified upper bound, and the RDP line.
 pub fn epsilon_vs_epochs(values: &ParamValues) -> Result<Chart, String> {
@@ -397,21 +375,14 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> Result<Chart, String> {
         .ok()
         .and_then(|b| b.epsilon(t.delta).ok());
     let mut c =
-        empty_chart(
-            Axis {
-                label: x_label.into(),
-                log: false,
-                categories: vec![],
-                min: 0.0,
-                max: 2.0 * here,
-            },
-            Axis {
-                label: format!("ε at δ = {}", short_number(t.delta, 3)),
-                log: false,
-                categories: vec![],
-                min: 0.0,
-                max: 1.08 * y_max,
-            },
+        Chart::new(
+            Axis::numeric(x_label, false, 0.0, 2.0 * here),
+            Axis::numeric(
+                format!("ε at δ = {}", short_number(t.delta, 3)),
+                false,
+                0.0,
+                1.08 * y_max,
+            ),
             LegendCorner::UpperLeft,
             format!(
             "ε at δ = {} against {x_label} for {}, q = {}: at {} {x_label} the tight accountant \
@@ -493,21 +464,9 @@ pub fn privacy_profile(values: &ParamValues) -> Result<Chart, String> {
                 .collect()
         })
         .unwrap_or_default();
-    let mut c = empty_chart(
-        Axis {
-            label: "ε".into(),
-            log: false,
-            categories: vec![],
-            min: 0.0,
-            max: e_far,
-        },
-        Axis {
-            label: "δ(ε)".into(),
-            log: true,
-            categories: vec![],
-            min: y_min,
-            max: 1.0,
-        },
+    let mut c = Chart::new(
+        Axis::numeric("ε", false, 0.0, e_far),
+        Axis::numeric("δ(ε)", true, y_min, 1.0),
         LegendCorner::UpperRight,
         format!(
             "The privacy profile δ(ε) of {} steps of {} at q = {}: δ = {} is reached at ε ≤ {} \
@@ -587,35 +546,13 @@ pub fn noise_for_target(values: &ParamValues) -> Result<Chart, String> {
             short_number(target, 4)
         ));
     }
-    let yr = |pts: &[(f64, f64)]| {
-        let (lo, hi) = pts.iter().fold((f64::INFINITY, 0.0f64), |(a, b), p| {
-            (a.min(p.1), b.max(p.1))
-        });
-        if lo.is_finite() && hi > 0.0 {
-            (lo / 1.5, hi * 1.5)
-        } else {
-            (0.1, 10.0)
-        }
-    };
-    let (s_lo, s_hi) = yr(&sigma);
-    let (p_lo, p_hi) = yr(&per);
+    let (s_lo, s_hi) = log_range(sigma.iter().map(|p| &p.1));
+    let (p_lo, p_hi) = log_range(per.iter().map(|p| &p.1));
     let mine = sigma.iter().find(|p| p.0 == t.batch as f64).map(|p| p.1);
-    let x = Axis {
-        label: "batch size B".into(),
-        log: true,
-        categories: vec![],
-        min: lo_b,
-        max: t.dataset as f64,
-    };
-    let mut lower = empty_chart(
+    let x = Axis::numeric("batch size B", true, lo_b, t.dataset as f64);
+    let mut lower = Chart::new(
         x.clone(),
-        Axis {
-            label: format!("{name} / B"),
-            log: true,
-            categories: vec![],
-            min: p_lo,
-            max: p_hi,
-        },
+        Axis::numeric(format!("{name} / B"), true, p_lo, p_hi),
         LegendCorner::UpperRight,
         String::new(),
     );
@@ -624,15 +561,9 @@ pub fn noise_for_target(values: &ParamValues) -> Result<Chart, String> {
         points: per,
         role: Role::Highlight,
     });
-    let mut c = empty_chart(
+    let mut c = Chart::new(
         x,
-        Axis {
-            label: name.into(),
-            log: true,
-            categories: vec![],
-            min: s_lo,
-            max: s_hi,
-        },
+        Axis::numeric(name, true, s_lo, s_hi),
         LegendCorner::UpperLeft,
         format!(
             "The {name} needed for ε = {} at δ = {} over {} epochs of {} examples, against the batch \
@@ -734,21 +665,9 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> Result<Chart, String> {
         .filter_map(|p| noise_ratio(target, p).ok().map(|r| (p, r)))
         .collect();
     let mine = ratio.iter().find(|r| r.0 == t.q).map(|r| r.1);
-    let mut c = empty_chart(
-        Axis {
-            label: "sampling rate p".into(),
-            log: true,
-            categories: vec![],
-            min: 1e-4,
-            max: 1.0,
-        },
-        Axis {
-            label: "noise ratio R = σ_full / (σ_p / p)".into(),
-            log: false,
-            categories: vec![],
-            min: 0.0,
-            max: 1.1,
-        },
+    let mut c = Chart::new(
+        Axis::numeric("sampling rate p", true, 1e-4, 1.0),
+        Axis::numeric("noise ratio R = σ_full / (σ_p / p)", false, 0.0, 1.1),
         LegendCorner::UpperLeft,
         format!(
             "For ε = {} at δ = {} over {} steps, the full-data Gaussian mechanism needs σ = {}; \
