@@ -6,8 +6,8 @@
 //! quarter fits in cache all its later stages run there. The forward transform is decimation in
 //! frequency and leaves the spectrum in bit-reversed order; the inverse is decimation in time and
 //! takes the spectrum in that order back to natural order. So no bit-reversal permutation is ever
-//! made: whatever is done to the spectrum in between must be pointwise or use [`partner`] for
-//! index n − f.
+//! made: whatever is done to the spectrum in between must be pointwise or pair index f with
+//! n − f through [`half_chunks`].
 //!
 //! Twiddles w^k_j = e^{−2πi·kj/L} (k = 1, 2, 3; j < L/4) of each span L come from one table of
 //! e^{−2πij/L} over a quarter circle (libm's sin and cos on the first eighth, at multiples of 64
@@ -16,6 +16,12 @@
 //! stage so that each stage reads them contiguously; above [`COMPACT_ABOVE`] only w¹ is stored and
 //! w², w³ are formed from it as the stage runs. The split layout lets the butterflies vectorise
 //! without shuffles where the target has SIMD.
+//!
+//! Lengths 3·2^m (m ≥ 10) are also taken, so a composition that needs a little more than a power
+//! of two is not padded to twice that: one radix-3 stage splits the signal into three interleaved
+//! thirds of length M = 2^m (decimation in frequency, twiddles e^{−2πij/n} for j < M from their
+//! own table), each third is transformed as above, and third r holds the frequencies 3k + r, k in
+//! bit-reversed order. [`half_chunks`] pairs f with n − f in that layout too.
 //!
 //! Accuracy: measured against a double-double DFT, the same as the radix-2 transform this
 //! replaced (root-mean-square error 2.2e-14 at n = 2¹⁴ on uniform inputs in [0, 1)).
@@ -37,6 +43,63 @@ type Table = Rc<Vec<f64>>;
 thread_local! {
     /// Stage tables by log₂ of their span.
     static TABLES: RefCell<Vec<Option<Table>>> = const { RefCell::new(Vec::new()) };
+    /// Radix-3 twiddles of lengths 3·2^m by m: e^{−2πij/(3·2^m)} for j < 2^m, real parts then
+    /// imaginary parts.
+    static THIRDS: RefCell<Vec<Option<Table>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Smallest length the transforms take (a power of two, or 3·2^m with 2^m ≥ [`LEAF`]) that is at
+/// least `span` (and at least 2).
+pub(crate) fn size_for(span: usize) -> usize {
+    let two = span.max(2).next_power_of_two();
+    let three = 3 * span.div_ceil(3).next_power_of_two();
+    if three < two && three / 3 >= LEAF {
+        three
+    } else {
+        two
+    }
+}
+
+/// The length of each third when n = 3·2^m (m ≥ 10), or `None` for a power of two.
+fn third(n: usize) -> Option<usize> {
+    (n % 3 == 0 && (n / 3).is_power_of_two() && n / 3 >= LEAF).then_some(n / 3)
+}
+
+/// e^{−2πij/n} for j < n/3 (n = 3M), as in [`quadrant`]: libm's cos and sin at multiples of 64
+/// and at the remainders, multiplied (within a few ulp, no recurrence).
+fn third_table(n: usize) -> Table {
+    let m = n / 3;
+    let log = m.trailing_zeros() as usize;
+    THIRDS.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.len() <= log {
+            t.resize(log + 1, None);
+        }
+        t[log]
+            .get_or_insert_with(|| {
+                const B: usize = 64;
+                let exact = |k: usize| {
+                    let a = -2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                    (libm::cos(a), libm::sin(a))
+                };
+                let fine: Vec<(f64, f64)> = (0..B).map(exact).collect();
+                let mut w = vec![0.0; 2 * m];
+                let (re, im) = w.split_at_mut(m);
+                for a in 0..m.div_ceil(B) {
+                    let c = exact(a * B);
+                    for (b, f) in fine.iter().enumerate().take(m - a * B) {
+                        let k = a * B + b;
+                        (re[k], im[k]) = if b == 0 {
+                            c
+                        } else {
+                            (c.0 * f.0 - c.1 * f.1, c.0 * f.1 + c.1 * f.0)
+                        };
+                    }
+                }
+                Rc::new(w)
+            })
+            .clone()
+    })
 }
 
 /// e^{−2πik/len} for 0 ≤ k < len/4 (len ≥ 4 a power of two), as len/4 real parts then len/4
@@ -137,34 +200,113 @@ fn tables(n: usize) -> Vec<Table> {
 
 fn check(re: &[f64], im: &[f64]) {
     assert!(
-        re.len() == im.len() && re.len().is_power_of_two(),
-        "FFT needs two arrays of the same power-of-two length"
+        re.len() == im.len() && (re.len().is_power_of_two() || third(re.len()).is_some()),
+        "FFT needs two arrays of the same length, a power of two or 3·2^m (2^m ≥ 1024)"
     );
 }
 
 /// Forward transform X[f] = Σ x[t] e^{−2πift/n} in place; the result is in bit-reversed order
-/// (position p holds X[rev(p)]).
+/// (position p holds X[rev(p)]); for n = 3M, position rM + p holds X[3·rev(p) + r].
 pub(crate) fn forward(re: &mut [f64], im: &mut [f64]) {
     check(re, im);
-    if re.len() > 1 {
+    if let Some(m) = third(re.len()) {
+        dif3(re, im, &third_table(re.len()));
+        let t = tables(m);
+        for (r, i) in re.chunks_exact_mut(m).zip(im.chunks_exact_mut(m)) {
+            dif(r, i, &t);
+        }
+    } else if re.len() > 1 {
         dif(re, im, &tables(re.len()));
     }
 }
 
-/// Inverse transform x[t] = Σ X[f] e^{+2πift/n} in place, from bit-reversed order (as left by
-/// [`forward`]) to natural order, without the factor 1/n.
+/// Inverse transform x[t] = Σ X[f] e^{+2πift/n} in place, from the order left by [`forward`] to
+/// natural order, without the factor 1/n.
 pub(crate) fn inverse_unscaled(re: &mut [f64], im: &mut [f64]) {
     check(re, im);
-    if re.len() > 1 {
+    if let Some(m) = third(re.len()) {
+        let t = tables(m);
+        for (r, i) in re.chunks_exact_mut(m).zip(im.chunks_exact_mut(m)) {
+            dit(r, i, &t);
+        }
+        dit3(re, im, &third_table(re.len()));
+    } else if re.len() > 1 {
         dit(re, im, &tables(re.len()));
+    }
+}
+
+/// Splits a slice of 3s into its thirds.
+#[inline(always)]
+fn thirds(x: &mut [f64]) -> [&mut [f64]; 3] {
+    let s = x.len() / 3;
+    let (a, rest) = x.split_at_mut(s);
+    let (b, c) = rest.split_at_mut(s);
+    [a, b, &mut c[..s]]
+}
+
+/// √3/2.
+const SIN_THIRD: f64 = 0.866_025_403_784_438_6;
+
+/// The radix-3 DIF stage of length n = 3M: with ω = e^{−2πi/3}, s = x₁ + x₂, d = x₁ − x₂,
+/// m = x₀ − s/2: x₀ ← x₀ + s, x₁ ← (m − i(√3/2)d)·wʲ, x₂ ← (m + i(√3/2)d)·w²ʲ, w = e^{−2πi/n}
+/// (so third r is the signal whose length-M transform gives the frequencies 3k + r).
+fn dif3(re: &mut [f64], im: &mut [f64], w: &[f64]) {
+    let m = re.len() / 3;
+    let (wr, wi) = w.split_at(m);
+    let [r0, r1, r2] = thirds(re);
+    let [i0, i1, i2] = thirds(im);
+    for j in 0..m {
+        let (sr, si) = (r1[j] + r2[j], i1[j] + i2[j]);
+        let (dr, di) = (r1[j] - r2[j], i1[j] - i2[j]);
+        let (mr, mi) = (r0[j] - 0.5 * sr, i0[j] - 0.5 * si);
+        r0[j] += sr;
+        i0[j] += si;
+        // −i(√3/2)d
+        let (er, ei) = (SIN_THIRD * di, -SIN_THIRD * dr);
+        let (ar, ai) = (wr[j], wi[j]);
+        let (ur, ui) = (mr + er, mi + ei);
+        r1[j] = ur * ar - ui * ai;
+        i1[j] = ur * ai + ui * ar;
+        let (br, bi) = (ar * ar - ai * ai, 2.0 * (ar * ai));
+        let (ur, ui) = (mr - er, mi - ei);
+        r2[j] = ur * br - ui * bi;
+        i2[j] = ur * bi + ui * br;
+    }
+}
+
+/// The inverse of [`dif3`] (times 3): c₁ = x₁·conj wʲ, c₂ = x₂·conj w²ʲ, s = c₁ + c₂,
+/// d = c₁ − c₂, m = x₀ − s/2: x₀ ← x₀ + s, x₁ ← m + i(√3/2)d, x₂ ← m − i(√3/2)d.
+fn dit3(re: &mut [f64], im: &mut [f64], w: &[f64]) {
+    let m = re.len() / 3;
+    let (wr, wi) = w.split_at(m);
+    let [r0, r1, r2] = thirds(re);
+    let [i0, i1, i2] = thirds(im);
+    for j in 0..m {
+        let (ar, ai) = (wr[j], wi[j]);
+        let (br, bi) = (ar * ar - ai * ai, 2.0 * (ar * ai));
+        let (xr, xi) = (r1[j], i1[j]);
+        let (c1r, c1i) = (xr * ar + xi * ai, xi * ar - xr * ai);
+        let (xr, xi) = (r2[j], i2[j]);
+        let (c2r, c2i) = (xr * br + xi * bi, xi * br - xr * bi);
+        let (sr, si) = (c1r + c2r, c1i + c2i);
+        let (dr, di) = (c1r - c2r, c1i - c2i);
+        let (mr, mi) = (r0[j] - 0.5 * sr, i0[j] - 0.5 * si);
+        r0[j] += sr;
+        i0[j] += si;
+        // i(√3/2)d
+        let (er, ei) = (-SIN_THIRD * di, SIN_THIRD * dr);
+        r1[j] = mr + er;
+        i1[j] = mi + ei;
+        r2[j] = mr - er;
+        i2[j] = mi - ei;
     }
 }
 
 /// Position, in bit-reversed order of length n, of frequency n − f when position p holds f:
 /// blocks [2^k, 2^{k+1}) map to themselves reversed; positions 0 and 1 (f = 0 and n/2) are their
 /// own partners.
-#[inline]
-pub(crate) fn partner(p: usize) -> usize {
+#[cfg(test)]
+fn partner(p: usize) -> usize {
     if p < 2 {
         p
     } else {
@@ -196,25 +338,31 @@ pub(crate) struct Chunk {
 }
 
 /// The chunks covering one frequency of each pair {f, n − f} (n/2 + 1 in all) of a spectrum of
-/// length n ≥ 2 in bit-reversed order: positions 0 and 1 (f = 0 and n/2, their own partners), then
-/// for 1 ≤ k < log₂ n the first half of the positions [2^k, 2^{k+1}), whose partners are the second
-/// half in reverse.
+/// length n ≥ 2 in the order [`forward`] leaves it. A power of two: positions 0 and 1 (f = 0 and
+/// n/2, their own partners), then for 1 ≤ k < log₂ n the first half of the positions
+/// [2^k, 2^{k+1}), whose partners are the second half in reverse. n = 3M: the first third as a
+/// spectrum of length M (frequency 3k pairs with 3(M − k)), then the second third, whose position
+/// M + p (f = 3·rev(p) + 1) pairs with position 3M − 1 − p (f = 3(M − 1 − rev(p)) + 2 = n − f).
 pub(crate) fn half_chunks(n: usize) -> impl Iterator<Item = Chunk> {
-    debug_assert!(n >= 2 && n.is_power_of_two());
+    let m = third(n);
+    let base = m.unwrap_or(n);
+    debug_assert!(base >= 2 && base.is_power_of_two());
+    let lanes = |(h, p, q, len): (usize, usize, usize, usize)| {
+        (0..len).step_by(LANES).map(move |c| Chunk {
+            h: h + c,
+            p: p + c,
+            q: q - c,
+            len: (len - c).min(LANES),
+        })
+    };
     [(0, 0, 0, 1), (1, 1, 1, 1)]
         .into_iter()
-        .chain((1..n.trailing_zeros()).map(|k| {
+        .chain((1..base.trailing_zeros()).map(|k| {
             let b = 1usize << k;
             (b / 2 + 1, b, 2 * b - 1, b / 2)
         }))
-        .flat_map(|(h, p, q, len)| {
-            (0..len).step_by(LANES).map(move |c| Chunk {
-                h: h + c,
-                p: p + c,
-                q: q - c,
-                len: (len - c).min(LANES),
-            })
-        })
+        .chain(m.map(|m| (m / 2 + 1, m, 3 * m - 1, m)))
+        .flat_map(lanes)
 }
 
 impl Pair {
@@ -231,7 +379,6 @@ impl Pair {
     /// From the spectrum Z of a + ib (bit-reversed order): X_a = (Z[f] + conj Z[n − f])/2,
     /// X_b = (Z[f] − conj Z[n − f])/(2i).
     pub fn split(re: &[f64], im: &[f64], c: &Chunk) -> Pair {
-        debug_assert_eq!(partner(c.p), c.q);
         let len = c.len;
         let mut x = Pair::zero();
         let (zr, zi) = (&re[c.p..c.p + len], &im[c.p..c.p + len]);
@@ -548,6 +695,78 @@ mod tests {
                 let err = (r[t] - er[t]).hypot(i[t] - ei[t]);
                 assert!(err < 1e-12 * n as f64, "n = {n}, t = {t}: {err:e}");
             }
+        }
+    }
+
+    /// Frequency held at position p after [`forward`] of length n (a power of two or 3·2^m).
+    fn frequency(p: usize, n: usize) -> usize {
+        match third(n) {
+            Some(m) => 3 * bit_reverse(p % m, m) + p / m,
+            None => bit_reverse(p, n),
+        }
+    }
+
+    #[test]
+    fn three_times_a_power_of_two_matches_the_definition() {
+        for n in [3 * 1024, 3 * 2048] {
+            let (re, im) = signal(n);
+            let (er, ei) = naive(&re, &im, -1.0);
+            let (mut r, mut i) = (re.clone(), im.clone());
+            forward(&mut r, &mut i);
+            for p in 0..n {
+                let f = frequency(p, n);
+                let err = (r[p] - er[f]).hypot(i[p] - ei[f]);
+                assert!(err < 1e-12 * n as f64, "n = {n}, f = {f}: {err:e}");
+            }
+            inverse_unscaled(&mut r, &mut i);
+            for t in 0..n {
+                let err = (r[t] / n as f64 - re[t]).hypot(i[t] / n as f64 - im[t]);
+                assert!(err < 1e-14, "n = {n}, t = {t}: {err:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_are_the_smallest_that_fit() {
+        assert_eq!(size_for(0), 2);
+        assert_eq!(size_for(5), 8);
+        // Below 3·1024 only powers of two.
+        assert_eq!(size_for(2000), 2048);
+        assert_eq!(size_for(2049), 3 * 1024);
+        assert_eq!(size_for(3 * 1024), 3 * 1024);
+        assert_eq!(size_for(3 * 1024 + 1), 4096);
+        assert_eq!(size_for(2_523_992), 3 << 20);
+        assert_eq!(size_for(5_763_488), 3 << 21);
+        for span in (1..200_000).step_by(997) {
+            let n = size_for(span);
+            assert!(n >= span && (n.is_power_of_two() || third(n).is_some()));
+            assert!(n < 2 * span.max(2), "span {span}: {n}");
+        }
+    }
+
+    #[test]
+    fn half_chunks_pair_every_frequency_with_its_negative_once() {
+        for n in [2, 4, 8, 1024, 2048, 3 * 1024, 3 * 2048] {
+            let mut seen = vec![0u32; n];
+            let mut h_next = 0;
+            for c in half_chunks(n) {
+                assert_eq!(c.h, h_next, "n = {n}: half-spectrum entries in order");
+                h_next += c.len;
+                for r in 0..c.len {
+                    let (p, q) = (c.p + r, c.q - r);
+                    assert_eq!(
+                        frequency(q, n),
+                        (n - frequency(p, n)) % n,
+                        "n = {n}, p = {p}"
+                    );
+                    seen[frequency(p, n)] += 1;
+                    if p != q {
+                        seen[frequency(q, n)] += 1;
+                    }
+                }
+            }
+            assert_eq!(h_next, n / 2 + 1, "n = {n}");
+            assert!(seen.iter().all(|&s| s == 1), "n = {n}: {seen:?}");
         }
     }
 

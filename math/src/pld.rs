@@ -767,16 +767,16 @@ fn window(parts: &[(&Pld, u64)]) -> Window {
 }
 
 /// A PLD's masses (or nothing) as a signal, mass i at position i mod n (n, the length of `out`, a
-/// power of two). Every entry is written before any is read, so fresh pages are only touched
+/// transform length). Every entry is written before any is read, so fresh pages are only touched
 /// once.
 fn load(p: Option<&Pld>, out: &mut [f64]) {
     let masses = p.map_or(&[][..], |p| &p.masses[..]);
     let head = masses.len().min(out.len());
     out[..head].copy_from_slice(&masses[..head]);
     out[head..].fill(0.0);
-    let mask = out.len() - 1;
+    let n = out.len();
     for (i, &m) in masses.iter().enumerate().skip(head) {
-        out[i & mask] += m;
+        out[i % n] += m;
     }
 }
 
@@ -862,8 +862,9 @@ fn read_out(parts: &[(&Pld, u64)], w: &Window, values: Cow<[f64]>) -> Pld {
     }
 }
 
+/// The transform length for a window of `span` buckets: see [`fft::size_for`].
 fn fft_size(span: usize) -> Result<usize, MathError> {
-    let n = span.next_power_of_two().max(2);
+    let n = fft::size_for(span);
     if n > 1 << 26 {
         return Err(MathError::OutOfDomain {
             name: "h",
