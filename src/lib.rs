@@ -17,6 +17,7 @@ use components::controls::Controls;
 use components::figure::FigureView;
 use pages::accuracy::AccuracyPage;
 use pages::home::HomePage;
+use pages::iteration::IterationPage;
 use pages::limits::LimitsPage;
 use pages::renyi::RenyiPage;
 use pages::subsampling::SubsamplingPage;
@@ -120,6 +121,7 @@ pub fn App() -> impl IntoView {
                         Page::Accuracy => view! { <AccuracyPage /> }.into_any(),
                         Page::Renyi => view! { <RenyiPage /> }.into_any(),
                         Page::Training => view! { <TrainingPage /> }.into_any(),
+                        Page::Iteration => view! { <IterationPage /> }.into_any(),
                     }}
                 </main>
                 <footer class="site-footer">

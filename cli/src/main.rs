@@ -52,6 +52,7 @@ fn usage() -> String {
          amplify account --accountant pld --mechanism gaussian|laplace (--sigma S | --scale B) --q Q --steps K (--delta D | --target-eps E) [--grid H] [--json]\n  \
          amplify account --accountant pld --mechanism randomized-response|kary-randomized-response --eps E [--k K] --steps K (--delta D | --target-eps E) [--json]\n  \
          amplify calibrate --q Q --steps K --delta D --target-eps E [--accountant pld|rdp] [--grid H] [--json]\n  \
+         amplify iteration --iterations T --sigma S [--delta D] [--step-size H --smoothness B] [--json]\n  \
          amplify figures [--json]\n  \
          amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
          parameters:\n",
@@ -159,7 +160,7 @@ fn flag_list(names: &[&str]) -> String {
 fn run(args: &[String]) -> Result<String, String> {
     let Some(command) = args.first() else {
         return Err(
-            "no command given (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, figures or plot; see amplify --help)"
+            "no command given (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, iteration, figures or plot; see amplify --help)"
                 .into(),
         );
     };
@@ -176,8 +177,9 @@ fn run(args: &[String]) -> Result<String, String> {
         "rdp" => rdp_cmd(&flags),
         "account" => account_cmd(&flags),
         "calibrate" => calibrate_cmd(&flags),
+        "iteration" => iteration_cmd(&flags),
         other => Err(format!(
-            "unknown command “{other}” (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, figures or plot; see amplify --help)"
+            "unknown command “{other}” (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, iteration, figures or plot; see amplify --help)"
         )),
     }
 }
@@ -294,6 +296,33 @@ fn no_positional(flags: &Flags) -> Result<(), String> {
         Some(a) => Err(format!("unexpected argument “{a}”")),
         None => Ok(()),
     }
+}
+
+/// `amplify iteration --iterations T --sigma S [--delta D] [--step-size H --smoothness B]`: ε at
+/// δ of the last iterate of one pass of noisy SGD for the first record, the middle one, and
+/// without amplification (Feldman, Mironov, Talwar & Thakurta 2018; replace one).
+fn iteration_cmd(flags: &Flags) -> Result<String, String> {
+    no_positional(flags)?;
+    for needed in ["iterations", "sigma"] {
+        if !given(flags, needed) {
+            return Err(format!("iteration needs --{needed}"));
+        }
+    }
+    let v = param_values(
+        flags,
+        &["iterations", "sigma", "step-size", "smoothness", "delta"],
+        &["json"],
+    )?;
+    let r = amp_plots::figures::iteration::readouts(&v);
+    output(
+        flags,
+        &[
+            ("epsilon_first", r.first?),
+            ("epsilon_middle", r.middle?),
+            ("epsilon_plain", r.composition?),
+            ("delta", v.real("delta")),
+        ],
+    )
 }
 
 /// `amplify ratio --eps E --p P` or `amplify ratio --c C` (seed 001, eqs. 6–8).

@@ -12,6 +12,7 @@
 pub mod accuracy;
 pub mod error;
 mod fft;
+pub mod iteration;
 pub mod limits;
 pub mod median;
 pub mod median_sim;

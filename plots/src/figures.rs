@@ -10,6 +10,7 @@ use crate::pages::Page;
 use crate::params::ParamValues;
 
 pub mod accuracy;
+pub mod iteration;
 mod limits;
 pub mod renyi;
 mod subsampling;
@@ -478,6 +479,13 @@ pub static FIGURES: &[FigureSpec] = &[
             "target-eps",
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
+    },
+    FigureSpec {
+        id: "iteration-privacy-by-position",
+        title: "Privacy of the last iterate by the position of the record",
+        page: Page::Iteration,
+        params: &["iterations", "sigma", "step-size", "smoothness", "delta"],
+        compute: Compute::Direct(iteration::privacy_by_position),
     },
 ];
 

@@ -21,17 +21,20 @@ pub enum Page {
     Renyi,
     /// Tight accounting of DP-SGD (privacy loss distributions; seed 001's machine-learning regime).
     Training,
+    /// Amplification by iteration: one pass of noisy SGD releasing its last iterate (seed 004 §3).
+    Iteration,
 }
 
 impl Page {
     /// Every page that exists, in navigation order.
-    pub const ALL: [Page; 6] = [
+    pub const ALL: [Page; 7] = [
         Page::Home,
         Page::Subsampling,
         Page::Limits,
         Page::Accuracy,
         Page::Renyi,
         Page::Training,
+        Page::Iteration,
     ];
 
     /// The `page=` value.
@@ -43,6 +46,7 @@ impl Page {
             Page::Accuracy => "accuracy",
             Page::Renyi => "renyi",
             Page::Training => "training",
+            Page::Iteration => "iteration",
         }
     }
 
@@ -55,6 +59,7 @@ impl Page {
             Page::Accuracy => "Accuracy",
             Page::Renyi => "Rényi DP",
             Page::Training => "Training",
+            Page::Iteration => "Iteration",
         }
     }
 
@@ -118,6 +123,7 @@ impl Page {
                 "batching",
                 "target-eps",
             ],
+            Page::Iteration => &["iterations", "sigma", "step-size", "smoothness", "delta"],
         }
     }
 

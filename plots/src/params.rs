@@ -420,6 +420,18 @@ pub const BATCHINGS: &[Choice] = &[
     },
 ];
 
+/// The local randomizer assumed by a shuffle bound.
+pub const RANDOMIZERS: &[Choice] = &[
+    Choice {
+        id: "generic",
+        label: "Any ε₀-LDP randomizer",
+    },
+    Choice {
+        id: "k-rr",
+        label: "k-ary randomized response",
+    },
+];
+
 /// Every parameter of the app.
 pub static PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -758,7 +770,7 @@ pub static PARAMS: &[ParamSpec] = &[
         symbol: "σ",
         label: "Noise multiplier σ",
         unit: "",
-        help: "Standard deviation of the Gaussian noise over the sensitivity.",
+        help: "Standard deviation of the Gaussian noise over the sensitivity (iteration page: over the gradient bound L).",
         domain: Domain::Real {
             min: 0.1,
             max: 10_000.0,
@@ -888,6 +900,96 @@ pub static PARAMS: &[ParamSpec] = &[
         help: "What your training loop really does; the tight analysis exists for Poisson sampling only.",
         domain: Domain::Choice(BATCHINGS),
         default: Value::Choice("poisson"),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "eps0",
+        symbol: "ε₀",
+        label: "Local privacy ε₀",
+        unit: "",
+        help: "Each user's local randomizer is ε₀-differentially private on its own.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 30.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 15.0),
+        },
+        default: Value::Real(4.0),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "users",
+        symbol: "n",
+        label: "Users n",
+        unit: "users",
+        help: "Users who each send one randomized message to the shuffler.",
+        domain: Domain::Count {
+            min: 2,
+            max: 10_000_000_000,
+            scale: Scale::Log,
+            slider: (100, 100_000_000),
+            odd: false,
+        },
+        default: Value::Count(100_000),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "randomizer",
+        symbol: "randomizer",
+        label: "Local randomizer",
+        unit: "",
+        help: "What the privacy-blanket bounds may assume about the users' randomizer.",
+        domain: Domain::Choice(RANDOMIZERS),
+        default: Value::Choice("generic"),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "iterations",
+        symbol: "T",
+        label: "Steps T (one record each)",
+        unit: "steps",
+        help: "Length of the one pass of noisy SGD; the record used at step t is hidden by the T − t steps after it.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10_000_000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "step-size",
+        symbol: "η",
+        label: "Step size η",
+        unit: "",
+        help: "Learning rate of each step; the theorem needs η ≤ 2/β so that every step is contractive.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1e6,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 100.0),
+        },
+        default: Value::Real(0.1),
+    },
+    ParamSpec {
+        aliases: &[],
+        name: "smoothness",
+        symbol: "β",
+        label: "Smoothness β of the loss",
+        unit: "",
+        help: "Every loss's gradient is β-Lipschitz (β-smooth); with convexity and η ≤ 2/β the updates are contractive.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1e9,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 1000.0),
+        },
+        default: Value::Real(1.0),
     },
 ];
 

@@ -244,3 +244,50 @@ fn the_readers_point_sits_on_the_highlighted_curve_values() {
     assert!((chart.markers[0].y - 5.1523).abs() < 5e-5);
     assert!(chart.summary.contains("5.1523"), "{}", chart.summary);
 }
+
+#[test]
+fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expand() {
+    use amp_plots::figures::iteration::readouts;
+    use amp_plots::figures::Role;
+    let f = amp_plots::figures::figure("iteration-privacy-by-position").unwrap();
+    let mut values = ParamValues::default();
+    values.set("iterations", Value::Count(1000)).unwrap();
+    values.set("sigma", Value::Real(4.0)).unwrap();
+    let chart = f.chart(&values).unwrap();
+    let flat = chart
+        .series
+        .iter()
+        .find(|s| s.role == Role::Bound(0))
+        .unwrap()
+        .points[0]
+        .1;
+    let curve = &chart
+        .series
+        .iter()
+        .find(|s| s.role == Role::Highlight)
+        .unwrap()
+        .points;
+    // T ≤ 400 positions would be every one; at T = 1000 a sample that keeps 1 and T.
+    assert_eq!(curve.first().unwrap().0, 1.0);
+    assert_eq!(curve.last().unwrap().0, 1000.0);
+    assert!(curve
+        .windows(2)
+        .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1));
+    assert!((curve.last().unwrap().1 - flat).abs() <= 1e-12 * flat);
+    // The worked example of iteration-bound.html (σ = 4, δ = 1e-6): 0.061 first, 2.42 plain.
+    assert!((curve[0].1 - 0.061).abs() < 0.0005, "{}", curve[0].1);
+    assert!((flat - 2.42).abs() < 0.005, "{flat}");
+    let r = readouts(&values);
+    assert_eq!(r.first.unwrap(), curve[0].1);
+    assert_eq!(r.composition.unwrap(), flat);
+    // η = 3 > 2/β = 2: the theorem does not apply; only the flat line, with a note.
+    values.set("step-size", Value::Real(3.0)).unwrap();
+    let chart = f.chart(&values).unwrap();
+    assert!(chart.series.iter().all(|s| s.role != Role::Highlight));
+    assert!(
+        chart.notes.iter().any(|n| n.contains("2/β")),
+        "{:?}",
+        chart.notes
+    );
+    assert!(readouts(&values).first.is_err());
+}

@@ -1,6 +1,7 @@
 //! The home page: what privacy amplification is, and the way to the pages that exist.
 
 use amp_math::subsampling::amplified_epsilon;
+use amp_plots::figures::iteration::readouts;
 use amp_plots::format::{compact_number, display_number};
 use amp_plots::pages::{Page, View};
 use leptos::prelude::*;
@@ -17,6 +18,21 @@ pub fn HomePage() -> impl IntoView {
             (eps, p, amplified_epsilon(eps, p).ok())
         })
     });
+    let iteration = Memo::new(move |_| {
+        state.values.with(|v| {
+            let r = readouts(v);
+            (
+                v.count("iterations"),
+                v.real("sigma"),
+                r.first.ok(),
+                r.composition.ok(),
+            )
+        })
+    });
+    let go_iteration = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        state.navigate(View::Page(Page::Iteration));
+    };
     let go = move |ev: leptos::ev::MouseEvent| {
         ev.prevent_default();
         state.navigate(View::Page(Page::Subsampling));
@@ -70,9 +86,29 @@ pub fn HomePage() -> impl IntoView {
                         <td class="muted">"Page in preparation."</td>
                     </tr>
                     <tr>
-                        <th scope="row">"Iteration"</th>
+                        <th scope="row">
+                            <a href="?page=iteration" on:click=go_iteration>"Iteration"</a>
+                        </th>
                         <td>"In noisy iterative training, the steps after a record is used wash out its influence."</td>
-                        <td class="muted">"Page in preparation."</td>
+                        <td>
+                            {move || {
+                                let (t, sigma, first, plain) = iteration.get();
+                                match (first, plain) {
+                                    (Some(a), Some(b)) => view! {
+                                        <span>
+                                            "In " {t} " noisy steps with σ = " {display_number(sigma, 4)}
+                                            ", the first record's ε is "
+                                            <output data-testid="home-iteration-epsilon" data-value=compact_number(a)>
+                                                {display_number(a, 3)}
+                                            </output>
+                                            " instead of " {display_number(b, 3)} " (δ = " {display_number(state.values.with(|v| v.real("delta")), 2)} ", replace one)"
+                                        </span>
+                                    }
+                                    .into_any(),
+                                    _ => view! { <span>"—"</span> }.into_any(),
+                                }
+                            }}
+                        </td>
                     </tr>
                 </tbody>
             </table>

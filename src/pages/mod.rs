@@ -1,6 +1,7 @@
 //! One module per page.
 pub mod accuracy;
 pub mod home;
+pub mod iteration;
 pub mod limits;
 pub mod renyi;
 pub mod subsampling;

@@ -70,7 +70,7 @@ function cli(args) {
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training']);
+  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training', '?page=iteration']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -376,6 +376,23 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   await page.selectOption('#ctl-mech', 'randomized-response');
   await page.waitForFunction(() => document.querySelector('[data-testid=tight-epsilon]')?.classList.contains('unavailable'));
   await page.screenshot({ path: `${ARTIFACTS}/training.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('iteration page: readouts equal the CLI, the figure paints, a step size beyond 2/β withdraws the bound', async () => {
+  const { page, problems } = await open('/?page=iteration&iterations=1000&sigma=4&delta=1e-6');
+  await painted(page);
+  const r = cli(['iteration', '--iterations', '1000', '--sigma', '4', '--delta', '1e-6']);
+  await sameAsCli(page, 'iteration-epsilon-first', r.epsilon_first);
+  await sameAsCli(page, 'iteration-epsilon-middle', r.epsilon_middle);
+  await sameAsCli(page, 'iteration-epsilon-plain', r.epsilon_plain);
+  assert.ok(r.epsilon_first < r.epsilon_middle && r.epsilon_middle < r.epsilon_plain);
+  await page.fill('[data-testid=field-step-size]', '3');
+  await page.waitForSelector('[data-testid=iteration-warning]');
+  assert.equal(await value(page, 'iteration-epsilon-first'), '');
+  await sameAsCli(page, 'iteration-epsilon-plain', r.epsilon_plain);
+  await page.screenshot({ path: `${ARTIFACTS}/iteration.png`, fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,0 +1,155 @@
+//! Figure of the iteration page (seed 004, §3): privacy of the last iterate of one pass of noisy
+//! SGD, by the position of the record, with and without amplification by iteration (Feldman,
+//! Mironov, Talwar & Thakurta 2018).
+
+use amp_math::iteration::{
+    check_step_size, composition_epsilon, epsilon_by_position, iteration_epsilon, plot_positions,
+    OnePassSgd,
+};
+use amp_math::rdp_accounting::Conversion;
+
+use super::{log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
+use crate::format::short_number;
+use crate::params::ParamValues;
+
+/// Positions evaluated for the curve (every position when T is at most this).
+const POINTS: usize = 400;
+
+/// The run the parameters describe: T steps, noise σ in units of the gradient bound L (L = 1),
+/// one record per step.
+pub fn run(values: &ParamValues) -> OnePassSgd {
+    OnePassSgd {
+        steps: values.count("iterations"),
+        sigma: values.real("sigma"),
+        lipschitz: 1.0,
+        batch: 1,
+    }
+}
+
+/// Why the theorem does not apply at these parameters (η > 2/β), or `None` when it does.
+pub fn inapplicable(values: &ParamValues) -> Option<String> {
+    check_step_size(values.real("step-size"), values.real("smoothness"))
+        .err()
+        .map(|_| {
+            format!(
+                "η = {} is larger than 2/β = {}: the updates need not be contractive, so amplification by iteration does not apply",
+                short_number(values.real("step-size"), 4),
+                short_number(2.0 / values.real("smoothness"), 4)
+            )
+        })
+}
+
+/// The readouts: ε at δ for the first record, the middle one and the last (= no amplification).
+pub struct Readouts {
+    /// ε of the record used first (t = 1), amplified by the T − 1 later steps.
+    pub first: Result<f64, String>,
+    /// ε of the record used at t = ⌈T/2⌉.
+    pub middle: Result<f64, String>,
+    /// ε without amplification (every position; the last record's too).
+    pub composition: Result<f64, String>,
+}
+
+/// [`Readouts`] at the parameters (improved RDP conversion).
+pub fn readouts(values: &ParamValues) -> Readouts {
+    let sgd = run(values);
+    let delta = values.real("delta");
+    let at = |t: u64| -> Result<f64, String> {
+        if let Some(why) = inapplicable(values) {
+            return Err(why);
+        }
+        iteration_epsilon(t, &sgd, delta, Conversion::Improved)
+            .map(|c| c.epsilon)
+            .map_err(|e| e.to_string())
+    };
+    Readouts {
+        first: at(1),
+        middle: at(sgd.steps.div_ceil(2).max(1)),
+        composition: composition_epsilon(&sgd, delta, Conversion::Improved)
+            .map(|c| c.epsilon)
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// `iteration-privacy-by-position`: ε at δ of the last iterate for the record used at step t,
+/// against t, under plain composition (flat) and with amplification by iteration.
+pub fn privacy_by_position(values: &ParamValues) -> Result<Chart, String> {
+    let sgd = run(values);
+    let delta = values.real("delta");
+    let big_t = sgd.steps;
+    let flat = composition_epsilon(&sgd, delta, Conversion::Improved)
+        .map_err(|e| e.to_string())?
+        .epsilon;
+    let positions = plot_positions(big_t, POINTS).map_err(|e| e.to_string())?;
+    let why_not = inapplicable(values);
+    let amplified: Vec<(f64, f64)> = if why_not.is_some() {
+        vec![]
+    } else {
+        epsilon_by_position(&sgd, &positions, delta, Conversion::Improved)
+            .map_err(|e| e.to_string())?
+            .iter()
+            .zip(&positions)
+            .filter(|(c, _)| c.epsilon.is_finite() && c.epsilon > 0.0)
+            .map(|(c, &t)| (t as f64, c.epsilon))
+            .collect()
+    };
+    let (x_min, x_max) = if big_t > 1 {
+        (1.0, big_t as f64)
+    } else {
+        (0.5, 1.5)
+    };
+    let ys: Vec<f64> = amplified
+        .iter()
+        .map(|p| p.1)
+        .chain(std::iter::once(flat))
+        .collect();
+    let (y_lo, y_hi) = log_range(ys.iter());
+    let first = amplified.first().map(|p| p.1);
+    let summary = match first {
+        Some(e1) => format!(
+            "ε at δ = {} of the last iterate of {} noisy SGD steps (σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification.",
+            short_number(delta, 3),
+            big_t,
+            short_number(sgd.sigma, 4),
+            short_number(e1, 4),
+            short_number(flat, 4)
+        ),
+        None => format!(
+            "ε at δ = {} of a record's step without amplification: {} at every position (amplification by iteration does not apply at these parameters).",
+            short_number(delta, 3),
+            short_number(flat, 4)
+        ),
+    };
+    let mut chart = Chart::new(
+        Axis::numeric(
+            "position t of the record (step it is used in)",
+            false,
+            x_min,
+            x_max,
+        ),
+        Axis::numeric("ε of the last iterate at δ", true, y_lo, y_hi),
+        LegendCorner::UpperLeft,
+        summary,
+    );
+    chart.series.push(Series {
+        label: "no amplification (the record's own step)".into(),
+        points: vec![(x_min, flat), (x_max, flat)],
+        role: Role::Bound(0),
+    });
+    if let Some(why) = why_not {
+        chart.notes.push(why);
+    } else {
+        chart.series.push(Series {
+            label: "amplification by iteration (FMTT 2018)".into(),
+            points: amplified,
+            role: Role::Highlight,
+        });
+        if let Some(e1) = first {
+            chart.markers.push(Marker {
+                x: 1.0,
+                y: e1,
+                label: format!("t = 1: {}", short_number(e1, 3)),
+            });
+        }
+    }
+    Ok(chart)
+}
