@@ -179,10 +179,46 @@ async function measureTraining(context, origin) {
   };
 }
 
+/** The shuffling page at n = 10⁶ users (ε₀ = 1, δ = 1e-6): per ε₀ or n slider input, the exact
+ *  clone bound alone (`shuffle:numerical`, the issue's ≤ 50 ms target), every bound
+ *  (`shuffle:best`), every bound with the published method's range (`shuffle:table`) and the
+ *  inverse for the target (`shuffle:inverse`); and the deferred figures once the controls rest. */
+async function measureShuffling(context, origin) {
+  const url = `${origin}/?page=shuffling&eps0=1&users=1000000&delta=1e-6&target-eps=0.1`;
+  const page = await context.newPage();
+  await page.goto(url);
+  await allPainted(page);
+  const painted = await page.evaluate(() => performance.now());
+  const get = (name) => page.evaluate((n) => performance.getEntriesByType('measure').filter((m) => m.name === n).map((m) => m.duration), name);
+  const names = ['shuffle:numerical', 'shuffle:best', 'shuffle:table', 'shuffle:inverse'];
+  const figs = ['shuffle-epsilon-vs-users', 'shuffle-epsilon-vs-local', 'shuffle-vs-subsample', 'error-central-local-shuffle'];
+  const got = Object.fromEntries([...names, ...figs].map((n) => [n, []]));
+  const inputs = Math.min(INPUTS, 20);
+  for (let i = 0; i < inputs; i++) {
+    await page.focus(`[data-testid=slider-${i % 2 ? 'users' : 'eps0'}]`);
+    await page.evaluate(() => performance.clearMeasures());
+    await page.keyboard.press(i < inputs / 2 ? 'ArrowRight' : 'ArrowLeft');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    for (const n of names) got[n].push(...await get(n));
+    await page.waitForFunction(() => !document.querySelector('.figure-pending'));
+    await allPainted(page);
+    for (const f of figs) got[f].push(...await get(`chart:${f}`));
+  }
+  await page.close();
+  const stat = (xs) => (xs.length ? { p50: round(quantile(xs, 0.5)), p95: round(quantile(xs, 0.95)), max: round(Math.max(...xs)) } : null);
+  return { url: url.slice(origin.length), painted_ms: round(painted), inputs, ...Object.fromEntries(Object.entries(got).map(([k, v]) => [k, stat(v)])) };
+}
+
 const server = await serve(DIST);
 const origin = `http://127.0.0.1:${server.address().port}`;
 const context = await launch();
 // BENCH_ONLY=training measures the training page alone (prints its JSON, writes nothing).
+if (process.env.BENCH_ONLY === 'shuffling') {
+  console.log(JSON.stringify(await measureShuffling(context, origin), null, 2));
+  await context.close();
+  server.close();
+  process.exit(0);
+}
 if (process.env.BENCH_ONLY === 'training') {
   console.log(JSON.stringify(await measureTraining(context, origin), null, 2));
   await context.close();
@@ -192,6 +228,7 @@ if (process.env.BENCH_ONLY === 'training') {
 const pages = [];
 for (const p of PAGES) pages.push(await measurePage(context, origin, p));
 const training = await measureTraining(context, origin);
+const shuffling = await measureShuffling(context, origin);
 const simulations = [];
 for (const pop of ['lognormal', 'bimodal']) simulations.push(await measureSimulation(context, origin, pop));
 await context.close();
@@ -204,10 +241,12 @@ const result = {
   bytes_gzip: bytes(),
   pages,
   training,
+  shuffling,
   simulations,
 };
 writeFileSync(resolve(ROOT, 'bench', 'results.json'), JSON.stringify(result, null, 2) + '\n');
 
+const figsLine = (s) => ['shuffle-epsilon-vs-users', 'shuffle-epsilon-vs-local', 'shuffle-vs-subsample', 'error-central-local-shuffle'].map((f) => `${f} ${s[f]?.p50 ?? '—'} ms`).join(', ');
 const kb = (b) => `${round(b / 1024)} KB`;
 const lines = [
   `Measured ${result.date} on ${result.machine} (\`node bench/page.mjs\`, release build).`,
@@ -221,6 +260,8 @@ const lines = [
   ...simulations.map((s) => `| ${s.population} | ${s.done_and_painted_ms} ms after navigation | ${s.longest_slice_ms} ms (${s.slices} slices) | ${s.long_tasks_ms.length ? s.long_tasks_ms.join(', ') + ' ms' : 'none'} | ${s.start_long_tasks_ms.length ? s.start_long_tasks_ms.join(', ') + ' ms' : 'no task > 50 ms'} | ≤ 5 s; no task > 50 ms while it runs |`),
   '',
   `Training page, 10,000 steps of the Poisson-subsampled Gaussian (σ = 1, q = 0.01, δ = 1e-5; ${training.inputs} slider inputs): per input, both composed PLDs (the tight band) take ${training.quick_pld_ms.p50} ms p50 / ${training.quick_pld_ms.p95} ms p95 (target ≤ 100 ms), all readouts with the calibrated σ ${training.quick_account_ms.p50} / ${training.quick_account_ms.p95} ms, the two figures that follow the slider (computed and redrawn) ${training.quick_redraw_ms.p50} / ${training.quick_redraw_ms.p95} ms; once the controls rest, the refined band takes ${training.fine_pld_ms.p50} / ${training.fine_pld_ms.p95} ms and all refined readouts ${training.fine_account_ms.p50} / ${training.fine_account_ms.p95} ms (shown as "refining" meanwhile), and the two calibrating figures ${training.deferred_figures_ms['noise-for-target'].p50} and ${training.deferred_figures_ms['gaussian-noise-ratio'].p50} ms p50 (shown as "computing"). First load, refined and painted: ${training.painted_ms} ms.`,
+  '',
+  `Shuffling page at n = 10⁶ users (ε₀ = 1, δ = 1e-6; ${shuffling.inputs} slider inputs on ε₀ and n): per input, the exact clone bound takes ${shuffling['shuffle:numerical'].p50} ms p50 / ${shuffling['shuffle:numerical'].p95} ms p95 (target ≤ 50 ms), every bound ${shuffling['shuffle:best'].p50} / ${shuffling['shuffle:best'].p95} ms, the table with the published method's range ${shuffling['shuffle:table'].p50} / ${shuffling['shuffle:table'].p95} ms, the inverse for the target ${shuffling['shuffle:inverse'].p50} / ${shuffling['shuffle:inverse'].p95} ms; once the controls rest the four figures take ${figsLine(shuffling)} (computed, p50; shown as "computing" meanwhile). First load painted: ${shuffling.painted_ms} ms.`,
   '',
   `Shipped, gzipped: wasm ${kb(result.bytes_gzip.wasm)}, js ${kb(result.bytes_gzip.js)}, css ${kb(result.bytes_gzip.css)}; total ${kb(result.bytes_gzip.total)} (target ≤ 250 KB).`,
 ];

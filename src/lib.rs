@@ -20,6 +20,7 @@ use pages::home::HomePage;
 use pages::iteration::IterationPage;
 use pages::limits::LimitsPage;
 use pages::renyi::RenyiPage;
+use pages::shuffling::ShufflingPage;
 use pages::subsampling::SubsamplingPage;
 use pages::training::TrainingPage;
 use state::AppState;
@@ -121,6 +122,7 @@ pub fn App() -> impl IntoView {
                         Page::Accuracy => view! { <AccuracyPage /> }.into_any(),
                         Page::Renyi => view! { <RenyiPage /> }.into_any(),
                         Page::Training => view! { <TrainingPage /> }.into_any(),
+                        Page::Shuffling => view! { <ShufflingPage /> }.into_any(),
                         Page::Iteration => view! { <IterationPage /> }.into_any(),
                     }}
                 </main>

@@ -52,6 +52,10 @@ fn usage() -> String {
          amplify account --accountant pld --mechanism gaussian|laplace (--sigma S | --scale B) --q Q --steps K (--delta D | --target-eps E) [--grid H] [--json]\n  \
          amplify account --accountant pld --mechanism randomized-response|kary-randomized-response --eps E [--k K] --steps K (--delta D | --target-eps E) [--json]\n  \
          amplify calibrate --q Q --steps K --delta D --target-eps E [--accountant pld|rdp] [--grid H] [--json]\n  \
+         amplify shuffle --eps0 E0 --users N --delta D --bound efmrtt19|bbgn19-hoeffding|bbgn19-bennett|fmt21|fmt21-numerical|best\n                  \
+         [--randomizer generic|k-rr [--k K]] [--json]\n  \
+         amplify shuffle --target-eps E --users N --delta D --bound ... --invert [--randomizer ...] [--json]\n  \
+         amplify subsampled-rr --eps E --p P [--json]\n  \
          amplify iteration --iterations T --sigma S [--delta D] [--step-size H --smoothness B] [--json]\n  \
          amplify figures [--json]\n  \
          amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
@@ -160,7 +164,7 @@ fn flag_list(names: &[&str]) -> String {
 fn run(args: &[String]) -> Result<String, String> {
     let Some(command) = args.first() else {
         return Err(
-            "no command given (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, iteration, figures or plot; see amplify --help)"
+            "no command given (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, shuffle, subsampled-rr, iteration, figures or plot; see amplify --help)"
                 .into(),
         );
     };
@@ -178,8 +182,10 @@ fn run(args: &[String]) -> Result<String, String> {
         "account" => account_cmd(&flags),
         "calibrate" => calibrate_cmd(&flags),
         "iteration" => iteration_cmd(&flags),
+        "shuffle" => shuffle_cmd(&flags),
+        "subsampled-rr" => subsampled_rr_cmd(&flags),
         other => Err(format!(
-            "unknown command “{other}” (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, iteration, figures or plot; see amplify --help)"
+            "unknown command “{other}” (subsample, ratio, regime, accuracy, median-sim, rdp, account, calibrate, shuffle, subsampled-rr, iteration, figures or plot; see amplify --help)"
         )),
     }
 }
@@ -296,6 +302,180 @@ fn no_positional(flags: &Flags) -> Result<(), String> {
         Some(a) => Err(format!("unexpected argument “{a}”")),
         None => Ok(()),
     }
+}
+
+/// A JSON value for [`object`]: a number (null when not finite), a string, a flag, or null.
+enum Json {
+    Num(f64),
+    Text(String),
+    Flag(bool),
+    Null,
+}
+
+/// A flat JSON object, or `key = value` lines (nulls left out of the lines).
+fn object(flags: &Flags, pairs: &[(&str, Json)]) -> String {
+    let json = flags.values.contains_key("json");
+    let text = |v: &Json| match v {
+        Json::Num(x) if x.is_finite() => Some(compact_number(*x)),
+        Json::Num(_) | Json::Null => None,
+        Json::Text(t) => Some(if json { json_string(t) } else { t.clone() }),
+        Json::Flag(b) => Some(b.to_string()),
+    };
+    if json {
+        let body: Vec<String> = pairs
+            .iter()
+            .map(|(k, v)| {
+                format!(
+                    "{}:{}",
+                    json_string(k),
+                    text(v).unwrap_or_else(|| "null".into())
+                )
+            })
+            .collect();
+        format!("{{{}}}", body.join(","))
+    } else {
+        pairs
+            .iter()
+            .filter_map(|(k, v)| text(v).map(|t| format!("{k} = {t}")))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// `amplify shuffle`: the central ε of one shuffle bound (or the tightest valid one) at
+/// (ε₀, n, δ), or with `--invert` the largest ε₀ that meets a target central ε (replace one).
+fn shuffle_cmd(flags: &Flags) -> Result<String, String> {
+    use amp_math::shuffle::{
+        best_with, largest_eps0_with, shuffle_epsilon_with, Bound, Choice, Randomizer,
+    };
+    no_positional(flags)?;
+    let bound_text = flags
+        .values
+        .get("bound")
+        .ok_or("shuffle needs --bound (efmrtt19, bbgn19-hoeffding, bbgn19-bennett, fmt21, fmt21-numerical or best)")?;
+    let choice = Choice::from_id(bound_text).ok_or_else(|| {
+        format!(
+            "--bound “{}” is not one of efmrtt19, bbgn19-hoeffding, bbgn19-bennett, fmt21, fmt21-numerical, best",
+            amp_plots::format::escape_display(bound_text)
+        )
+    })?;
+    let invert = flags.values.contains_key("invert");
+    let needed: &[&str] = if invert {
+        &["target-eps", "users", "delta"]
+    } else {
+        &["eps0", "users", "delta"]
+    };
+    for n in needed {
+        if !given(flags, n) {
+            return Err(format!(
+                "shuffle{} needs --{n}",
+                if invert { " --invert" } else { "" }
+            ));
+        }
+    }
+    let mut allowed = needed.to_vec();
+    allowed.extend(["randomizer", "k"]);
+    let v = param_values(flags, &allowed, &["json", "invert", "bound"])?;
+    if given(flags, "k") && v.choice("randomizer") != "k-rr" {
+        return Err("--k only applies with --randomizer k-rr".into());
+    }
+    let randomizer = amp_plots::figures::shuffle::randomizer(&v);
+    let (n, delta) = (v.count("users"), v.real("delta"));
+    let e = |x: amp_math::MathError| x.to_string();
+    let r_text = match randomizer {
+        Randomizer::Generic => "generic".to_string(),
+        Randomizer::KRr { k } => format!("{k}-rr"),
+    };
+    if invert {
+        let target = v.real("target-eps");
+        let bounds: Vec<Bound> = match choice {
+            Choice::Best => Bound::ALL.to_vec(),
+            Choice::One(b) => vec![b],
+        };
+        let mut found: Option<(Bound, amp_math::shuffle::LargestEps0)> = None;
+        let mut last = String::new();
+        for b in bounds {
+            match largest_eps0_with(b, randomizer, target, n, delta) {
+                Ok(l) => {
+                    if found.as_ref().is_none_or(|(_, w)| l.eps0 > w.eps0) {
+                        found = Some((b, l));
+                    }
+                }
+                Err(err) => last = err.to_string(),
+            }
+        }
+        let (b, l) = found.ok_or(last)?;
+        return Ok(object(
+            flags,
+            &[
+                ("bound", Json::Text(b.id().into())),
+                ("eps0", Json::Num(l.eps0)),
+                ("target_epsilon", Json::Num(target)),
+                ("delta", Json::Num(delta)),
+                ("users", Json::Num(n as f64)),
+                ("randomizer", Json::Text(r_text)),
+                ("relation", Json::Text("replace-one".into())),
+                (
+                    "limited_by_validity",
+                    l.limited_by_validity
+                        .map_or(Json::Null, |t| Json::Text(t.into())),
+                ),
+            ],
+        ));
+    }
+    let eps0 = v.real("eps0");
+    let r = match choice {
+        Choice::Best => best_with(randomizer, eps0, n, delta).map_err(e)?,
+        Choice::One(b) => shuffle_epsilon_with(b, randomizer, eps0, n, delta).map_err(e)?,
+    };
+    let num = |x: Option<f64>| x.map_or(Json::Null, Json::Num);
+    // Lower and upper where the bound has both: the exact clone evaluation's two ends.
+    let (lower, upper) = match r.exact_lower {
+        Some(lo) => (num(Some(lo)), num(r.epsilon)),
+        None => (Json::Null, Json::Null),
+    };
+    Ok(object(
+        flags,
+        &[
+            ("bound", Json::Text(r.bound.id().into())),
+            ("epsilon", num(r.epsilon)),
+            ("valid", Json::Flag(r.valid)),
+            ("epsilon_lower", lower),
+            ("epsilon_upper", upper),
+            ("published_lower", num(r.lower)),
+            ("published_upper", num(r.upper)),
+            ("no_amplification", Json::Flag(r.no_amplification)),
+            (
+                "reason_invalid",
+                r.reason_invalid
+                    .map_or(Json::Null, |t| Json::Text(t.into())),
+            ),
+            ("randomizer", Json::Text(r_text)),
+            ("relation", Json::Text("replace-one".into())),
+        ],
+    ))
+}
+
+/// `amplify subsampled-rr --eps E --p P`: randomized response on a Poisson sample (seed 004,
+/// §1.3): its exact ε, the subsampling theorem and the linear heuristic εp.
+fn subsampled_rr_cmd(flags: &Flags) -> Result<String, String> {
+    no_positional(flags)?;
+    for n in ["eps", "p"] {
+        if !given(flags, n) {
+            return Err(format!("subsampled-rr needs --{n}"));
+        }
+    }
+    let v = param_values(flags, &["eps", "p"], &["json"])?;
+    let s =
+        amp_math::shuffle::subsampled_rr(v.real("eps"), v.real("p")).map_err(|e| e.to_string())?;
+    output(
+        flags,
+        &[
+            ("epsilon_exact", s.exact),
+            ("epsilon_theorem", s.theorem),
+            ("epsilon_linear", s.linear),
+        ],
+    )
 }
 
 /// `amplify iteration --iterations T --sigma S [--delta D] [--step-size H --smoothness B]`: ε at

@@ -21,6 +21,7 @@ pub mod rdp;
 pub mod rdp_accounting;
 pub mod rng;
 pub mod root;
+pub mod shuffle;
 pub mod special;
 pub mod subsampling;
 

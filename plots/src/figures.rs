@@ -13,6 +13,7 @@ pub mod accuracy;
 pub mod iteration;
 mod limits;
 pub mod renyi;
+pub mod shuffle;
 mod subsampling;
 pub mod training;
 
@@ -479,6 +480,41 @@ pub static FIGURES: &[FigureSpec] = &[
             "target-eps",
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
+    },
+    FigureSpec {
+        id: "shuffle-epsilon-vs-users",
+        title: "Central ε against the number of users, every shuffle bound",
+        page: Page::Shuffling,
+        params: &["eps0", "users", "delta", "randomizer", "k"],
+        compute: Compute::Deferred(shuffle::epsilon_vs_users),
+    },
+    FigureSpec {
+        id: "shuffle-epsilon-vs-local",
+        title: "Central ε against the local ε₀, every shuffle bound",
+        page: Page::Shuffling,
+        params: &["eps0", "users", "delta", "randomizer", "k"],
+        compute: Compute::Deferred(shuffle::epsilon_vs_local),
+    },
+    FigureSpec {
+        id: "shuffle-vs-subsample",
+        title: "What a central target allows: shuffling against subsampling",
+        page: Page::Shuffling,
+        params: &["users", "delta", "randomizer", "k", "target-eps", "p"],
+        compute: Compute::Deferred(shuffle::shuffle_vs_subsample),
+    },
+    FigureSpec {
+        id: "error-central-local-shuffle",
+        title: "Error of a private mean: central, local and shuffled",
+        page: Page::Shuffling,
+        params: &["users", "delta", "target-eps"],
+        compute: Compute::Deferred(shuffle::error_central_local_shuffle),
+    },
+    FigureSpec {
+        id: "subsampled-rr",
+        title: "Randomized response on a subsample: exact ε, εp and the theorem",
+        page: Page::Shuffling,
+        params: &["eps", "p"],
+        compute: Compute::Direct(shuffle::subsampled_rr_fig),
     },
     FigureSpec {
         id: "iteration-privacy-by-position",

@@ -21,19 +21,22 @@ pub enum Page {
     Renyi,
     /// Tight accounting of DP-SGD (privacy loss distributions; seed 001's machine-learning regime).
     Training,
+    /// Amplification by shuffling: every published bound side by side (seed 004 §1.3, §2).
+    Shuffling,
     /// Amplification by iteration: one pass of noisy SGD releasing its last iterate (seed 004 §3).
     Iteration,
 }
 
 impl Page {
     /// Every page that exists, in navigation order.
-    pub const ALL: [Page; 7] = [
+    pub const ALL: [Page; 8] = [
         Page::Home,
         Page::Subsampling,
         Page::Limits,
         Page::Accuracy,
         Page::Renyi,
         Page::Training,
+        Page::Shuffling,
         Page::Iteration,
     ];
 
@@ -46,6 +49,7 @@ impl Page {
             Page::Accuracy => "accuracy",
             Page::Renyi => "renyi",
             Page::Training => "training",
+            Page::Shuffling => "shuffling",
             Page::Iteration => "iteration",
         }
     }
@@ -59,6 +63,7 @@ impl Page {
             Page::Accuracy => "Accuracy",
             Page::Renyi => "Rényi DP",
             Page::Training => "Training",
+            Page::Shuffling => "Shuffling",
             Page::Iteration => "Iteration",
         }
     }
@@ -122,6 +127,16 @@ impl Page {
                 "delta",
                 "batching",
                 "target-eps",
+            ],
+            Page::Shuffling => &[
+                "eps0",
+                "users",
+                "delta",
+                "randomizer",
+                "k",
+                "target-eps",
+                "p",
+                "eps",
             ],
             Page::Iteration => &["iterations", "sigma", "step-size", "smoothness", "delta"],
         }
@@ -204,6 +219,9 @@ pub fn is_relevant(view: View, values: &ParamValues, name: &str) -> bool {
             "steps" => !view.params().contains(&"length") || values.choice("length") == "steps",
             _ => true,
         };
+    }
+    if view.params().contains(&"randomizer") && name == "k" {
+        return values.choice("randomizer") == "k-rr";
     }
     if !view.params().contains(&"scheme") {
         return true;

@@ -196,10 +196,11 @@ fn every_figure_survives_the_corners_of_its_controls() {
             }
         }
         // The training page's figures run an accountant per chart (tens of milliseconds, hundreds
-        // for the calibrating ones): an evenly spread sample of their combinations, all of each
-        // choice's values included by the spread.
+        // for the calibrating ones), the shuffling page's deferred ones a numerical bound per
+        // point: an evenly spread sample of their combinations, all of each choice's values
+        // included by the spread.
         let budget = match f.page {
-            Page::Training if f.is_deferred() => 40,
+            Page::Training | Page::Shuffling if f.is_deferred() => 40,
             Page::Training => 150,
             _ => usize::MAX,
         };

@@ -29,6 +29,21 @@ pub fn HomePage() -> impl IntoView {
             )
         })
     });
+    let shuffle = Memo::new(move |_| {
+        state.values.with(|v| {
+            (
+                v.real("eps0"),
+                v.count("users"),
+                amp_plots::figures::shuffle::tightest(v)
+                    .ok()
+                    .and_then(|b| b.epsilon.map(|e| (e, b.bound.name()))),
+            )
+        })
+    });
+    let go_shuffling = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        state.navigate(View::Page(Page::Shuffling));
+    };
     let go_iteration = move |ev: leptos::ev::MouseEvent| {
         ev.prevent_default();
         state.navigate(View::Page(Page::Iteration));
@@ -81,9 +96,28 @@ pub fn HomePage() -> impl IntoView {
                         </td>
                     </tr>
                     <tr>
-                        <th scope="row">"Shuffling"</th>
+                        <th scope="row">
+                            <a href="?page=shuffling" on:click=go_shuffling>"Shuffling"</a>
+                        </th>
                         <td>"Each user randomizes their own data; a shuffler hides who sent which message."</td>
-                        <td class="muted">"Page in preparation."</td>
+                        <td>
+                            {move || {
+                                let (eps0, n, out) = shuffle.get();
+                                match out {
+                                    Some((e, name)) => view! {
+                                        <span>
+                                            {n} " users at local ε₀ = " {display_number(eps0, 4)} " are, shuffled, "
+                                            <output data-testid="home-shuffle-epsilon" data-value=compact_number(e)>
+                                                {display_number(e, 4)}
+                                            </output>
+                                            "-DP together (" {name} ", δ = " {display_number(state.values.with(|v| v.real("delta")), 2)} ", replace one)"
+                                        </span>
+                                    }
+                                    .into_any(),
+                                    None => view! { <span>"—"</span> }.into_any(),
+                                }
+                            }}
+                        </td>
                     </tr>
                     <tr>
                         <th scope="row">

@@ -4,5 +4,6 @@ pub mod home;
 pub mod iteration;
 pub mod limits;
 pub mod renyi;
+pub mod shuffling;
 pub mod subsampling;
 pub mod training;

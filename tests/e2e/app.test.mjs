@@ -70,7 +70,7 @@ function cli(args) {
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training', '?page=iteration']);
+  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training', '?page=shuffling', '?page=iteration']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -393,6 +393,46 @@ test('iteration page: readouts equal the CLI, the figure paints, a step size bey
   assert.equal(await value(page, 'iteration-epsilon-first'), '');
   await sameAsCli(page, 'iteration-epsilon-plain', r.epsilon_plain);
   await page.screenshot({ path: `${ARTIFACTS}/iteration.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('shuffling page: every bound equals the CLI, the published range and the exact value, inverse, subsampled RR', async () => {
+  const q = '&eps0=4&users=100000&delta=1e-6&target-eps=0.5&p=0.01&eps=1';
+  const { page, problems } = await open(`/?page=shuffling${q}`);
+  await painted(page);
+  const base = ['--users', '100000', '--delta', '1e-6'];
+  const best = cli(['shuffle', '--eps0', '4', ...base, '--bound', 'best']);
+  assert.equal(best.bound, 'fmt21-numerical');
+  await sameAsCli(page, 'shuffle-epsilon', best.epsilon);
+  await sameAsCli(page, 'shuffle-epsilon-lower', best.epsilon_lower);
+  await sameAsCli(page, 'shuffle-published-lower', best.published_lower);
+  await sameAsCli(page, 'shuffle-published-upper', best.published_upper);
+  assert.match(await page.textContent('[data-testid=shuffle-bound-name]'), /fmt21-numerical/);
+  // Feldman, McMillan & Talwar's published method [0.16754, 0.17279]; the exact value 0.16977.
+  assert.ok(Math.abs(best.published_lower - 0.16754) < 5e-6 && Math.abs(best.published_upper - 0.17279) < 5e-6);
+  assert.ok(Math.abs(best.epsilon - 0.16977) < 5e-6 && best.epsilon - best.epsilon_lower < 1e-8);
+  for (const b of ['efmrtt19', 'bbgn19-hoeffding', 'bbgn19-bennett', 'fmt21', 'fmt21-numerical']) {
+    const r = cli(['shuffle', '--eps0', '4', ...base, '--bound', b]);
+    const row = `[data-testid=bound-${b}]`;
+    assert.equal(await page.getAttribute(row, 'data-valid'), String(r.valid), b);
+    if (r.valid) assert.equal(Number(await page.getAttribute(row, 'data-value')), r.epsilon, b);
+    else assert.match(await page.textContent(row), /not valid here/);
+  }
+  const inv = cli(['shuffle', '--target-eps', '0.5', ...base, '--bound', 'best', '--invert']);
+  await sameAsCli(page, 'local-epsilon-for-target', inv.eps0);
+  const s = cli(['subsampled-rr', '--eps', '1', '--p', '0.01']);
+  await sameAsCli(page, 'srr-exact', s.epsilon_exact);
+  await sameAsCli(page, 'srr-linear', s.epsilon_linear);
+  await sameAsCli(page, 'srr-theorem', s.epsilon_theorem);
+  // ε₀ = 0.4: Erlingsson et al.'s box now holds, and its number is shown.
+  await page.fill('[data-testid=field-eps0]', '0.4');
+  await page.waitForFunction(() => document.querySelector('[data-testid=bound-efmrtt19]')?.dataset.valid === 'true');
+  const e = cli(['shuffle', '--eps0', '0.4', ...base, '--bound', 'efmrtt19']);
+  assert.equal(Number(await page.getAttribute('[data-testid=bound-efmrtt19]', 'data-value')), e.epsilon);
+  await page.waitForFunction(() => !document.querySelector('.figure-pending'));
+  await painted(page);
+  await page.screenshot({ path: `${ARTIFACTS}/shuffling.png`, fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
 });

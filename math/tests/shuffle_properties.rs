@@ -1,0 +1,341 @@
+//! Property tests for the shuffle module (math/src/shuffle.rs) on the domain ε₀ ∈ [10⁻³, 10],
+//! n ∈ [1, 10⁶], δ ∈ [10⁻¹², ½] (k-ary randomized response with k ∈ [2, 1000]):
+//!
+//! - every bound's ε falls as n grows and as δ grows, and rises with ε₀ (compared where both
+//!   values are valid), and never exceeds ε₀;
+//! - the exact clone-reduction ε: lower ≤ upper, apart by less than 1e-9 + 1e-7·ε (2e-9 in δ);
+//!   the published method's upper end is at least the exact value, and its lower end is at most
+//!   the exact value plus one bisection step (the published lower run returns the right end of its
+//!   last interval, which is not a certified lower bound; the left end is);
+//! - inverses round-trip: the bound at `largest_eps0(t)` is at most t, and at an ε₀ larger by
+//!   1e-7 relative it exceeds t, unless the validity box (or a blanket bound's end of
+//!   amplification) set ε₀;
+//! - subsampled randomized response: exact ≤ p·ε ≤ theorem ≤ ε, all non-decreasing in p;
+//! - arbitrary inputs (NaN, infinities, negatives, n = 0, δ ≥ 1) give errors or values, never a
+//!   panic, NaN or a negative ε.
+//!
+//! amp-math is optimised in the test profile (workspace Cargo.toml), so the numerical bounds,
+//! solved several times per case, stay fast enough for hundreds of cases.
+
+use amp_math::shuffle::{self, Bound, Randomizer};
+use amp_math::MathError;
+use proptest::prelude::*;
+
+/// Relative slack for inequalities between separately solved values: the inner solvers stop at
+/// 1e-12 relative (clones) and 1e-13 (blanket).
+const SLACK: f64 = 1e-9;
+
+fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
+    (lo.log10()..=hi.log10()).prop_map(move |x| 10f64.powf(x).clamp(lo, hi))
+}
+
+fn users(lo: f64, hi: f64) -> impl Strategy<Value = u64> {
+    log_uniform(lo, hi).prop_map(|x| x.round() as u64)
+}
+
+fn randomizer() -> impl Strategy<Value = Randomizer> {
+    prop_oneof![
+        Just(Randomizer::Generic),
+        users(2.0, 1000.0).prop_map(|k| Randomizer::KRr { k }),
+    ]
+}
+
+fn bound() -> impl Strategy<Value = Bound> {
+    prop_oneof![
+        Just(Bound::Efmrtt19),
+        Just(Bound::Bbgn19Hoeffding),
+        Just(Bound::Bbgn19Bennett),
+        Just(Bound::Fmt21),
+        Just(Bound::Fmt21Numerical),
+    ]
+}
+
+/// The bound's ε, or None when not valid. Uses the fast exact path for the clones.
+fn eps_of(b: Bound, r: Randomizer, eps0: f64, n: u64, delta: f64) -> Option<f64> {
+    if b == Bound::Fmt21Numerical {
+        return Some(shuffle::fmt21_numerical(eps0, n, delta).unwrap().1);
+    }
+    let out = shuffle::shuffle_epsilon_with(b, r, eps0, n, delta).unwrap();
+    assert_eq!(out.valid, out.epsilon.is_some());
+    out.epsilon
+}
+
+fn le(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a <= b * (1.0 + SLACK) + 1e-15,
+        _ => true,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn monotone_in_n_eps0_and_delta(
+        b in bound(), r in randomizer(),
+        e1 in log_uniform(1e-3, 10.0), e2 in log_uniform(1e-3, 10.0),
+        n1 in users(1.0, 1e6), n2 in users(1.0, 1e6),
+        d1 in log_uniform(1e-12, 0.5), d2 in log_uniform(1e-12, 0.5),
+    ) {
+        let (elo, ehi) = if e1 <= e2 { (e1, e2) } else { (e2, e1) };
+        let (nlo, nhi) = if n1 <= n2 { (n1, n2) } else { (n2, n1) };
+        let (dlo, dhi) = if d1 <= d2 { (d1, d2) } else { (d2, d1) };
+        let base = eps_of(b, r, elo, nlo, dlo);
+        if let Some(v) = base {
+            prop_assert!(v.is_finite() && v >= 0.0 && v <= elo * (1.0 + SLACK), "{:?}: {}", b, v);
+        }
+        let more_users = eps_of(b, r, elo, nhi, dlo);
+        prop_assert!(le(more_users, base), "{:?} n {}→{}: {:?} → {:?}", b, nlo, nhi, base, more_users);
+        let larger_eps0 = eps_of(b, r, ehi, nlo, dlo);
+        prop_assert!(le(base, larger_eps0), "{:?} ε₀ {}→{}: {:?} → {:?}", b, elo, ehi, base, larger_eps0);
+        let larger_delta = eps_of(b, r, elo, nlo, dhi);
+        prop_assert!(le(larger_delta, base), "{:?} δ {}→{}: {:?} → {:?}", b, dlo, dhi, base, larger_delta);
+    }
+
+    #[test]
+    fn exact_clone_range_and_published_range(
+        eps0 in log_uniform(1e-2, 8.0), n in users(1.0, 2e5), delta in log_uniform(1e-10, 0.1),
+    ) {
+        let (lo, hi) = shuffle::fmt21_numerical(eps0, n, delta).unwrap();
+        // The certified ends differ by 2e-9 in δ, so by 2e-9/|d log δ/dε| in ε.
+        prop_assert!(lo <= hi && hi - lo <= 1e-7 * hi + 1e-9, "[{}, {}]", lo, hi);
+        prop_assert!(hi <= eps0);
+        let (plo, phi) = shuffle::fmt21_published(eps0, n, delta).unwrap();
+        prop_assert!(plo <= phi);
+        // One step of the published bisection, which starts from the code's closed form where it
+        // applies and from ε₀ elsewhere.
+        let limit = (n as f64 / (16.0 * (4.0 / delta).ln())).ln();
+        let start = if eps0 < limit { shuffle::fmt21_code_variant(eps0, n, delta).unwrap() } else { eps0 };
+        let step = start / 1024.0;
+        prop_assert!(hi <= phi * (1.0 + SLACK) || phi >= eps0 * (1.0 - SLACK),
+            "exact {} above the published upper {}", hi, phi);
+        prop_assert!(lo >= plo - step * (1.0 + SLACK), "exact {} below the published lower {} − step", lo, plo);
+        // The δ profile at the exact ends straddles the target.
+        let (dlo, _) = shuffle::fmt21_numerical_delta(hi, eps0, n).unwrap();
+        prop_assert!(dlo <= delta * (1.0 + 1e-6));
+    }
+
+    #[test]
+    fn subsampled_rr_chain(eps in log_uniform(1e-9, 300.0), p1 in log_uniform(1e-9, 1.0), p2 in log_uniform(1e-9, 1.0)) {
+        let (plo, phi) = if p1 <= p2 { (p1, p2) } else { (p2, p1) };
+        let a = shuffle::subsampled_rr(eps, plo).unwrap();
+        let tight = 1.0 + 4.0 * f64::EPSILON;
+        prop_assert!(a.exact >= 0.0 && a.exact <= a.linear * tight, "{:?}", a);
+        prop_assert!(a.linear <= a.theorem * tight && a.theorem <= eps * tight, "{:?}", a);
+        let b = shuffle::subsampled_rr(eps, phi).unwrap();
+        prop_assert!(a.exact <= b.exact * tight && a.theorem <= b.theorem * tight);
+        prop_assert!(shuffle::subsampled_rr_prime_exact(eps, plo).unwrap() <= plo * eps * tight);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn largest_eps0_round_trips(
+        b in bound(), r in randomizer(),
+        t in log_uniform(1e-3, 3.0), n in users(1.0, 1e5), delta in log_uniform(1e-12, 0.1),
+    ) {
+        match shuffle::largest_eps0_with(b, r, t, n, delta) {
+            Ok(sol) => {
+                // Every bound is at most ε₀, so ε₀ = t always meets the target, unless the box
+                // stops below t.
+                prop_assert!(sol.eps0 >= t * (1.0 - SLACK) || sol.limited_by_validity.is_some(),
+                    "{:?}: ε₀ {} below the target {}", b, sol.eps0, t);
+                let v = eps_of(b, r, sol.eps0, n, delta).expect("valid at the returned ε₀");
+                prop_assert!(v <= t * (1.0 + 1e-12), "{:?}: ε({}) = {} > {}", b, sol.eps0, v, t);
+                if sol.limited_by_validity.is_none() && sol.eps0 < 100.0 {
+                    // The largest: a slightly larger ε₀ misses the target (ε(ε₀) can be steep, so
+                    // this is the test rather than ε(ε₀) ≈ t).
+                    let above = eps_of(b, r, sol.eps0 * (1.0 + 1e-7), n, delta);
+                    prop_assert!(above.is_none_or(|a| a > t), "{:?}: ε({}) = {:?} still meets {}", b, sol.eps0 * (1.0 + 1e-7), above, t);
+                }
+            }
+            Err(MathError::NoSolution { reason }) => {
+                // Only the bounds with a validity box can lack a solution.
+                prop_assert!(matches!(b, Bound::Efmrtt19 | Bound::Fmt21), "{:?}: {}", b, reason);
+            }
+            Err(e) => prop_assert!(false, "{:?}: {}", b, e),
+        }
+    }
+
+    #[test]
+    fn shuffled_rr_error_between_central_and_local(
+        n in users(1e3, 1e6), eps in log_uniform(1e-2, 2.0), delta in log_uniform(1e-10, 1e-3),
+    ) {
+        let local = shuffle::mean_error_local_rr(n, eps, 0.5).unwrap();
+        let shuffled = shuffle::mean_error_shuffled_rr(n, eps, delta, Bound::Fmt21Numerical, 0.5).unwrap();
+        // Shuffling lets each user spend ε₀ ≥ ε, so the error is at most the local one.
+        prop_assert!(shuffled.local_eps0.unwrap() >= eps * (1.0 - SLACK));
+        prop_assert!(shuffled.rmse <= local.rmse * (1.0 + SLACK));
+        let central = shuffle::mean_error_central_laplace(n, eps, 0.5).unwrap();
+        prop_assert!(central.rmse <= local.rmse * (1.0 + SLACK));
+    }
+}
+
+/// A value that is not a valid result: NaN, infinite or negative.
+fn bad(x: f64) -> bool {
+    !x.is_finite() || x < 0.0
+}
+
+fn any_f64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        Just(0.0),
+        Just(-0.0),
+        Just(1.0),
+        Just(-1e-300),
+        Just(5e-324),
+        Just(1e-100),
+        Just(100.0),
+        Just(500.0),
+        any::<f64>(),
+        log_uniform(1e-12, 50.0),
+    ]
+}
+
+fn any_users() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        Just(1u64),
+        Just(2u64),
+        Just(1_000_000_001u64),
+        Just(u64::MAX),
+        users(1.0, 1e5),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_inputs_never_panic(
+        b in bound(), r in prop_oneof![Just(Randomizer::Generic), any::<u64>().prop_map(|k| Randomizer::KRr { k })],
+        x in any_f64(), y in any_f64(), z in any_f64(), n in any_users(),
+    ) {
+        if let Ok(out) = shuffle::shuffle_epsilon_with(b, r, x, n, y) {
+            if let Some(e) = out.epsilon { prop_assert!(!bad(e), "{:?}", out); }
+        }
+        if let Ok(out) = shuffle::largest_eps0_with(b, r, x, n, y) { prop_assert!(!bad(out.eps0)); }
+        if let Ok(v) = shuffle::bbgn19_hoeffding_delta(r, x, y, n) { prop_assert!(!v.is_nan() && v >= 0.0); }
+        if let Ok(v) = shuffle::bbgn19_bennett_delta(r, x, y, n) { prop_assert!(!v.is_nan() && v >= 0.0); }
+        if let Ok(v) = shuffle::clone_divergence(n, x, y) { prop_assert!(!bad(v) && v <= 1.0); }
+        if let Ok((lo, hi)) = shuffle::fmt21_numerical_delta(x, y, n) { prop_assert!(!bad(lo) && lo <= hi && hi <= 1.0); }
+        if let Ok(v) = shuffle::subsampled_rr_exact(x, y) { prop_assert!(!bad(v)); }
+        if let Ok(v) = shuffle::subsampled_rr(x, y) { prop_assert!(!bad(v.exact) && !bad(v.theorem)); }
+        if let Ok(v) = shuffle::mean_error_central_laplace(n, x, y) { prop_assert!(!bad(v.rmse)); }
+        if let Ok(v) = shuffle::mean_error_local_rr(n, x, y) { prop_assert!(!bad(v.rmse)); }
+        if let Ok(v) = shuffle::mean_error_shuffled_rr(n, x, y, b, z) { prop_assert!(!bad(v.rmse)); }
+        if let Ok(v) = shuffle::fmt21_code_variant(x, n, y) { prop_assert!(!bad(v)); }
+    }
+}
+
+#[test]
+fn invalid_inputs_are_typed_errors() {
+    use MathError::*;
+    let e = |r: Result<shuffle::ShuffleEpsilon, MathError>| r.unwrap_err();
+    assert!(matches!(
+        e(shuffle::shuffle_epsilon(Bound::Fmt21, f64::NAN, 1000, 1e-6)),
+        NotANumber { .. }
+    ));
+    assert!(matches!(
+        e(shuffle::shuffle_epsilon(Bound::Fmt21, -1.0, 1000, 1e-6)),
+        OutOfDomain { .. }
+    ));
+    assert!(matches!(
+        e(shuffle::shuffle_epsilon(Bound::Fmt21, 0.0, 1000, 1e-6)),
+        OutOfDomain { .. }
+    ));
+    assert!(matches!(
+        e(shuffle::shuffle_epsilon(
+            Bound::Fmt21Numerical,
+            1.0,
+            0,
+            1e-6
+        )),
+        OutOfDomain { .. }
+    ));
+    for d in [1.0, 1.5, 0.0, -1e-9, 1e-101] {
+        assert!(matches!(
+            e(shuffle::shuffle_epsilon(Bound::Efmrtt19, 0.3, 10_000, d)),
+            OutOfDomain { .. }
+        ));
+    }
+    assert!(matches!(
+        e(shuffle::shuffle_epsilon(
+            Bound::Efmrtt19,
+            0.3,
+            10_000,
+            f64::NAN
+        )),
+        NotANumber { .. }
+    ));
+    assert!(matches!(
+        e(shuffle::shuffle_epsilon_with(
+            Bound::Bbgn19Bennett,
+            Randomizer::KRr { k: 1 },
+            1.0,
+            1000,
+            1e-6
+        )),
+        OutOfDomain { .. }
+    ));
+    assert!(matches!(
+        shuffle::subsampled_rr_exact(1.0, 1.5),
+        Err(OutOfDomain { .. })
+    ));
+    assert!(matches!(
+        shuffle::mean_error_local_rr(100, 0.0, 0.5),
+        Err(OutOfDomain { .. })
+    ));
+    // Validity boxes: not an error, a marked result.
+    let r = shuffle::shuffle_epsilon(Bound::Fmt21, 8.0, 1000, 1e-6).unwrap();
+    assert!(!r.valid && r.reason_invalid.is_some());
+    let r = shuffle::shuffle_epsilon(Bound::Efmrtt19, 0.3, 500, 1e-6).unwrap();
+    assert!(!r.valid);
+    // Inverses whose box is empty say so.
+    let err = shuffle::largest_eps0(Bound::Efmrtt19, 0.1, 500, 1e-6).unwrap_err();
+    assert!(
+        matches!(err, NoSolution { .. }) && err.to_string().contains("EFMRTT19"),
+        "{err}"
+    );
+    let err = shuffle::largest_eps0(Bound::Fmt21, 0.1, 100, 1e-6).unwrap_err();
+    assert!(
+        matches!(err, NoSolution { .. }) && err.to_string().contains("FMT21"),
+        "{err}"
+    );
+    // Inverses limited by the box report it.
+    let r = shuffle::largest_eps0(Bound::Efmrtt19, 0.5, 100_000, 1e-6).unwrap();
+    assert_eq!(r.eps0, 0.5);
+    assert!(r.limited_by_validity.is_some());
+}
+
+#[test]
+fn edge_cases() {
+    // One user: no clones, δ(ε) = (e^{ε₀} − e^ε)/(e^{ε₀} + 1).
+    let (eps0, delta): (f64, f64) = (1.0, 0.1);
+    let (lo, hi) = shuffle::fmt21_numerical(eps0, 1, delta).unwrap();
+    let want = (eps0.exp() - delta * (eps0.exp() + 1.0)).ln();
+    assert!(
+        (hi - want).abs() < 1e-9 && (lo - want).abs() < 1e-9,
+        "{lo} {hi} {want}"
+    );
+    // Huge ε₀: nothing to hide among; ε = ε₀ − O(δ).
+    let (_, hi) = shuffle::fmt21_numerical(100.0, 1_000_000_000, 1e-6).unwrap();
+    assert!(hi <= 100.0 && hi > 99.9);
+    // Tiny ε₀ and a billion users: finite and small.
+    let (lo, hi) = shuffle::fmt21_numerical(1e-3, 1_000_000_000, 1e-100).unwrap();
+    assert!(lo > 0.0 && hi < 1e-3 && hi - lo < 1e-12, "{lo} {hi}");
+    // δ large enough that ε = 0 already works.
+    let (lo, hi) = shuffle::fmt21_numerical(0.01, 1_000_000, 0.9).unwrap();
+    assert_eq!((lo, hi), (0.0, 0.0));
+    // The published method at tiny n (blocks reaching below c = 0).
+    let (plo, phi) = shuffle::fmt21_published(2.0, 3, 1e-3).unwrap();
+    assert!(plo <= phi && phi <= 2.0);
+    // Subsampled RR at p = 1 is RR itself; at ε = 1e-9, p = 1e-9 it is ≈ pε.
+    assert!((shuffle::subsampled_rr_exact(0.7, 1.0).unwrap() - 0.7).abs() < 1e-15);
+    let v = shuffle::subsampled_rr_exact(1e-9, 1e-9).unwrap();
+    assert!((v / 1e-18 - 1.0).abs() < 1e-12, "{v}");
+}
