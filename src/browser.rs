@@ -110,3 +110,33 @@ pub fn copy_text(text: &str) -> bool {
         Err(_) => false,
     }
 }
+
+/// Offer `href` (a `data:` URL) as a download named `filename`, through a temporary link. False
+/// if the browser refused any step.
+pub fn download(filename: &str, href: &str) -> bool {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return false;
+    };
+    if a.set_attribute("href", href).is_err() || a.set_attribute("download", filename).is_err() {
+        return false;
+    }
+    let _ = a.set_attribute("hidden", "");
+    let Some(body) = doc.body() else { return false };
+    if body.append_child(&a).is_err() {
+        return false;
+    }
+    if let Ok(el) = a.clone().dyn_into::<web_sys::HtmlElement>() {
+        el.click();
+    }
+    let _ = body.remove_child(&a);
+    true
+}
+
+/// A `data:` URL of UTF-8 text with the given media type.
+pub fn text_data_url(media_type: &str, text: &str) -> String {
+    let encoded: String = js_sys::encode_uri_component(text).into();
+    format!("data:{media_type};charset=utf-8,{encoded}")
+}

@@ -12,42 +12,63 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// [`CanvasBackend`] with canvas-based text measurement.
-pub struct MeasuredCanvas {
-    inner: CanvasBackend,
+/// Any plotters backend with canvas-based text measurement (the SVG export needs it too).
+pub struct Measured<B> {
+    inner: B,
     context: CanvasRenderingContext2d,
+}
+
+/// [`CanvasBackend`] with canvas-based text measurement.
+pub type MeasuredCanvas = Measured<CanvasBackend>;
+
+fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()??
+        .dyn_into::<CanvasRenderingContext2d>()
+        .ok()
 }
 
 impl MeasuredCanvas {
     /// None when the canvas gives no 2D context.
     pub fn new(canvas: &HtmlCanvasElement) -> Option<MeasuredCanvas> {
-        let context = canvas
-            .get_context("2d")
-            .ok()??
-            .dyn_into::<CanvasRenderingContext2d>()
-            .ok()?;
+        let context = context_2d(canvas)?;
         let inner = CanvasBackend::with_canvas_object(canvas.clone())?;
-        Some(MeasuredCanvas { inner, context })
+        Some(Measured { inner, context })
     }
 }
 
-/// plotters-canvas does not export its error type's name; reach it through the trait.
-type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
-type Result<T> = std::result::Result<T, DrawingErrorKind<CanvasError>>;
+impl<B: DrawingBackend> Measured<B> {
+    /// `inner`, measuring its text on a detached canvas; None when no 2D context is available.
+    pub fn detached(inner: B) -> Option<Measured<B>> {
+        let canvas = web_sys::window()?
+            .document()?
+            .create_element("canvas")
+            .ok()?
+            .dyn_into::<HtmlCanvasElement>()
+            .ok()?;
+        Some(Measured {
+            inner,
+            context: context_2d(&canvas)?,
+        })
+    }
+}
 
-impl DrawingBackend for MeasuredCanvas {
-    type ErrorType = CanvasError;
+type Result<T, B> = std::result::Result<T, DrawingErrorKind<<B as DrawingBackend>::ErrorType>>;
+
+impl<B: DrawingBackend> DrawingBackend for Measured<B> {
+    type ErrorType = B::ErrorType;
 
     fn get_size(&self) -> (u32, u32) {
         self.inner.get_size()
     }
-    fn ensure_prepared(&mut self) -> Result<()> {
+    fn ensure_prepared(&mut self) -> Result<(), B> {
         self.inner.ensure_prepared()
     }
-    fn present(&mut self) -> Result<()> {
+    fn present(&mut self) -> Result<(), B> {
         self.inner.present()
     }
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<()> {
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), B> {
         self.inner.draw_pixel(point, color)
     }
     fn draw_line<S: BackendStyle>(
@@ -55,7 +76,7 @@ impl DrawingBackend for MeasuredCanvas {
         from: BackendCoord,
         to: BackendCoord,
         style: &S,
-    ) -> Result<()> {
+    ) -> Result<(), B> {
         self.inner.draw_line(from, to, style)
     }
     fn draw_rect<S: BackendStyle>(
@@ -64,14 +85,14 @@ impl DrawingBackend for MeasuredCanvas {
         bottom_right: BackendCoord,
         style: &S,
         fill: bool,
-    ) -> Result<()> {
+    ) -> Result<(), B> {
         self.inner.draw_rect(upper_left, bottom_right, style, fill)
     }
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
         style: &S,
-    ) -> Result<()> {
+    ) -> Result<(), B> {
         self.inner.draw_path(path, style)
     }
     fn draw_circle<S: BackendStyle>(
@@ -80,14 +101,14 @@ impl DrawingBackend for MeasuredCanvas {
         radius: u32,
         style: &S,
         fill: bool,
-    ) -> Result<()> {
+    ) -> Result<(), B> {
         self.inner.draw_circle(center, radius, style, fill)
     }
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
         style: &S,
-    ) -> Result<()> {
+    ) -> Result<(), B> {
         self.inner.fill_polygon(vert, style)
     }
     fn draw_text<T: BackendTextStyle>(
@@ -95,11 +116,15 @@ impl DrawingBackend for MeasuredCanvas {
         text: &str,
         style: &T,
         pos: BackendCoord,
-    ) -> Result<()> {
+    ) -> Result<(), B> {
         self.inner.draw_text(text, style, pos)
     }
 
-    fn estimate_text_size<T: BackendTextStyle>(&self, text: &str, style: &T) -> Result<(u32, u32)> {
+    fn estimate_text_size<T: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &T,
+    ) -> Result<(u32, u32), B> {
         // The same font string plotters-canvas uses when it draws.
         self.context.set_font(&format!(
             "{} {}px {}",
@@ -119,7 +144,7 @@ impl DrawingBackend for MeasuredCanvas {
         ))
     }
 
-    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<()> {
+    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<(), B> {
         self.inner.blit_bitmap(pos, size, src)
     }
 }

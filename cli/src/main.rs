@@ -58,7 +58,7 @@ fn usage() -> String {
          amplify subsampled-rr --eps E --p P [--json]\n  \
          amplify iteration --iterations T --sigma S [--delta D] [--step-size H --smoothness B] [--json]\n  \
          amplify figures [--json]\n  \
-         amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE.svg [--width W] [--height H]\n\n\
+         amplify plot <figure-id> [--<parameter> VALUE ...] --out FILE [--format svg|csv|json] [--width W] [--height H]\n\n\
          parameters:\n",
     );
     for p in PARAMS {
@@ -1113,7 +1113,17 @@ fn plot(flags: &Flags) -> Result<String, String> {
         [_, extra, ..] => return Err(format!("unexpected argument “{extra}”")),
     };
     let fig = figure(id).ok_or_else(|| format!("no figure “{id}” (see amplify figures)"))?;
-    let out = flags.values.get("out").ok_or("plot needs --out FILE.svg")?;
+    let out = flags
+        .values
+        .get("out")
+        .ok_or("plot needs --out FILE (.svg, or .csv / .json with --format)")?;
+    let format = flags.values.get("format").map_or("svg", String::as_str);
+    if !["svg", "csv", "json"].contains(&format) {
+        return Err(format!(
+            "--format must be svg, csv or json, not “{}”",
+            amp_plots::format::escape_display(format)
+        ));
+    }
     let dim = |name: &str, default: u32| -> Result<u32, String> {
         match flags.values.get(name) {
             None => Ok(default),
@@ -1127,9 +1137,13 @@ fn plot(flags: &Flags) -> Result<String, String> {
         }
     };
     let size = (dim("width", SIZE.0)?, dim("height", SIZE.1)?);
-    let values = param_values(flags, fig.params, &["out", "width", "height"])?;
-    let svg = render_svg(fig, &values, size)?;
-    std::fs::write(out, svg).map_err(|e| format!("cannot write {out}: {e}"))?;
+    let values = param_values(flags, fig.params, &["out", "width", "height", "format"])?;
+    let text = match format {
+        "csv" => amp_plots::export::chart_csv(fig, &values, &fig.chart(&values)?),
+        "json" => amp_plots::export::chart_json(fig, &values, &fig.chart(&values)?),
+        _ => render_svg(fig, &values, size)?,
+    };
+    std::fs::write(out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
     Ok(String::new())
 }
 

@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 pub mod draw;
+pub mod export;
 pub mod figures;
 pub mod format;
 pub mod pages;

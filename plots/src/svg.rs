@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use crate::draw::{draw_chart, Theme};
-use crate::figures::FigureSpec;
+use crate::figures::{Chart, FigureSpec};
 use crate::params::ParamValues;
 
 /// Default size of an exported figure, in pixels.
@@ -15,11 +15,16 @@ pub fn render_svg(
     values: &ParamValues,
     size: (u32, u32),
 ) -> Result<String, String> {
-    let chart = figure.chart(values)?;
+    chart_svg(&figure.chart(values)?, figure.title, size)
+}
+
+/// Draw an already computed chart as a standalone SVG document with `title` (the app's export:
+/// the picture on screen, without computing it again).
+pub fn chart_svg(chart: &Chart, title: &str, size: (u32, u32)) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw_chart(&root, &chart, &Theme::light(1.0), Some(figure.title))?;
+        draw_chart(&root, chart, &Theme::light(1.0), Some(title))?;
     }
     Ok(out)
 }

@@ -96,7 +96,44 @@ fn every_figure_renders_at_defaults() {
         check_chart(f.id, &chart);
         let svg = render_svg(f, &values, SIZE).unwrap();
         check_svg(f.id, &svg, &chart, f.title);
+        check_exports(f, &values, &chart);
     }
+}
+
+/// The CSV and JSON exports hold every plotted point, parse, and give back the same doubles.
+fn check_exports(f: &amp_plots::figures::FigureSpec, values: &ParamValues, chart: &Chart) {
+    use amp_plots::export::{chart_csv, chart_json};
+    let json: serde_json::Value = serde_json::from_str(&chart_json(f, values, chart))
+        .unwrap_or_else(|e| panic!("{}: JSON does not parse: {e}", f.id));
+    assert_eq!(json["figure"], f.id);
+    for name in f.params {
+        assert!(
+            json["parameters"][name]["value"].is_string(),
+            "{}: {name}",
+            f.id
+        );
+    }
+    let series = json["chart"]["series"].as_array().unwrap();
+    assert_eq!(series.len(), chart.series.len(), "{}", f.id);
+    for (s, j) in chart.series.iter().zip(series) {
+        let pts: Vec<(f64, f64)> = j["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
+            .collect();
+        assert_eq!(pts, s.points, "{}: {}", f.id, s.label);
+    }
+    let csv = chart_csv(f, values, chart);
+    let count = |c: &Chart| {
+        c.series.iter().map(|s| s.points.len()).sum::<usize>()
+            + c.bands.iter().map(|b| b.points.len()).sum::<usize>()
+            + 5 * c.boxes.len()
+            + c.markers.len()
+    };
+    let expected = count(chart) + chart.lower.as_deref().map_or(0, count);
+    let rows = csv.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(rows, expected + 1, "{}: CSV rows (with the header)", f.id);
 }
 
 #[test]

@@ -9,9 +9,10 @@ use amp_plots::params::Value;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::browser;
-use crate::canvas::MeasuredCanvas;
+use crate::canvas::{Measured, MeasuredCanvas};
 use crate::components::deferred::{deferred, REST};
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
@@ -111,6 +112,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     let labelled_by = title_id.clone();
     let desc_id = format!("desc-{}", spec.id);
     let copied = RwSignal::new(None::<String>);
+    let export_error = RwSignal::new(None::<String>);
     let share = move |embed: bool| {
         let base = browser::page_base();
         let text = state.values.with_untracked(|v| {
@@ -156,6 +158,31 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             <div class="figure-share">
                 <button type="button" on:click=move |_| share(false)>"Copy link"</button>
                 <button type="button" on:click=move |_| share(true)>"Copy embed code"</button>
+                <span class="figure-export" role="group" aria-label=format!("Export “{}”", spec.title)>
+                    "Export: "
+                    {[Format::Svg, Format::Png, Format::Csv, Format::Json]
+                        .into_iter()
+                        .map(|f| {
+                            view! {
+                                <button
+                                    type="button"
+                                    data-testid=format!("export-{}-{}", f.ext(), spec.id)
+                                    aria-label=format!("Download “{}” as {}", spec.title, f.name())
+                                    on:click=move |_| {
+                                        let done = chart.with_untracked(|c| match c {
+                                            Ok(c) => export(spec, c, f, &canvas_ref),
+                                            Err(e) => Err(e.clone()),
+                                        });
+                                        export_error.set(done.err());
+                                    }
+                                >
+                                    {f.name()}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </span>
+                {move || export_error.get().map(|e| view! { <p class="figure-error" role="status">{e}</p> })}
                 {move || {
                     copied
                         .get()
@@ -170,6 +197,112 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
                 }}
             </div>
         </figure>
+    }
+}
+
+/// An export format of a figure.
+#[derive(Clone, Copy)]
+enum Format {
+    Svg,
+    Png,
+    Csv,
+    Json,
+}
+
+impl Format {
+    fn ext(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+            Format::Csv => "csv",
+            Format::Json => "json",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Svg => "SVG",
+            Format::Png => "PNG",
+            Format::Csv => "CSV",
+            Format::Json => "JSON",
+        }
+    }
+}
+
+/// Offer the chart on screen as a file: SVG through plotters' SVG backend (the same drawing code),
+/// PNG drawn afresh at twice the screen's pixel ratio, CSV or JSON of the plotted series with the
+/// figure's parameters and units in a header.
+fn export(
+    spec: &'static FigureSpec,
+    chart: &Chart,
+    format: Format,
+    canvas_ref: &NodeRef<Canvas>,
+) -> Result<(), String> {
+    let state = expect_context::<AppState>();
+    let name = format!("{}.{}", spec.id, format.ext());
+    let href = match format {
+        Format::Svg => {
+            // plotters' SVG backend, measuring text on a canvas (its own measurement would insert
+            // styled spans into the page, which the Content-Security-Policy blocks).
+            let mut out = String::new();
+            {
+                let svg = SVGBackend::with_string(&mut out, amp_plots::svg::SIZE);
+                let backend = Measured::detached(svg)
+                    .ok_or("this browser gave no canvas to measure the SVG's text on")?;
+                draw_chart(
+                    &backend.into_drawing_area(),
+                    chart,
+                    &Theme::light(1.0),
+                    Some(spec.title),
+                )?;
+            }
+            browser::text_data_url("image/svg+xml", &out)
+        }
+        Format::Csv => browser::text_data_url(
+            "text/csv",
+            &state
+                .values
+                .with_untracked(|v| amp_plots::export::chart_csv(spec, v, chart)),
+        ),
+        Format::Json => browser::text_data_url(
+            "application/json",
+            &state
+                .values
+                .with_untracked(|v| amp_plots::export::chart_json(spec, v, chart)),
+        ),
+        Format::Png => {
+            let on_screen = canvas_ref.get_untracked();
+            let (mut w, mut h) = on_screen
+                .map(|c| (c.client_width() as f64, c.client_height() as f64))
+                .unwrap_or(FALLBACK_SIZE);
+            if w < 10.0 || h < 10.0 {
+                (w, h) = FALLBACK_SIZE;
+            }
+            let scale = 2.0 * browser::device_pixel_ratio();
+            let canvas = document()
+                .create_element("canvas")
+                .ok()
+                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+                .ok_or("this browser gave no canvas to draw the PNG on")?;
+            canvas.set_width((w * scale).round() as u32);
+            canvas.set_height((h * scale).round() as u32);
+            let backend = MeasuredCanvas::new(&canvas)
+                .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
+            draw_chart(
+                &backend.into_drawing_area(),
+                chart,
+                &Theme::light(scale),
+                Some(spec.title),
+            )?;
+            canvas
+                .to_data_url_with_type("image/png")
+                .map_err(|_| "the browser refused to encode the PNG".to_string())?
+        }
+    };
+    if browser::download(&name, &href) {
+        Ok(())
+    } else {
+        Err("the browser refused the download".into())
     }
 }
 

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
@@ -433,6 +433,40 @@ test('shuffling page: every bound equals the CLI, the published range and the ex
   await page.waitForFunction(() => !document.querySelector('.figure-pending'));
   await painted(page);
   await page.screenshot({ path: `${ARTIFACTS}/shuffling.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a figure exports as SVG, PNG at twice the pixel ratio, CSV and JSON of its series', async () => {
+  const { page, problems } = await open('/?page=subsampling&eps=2&p=0.05');
+  await painted(page);
+  const id = 'amplification-vs-rate';
+  const fetchDownload = async (ext) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=export-${ext}-${id}]`)]);
+    assert.equal(dl.suggestedFilename(), `${id}.${ext}`);
+    return readFileSync(await dl.path());
+  };
+  const svg = (await fetchDownload('svg')).toString('utf8');
+  assert.match(svg, /^<svg[^>]*width="820"/);
+  assert.match(svg, /Amplified ε′ against the sampling rate/);
+  const png = await fetchDownload('png');
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  const css = await page.$eval(`[data-testid=canvas-${id}]`, (c) => [c.clientWidth, c.clientHeight]);
+  assert.equal(w, Math.round(css[0] * 2));
+  assert.equal(h, Math.round(css[1] * 2));
+  const csv = (await fetchDownload('csv')).toString('utf8');
+  assert.match(csv, /^# figure: amplification-vs-rate/);
+  assert.match(csv, /# parameter: eps = 2\n/);
+  assert.match(csv, /# parameter: p = 0\.05\n/);
+  assert.match(csv, /\nseries,kind,x,y,y_upper\n/);
+  // The reader's point: ε = 2 at p = 0.05 gives log(1 + 0.05(e² − 1)) (the CLI's number).
+  const eps = cli(['subsample', '--scheme', 'poisson', '--eps', '2', '--p', '0.05']).epsilon;
+  assert.ok(csv.split('\n').some((r) => r.endsWith(`,marker,0.05,${eps},`)), 'marker row');
+  const json = JSON.parse((await fetchDownload('json')).toString('utf8'));
+  assert.equal(json.figure, id);
+  assert.equal(json.parameters.eps.value, '2');
+  assert.ok(json.chart.series.length >= 5 && json.chart.series.every((s) => s.points.length > 0));
   assert.deepEqual(problems, []);
   await page.close();
 });

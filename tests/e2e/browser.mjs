@@ -13,6 +13,7 @@ export async function launch(options = {}) {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
