@@ -43,15 +43,22 @@ pub fn install_panic_hook() {
             .and_then(|w| w.document())
             .and_then(|d| d.body())
         {
-            body.set_inner_html(
-                "<main class=\"crashed\" role=\"alert\" data-testid=\"crashed\">\
-                 <h1>Something went wrong</h1>\
-                 <p>Amplification Explorer hit an internal error and stopped. \
-                 Nothing was sent anywhere; the details are in the browser console.</p>\
-                 <p><a href=\"./\">Reset to the default settings</a></p></main>",
-            );
+            render_crash(&body);
         }
     }));
+}
+
+/// What the panic hook puts in place of the dead app (inside `host`, normally `<body>`): a
+/// message, and a link back to the page without its query, i.e. the default settings. Plain HTML,
+/// no Leptos: the reactive runtime cannot be trusted after a panic.
+pub fn render_crash(host: &web_sys::Element) {
+    host.set_inner_html(
+        "<main class=\"crashed\" role=\"alert\" data-testid=\"crashed\">\
+         <h1>Something went wrong</h1>\
+         <p>Amplification Explorer hit an internal error and stopped. \
+         Nothing was sent anywhere; the details are in the browser console.</p>\
+         <p><a href=\"./\" data-testid=\"crash-reset\">Reset to the default settings</a></p></main>",
+    );
 }
 
 /// The whole app: navigation, notices, and the page or embed the URL asks for.

@@ -372,3 +372,38 @@ async fn training_page_shows_the_band_then_refines_it() {
     drop(handle);
     host.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_crash_page_replaces_the_app_with_a_message_and_a_reset_link() {
+    let (host, handle) = mount("?page=subsampling&eps=0.5").await;
+    assert!(host.query_selector("canvas").unwrap().is_some());
+    // What the panic hook renders into <body> (here into the app's host, so the test runner's
+    // own output stays on the page).
+    amplification_explorer::render_crash(&host);
+    let main = find(&host, "[data-testid=crashed]");
+    assert_eq!(main.get_attribute("role").as_deref(), Some("alert"));
+    assert!(main
+        .text_content()
+        .unwrap()
+        .contains("Something went wrong"));
+    // The dead app is gone: no controls or figures are left to mislead the reader.
+    assert!(host.query_selector("canvas").unwrap().is_none());
+    assert!(host.query_selector("input").unwrap().is_none());
+    // The reset link drops the query: the default settings of the page's address.
+    let link = find(&host, "[data-testid=crash-reset]");
+    assert_eq!(link.get_attribute("href").as_deref(), Some("./"));
+    drop(handle);
+}
+
+#[wasm_bindgen_test]
+async fn shuffling_page_shows_the_published_range_and_the_exact_value() {
+    let (host, _handle) = mount("?page=shuffling&eps0=4&users=100000&delta=1e-6").await;
+    tick(50).await;
+    // Feldman, McMillan & Talwar 2021: their code's range [0.16754, 0.17279]; exact 0.16977.
+    assert!((data_value(&host, "shuffle-published-lower") - 0.16754).abs() < 5e-6);
+    assert!((data_value(&host, "shuffle-published-upper") - 0.17279).abs() < 5e-6);
+    assert!((data_value(&host, "shuffle-epsilon") - 0.16977).abs() < 5e-6);
+    let efm = find(&host, "[data-testid=bound-efmrtt19]");
+    assert_eq!(efm.get_attribute("data-valid").as_deref(), Some("false"));
+    assert!(efm.text_content().unwrap().contains("not valid here"));
+}

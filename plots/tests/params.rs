@@ -138,7 +138,8 @@ fn percent_decoding_never_panics_on_truncated_escapes() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    // Issue 8: at least 100,000 generated query strings.
+    #![proptest_config(ProptestConfig::with_cases(100_000))]
 
     /// Arbitrary query strings: no panic, the state is always valid.
     #[test]
@@ -149,10 +150,11 @@ proptest! {
         }
     }
 
-    /// Queries built from real keys and arbitrary values: good values kept, bad ones reported.
+    /// Queries built from every real key and arbitrary values: good values kept, bad ones
+    /// reported.
     #[test]
     fn known_keys_with_arbitrary_values(
-        key in prop::sample::select(vec!["eps", "delta", "p", "m", "n", "scheme"]),
+        key in prop::sample::select(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>()),
         val in prop_oneof!["[-+0-9.eE]{0,12}", "\\PC{0,20}", Just("NaN".to_string()), Just("inf".to_string())],
     ) {
         let q = format!("?page=subsampling&{key}={}", amp_plots::pages::percent_encode(&val));
