@@ -140,3 +140,30 @@ pub fn text_data_url(media_type: &str, text: &str) -> String {
     let encoded: String = js_sys::encode_uri_component(text).into();
     format!("data:{media_type};charset=utf-8,{encoded}")
 }
+
+/// `matchMedia(query)`, or None.
+pub fn media_query(query: &str) -> Option<web_sys::MediaQueryList> {
+    window()?.match_media(query).ok()?
+}
+
+/// `localStorage[key]`, or None (storage can be disabled).
+pub fn stored(key: &str) -> Option<String> {
+    window()?.local_storage().ok()??.get_item(key).ok()?
+}
+
+/// Set `localStorage[key]`; ignored if storage is unavailable.
+pub fn store(key: &str, value: &str) {
+    if let Some(s) = window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = s.set_item(key, value);
+    }
+}
+
+/// Set an attribute on `<html>`.
+pub fn set_root_attribute(name: &str, value: &str) {
+    if let Some(el) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = el.set_attribute(name, value);
+    }
+}

@@ -25,6 +25,9 @@ use pages::subsampling::SubsamplingPage;
 use pages::training::TrainingPage;
 use state::AppState;
 
+/// `localStorage` key of the reader's colour theme choice.
+pub const THEME_KEY: &str = "amplification-explorer-theme";
+
 /// How long the controls must be still before the URL is rewritten, in milliseconds.
 pub const URL_DEBOUNCE_MS: u64 = 120;
 
@@ -113,6 +116,29 @@ pub fn App() -> impl IntoView {
         popstate.remove();
         resize.remove();
     });
+    // Colour theme: the reader's stored choice, else the system's, which is followed live.
+    state.theme.set(state::ThemeChoice::from_id(
+        &browser::stored(THEME_KEY).unwrap_or_default(),
+    ));
+    if let Some(mq) = browser::media_query("(prefers-color-scheme: dark)") {
+        state.system_dark.set(mq.matches());
+        let on_change = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+            move |_: web_sys::Event| {
+                if let Some(mq) = browser::media_query("(prefers-color-scheme: dark)") {
+                    state.system_dark.set(mq.matches());
+                }
+            },
+        );
+        let _ = mq.add_event_listener_with_callback(
+            "change",
+            wasm_bindgen::JsCast::unchecked_ref(on_change.as_ref()),
+        );
+        // Lives as long as the page.
+        on_change.forget();
+    }
+    Effect::new(move |_| {
+        browser::set_root_attribute("data-theme", if state.dark() { "dark" } else { "light" });
+    });
 
     view! {
         {move || match state.view.get() {
@@ -171,6 +197,30 @@ fn Nav(current: Page) -> impl IntoView {
                             }
                         })
                         .collect_view()}
+                    <li>
+                        <button
+                            type="button"
+                            class="theme-toggle"
+                            data-testid="theme-toggle"
+                            data-theme-choice=move || state.theme.get().id()
+                            aria-label=move || format!(
+                                "Colour theme: {} ({} now); activate for the next choice",
+                                state.theme.get().id(),
+                                if state.dark() { "dark" } else { "light" }
+                            )
+                            on:click=move |_| {
+                                let next = state.theme.get_untracked().next();
+                                state.theme.set(next);
+                                browser::store(THEME_KEY, next.id());
+                            }
+                        >
+                            {move || match state.theme.get() {
+                                state::ThemeChoice::System => "Theme: system",
+                                state::ThemeChoice::Light => "Theme: light",
+                                state::ThemeChoice::Dark => "Theme: dark",
+                            }}
+                        </button>
+                    </li>
                 </ul>
             </nav>
         </header>

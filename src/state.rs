@@ -27,6 +27,50 @@ pub struct AppState {
     pub errors: RwSignal<BTreeMap<&'static str, String>>,
     /// Bumped when the window resizes, so figures redraw at the new size.
     pub resize: RwSignal<u32>,
+    /// The reader's colour theme choice.
+    pub theme: RwSignal<ThemeChoice>,
+    /// Whether the system asks for dark colours (`prefers-color-scheme: dark`).
+    pub system_dark: RwSignal<bool>,
+}
+
+/// The colour theme: follow the system, or the reader's explicit choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThemeChoice {
+    /// Whatever `prefers-color-scheme` says.
+    System,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+impl ThemeChoice {
+    /// The stored name.
+    pub fn id(self) -> &'static str {
+        match self {
+            ThemeChoice::System => "system",
+            ThemeChoice::Light => "light",
+            ThemeChoice::Dark => "dark",
+        }
+    }
+
+    /// Parse a stored name (anything else is `System`).
+    pub fn from_id(id: &str) -> ThemeChoice {
+        match id {
+            "light" => ThemeChoice::Light,
+            "dark" => ThemeChoice::Dark,
+            _ => ThemeChoice::System,
+        }
+    }
+
+    /// The next choice of the toggle: system → light → dark → system.
+    pub fn next(self) -> ThemeChoice {
+        match self {
+            ThemeChoice::System => ThemeChoice::Light,
+            ThemeChoice::Light => ThemeChoice::Dark,
+            ThemeChoice::Dark => ThemeChoice::System,
+        }
+    }
 }
 
 impl AppState {
@@ -40,6 +84,17 @@ impl AppState {
             drafts: RwSignal::new(BTreeMap::new()),
             errors: RwSignal::new(BTreeMap::new()),
             resize: RwSignal::new(0),
+            theme: RwSignal::new(ThemeChoice::System),
+            system_dark: RwSignal::new(false),
+        }
+    }
+
+    /// Whether dark colours are in use (the reader's choice, else the system's).
+    pub fn dark(&self) -> bool {
+        match self.theme.get() {
+            ThemeChoice::System => self.system_dark.get(),
+            ThemeChoice::Light => false,
+            ThemeChoice::Dark => true,
         }
     }
 

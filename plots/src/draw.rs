@@ -54,6 +54,28 @@ impl Theme {
         }
     }
 
+    /// Dark theme (the app's dark mode): the same palette lightened where it would be too dark on
+    /// the background; lines and text keep at least 4.5:1 against it.
+    pub fn dark(scale: f64) -> Theme {
+        Theme {
+            scale,
+            font: "sans-serif",
+            background: RGBColor(13, 17, 23),
+            text: RGBColor(230, 237, 243),
+            grid: RGBColor(48, 54, 61),
+            palette: [
+                RGBColor(86, 180, 233),
+                RGBColor(0, 190, 140),
+                RGBColor(222, 143, 188),
+                RGBColor(240, 180, 40),
+                RGBColor(160, 215, 245),
+                RGBColor(175, 175, 175),
+            ],
+            accent: RGBColor(255, 140, 60),
+            reference: RGBColor(145, 152, 161),
+        }
+    }
+
     fn px(&self, v: f64) -> u32 {
         (v * self.scale).round().max(1.0) as u32
     }

@@ -91,12 +91,13 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
 
     Effect::new(move |_| {
         state.resize.track();
+        let dark = state.dark();
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
         // An error keeps the last good picture on the canvas; the message shows below it.
         // Borrow the chart rather than cloning it out of the memo.
-        let drawn = chart.with(|c| c.as_ref().ok().map(|c| paint(&canvas, c, spec.id)));
+        let drawn = chart.with(|c| c.as_ref().ok().map(|c| paint(&canvas, c, spec.id, dark)));
         let Some(drawn) = drawn else { return };
         draw_error.set(drawn.err());
     });
@@ -313,7 +314,12 @@ pub fn embed_size(spec: &FigureSpec) -> (u32, u32) {
 }
 
 /// Draw `chart` on `canvas` at the canvas's layout size times the device pixel ratio.
-fn paint(canvas: &web_sys::HtmlCanvasElement, chart: &Chart, id: &str) -> Result<(), String> {
+fn paint(
+    canvas: &web_sys::HtmlCanvasElement,
+    chart: &Chart,
+    id: &str,
+    dark: bool,
+) -> Result<(), String> {
     let start = format!("redraw-start:{id}");
     browser::mark(&start);
     let dpr = browser::device_pixel_ratio();
@@ -331,7 +337,12 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, chart: &Chart, id: &str) -> Result
     let backend = MeasuredCanvas::new(canvas)
         .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
     let root = backend.into_drawing_area();
-    let result = draw_chart(&root, chart, &Theme::light(dpr), None);
+    let theme = if dark {
+        Theme::dark(dpr)
+    } else {
+        Theme::light(dpr)
+    };
+    let result = draw_chart(&root, chart, &theme, None);
     browser::measure(&format!("redraw:{id}"), &start);
     if result.is_ok() {
         let _ = canvas.set_attribute("data-painted", "true");

@@ -470,3 +470,40 @@ test('a figure exports as SVG, PNG at twice the pixel ratio, CSV and JSON of its
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('colour theme follows the system, the toggle overrides it and is remembered, figures redraw dark', async () => {
+  const { page, problems } = await open('/?page=subsampling');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await painted(page);
+  // The canvas's top-left pixel, read through a copy (no readback on the page's own canvas).
+  const redAt = () => page.evaluate(() => {
+    const src = document.querySelector('[data-testid=canvas-amplification-vs-rate]');
+    const c = document.createElement('canvas');
+    c.width = 4; c.height = 4;
+    const ctx = c.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(src, 0, 0);
+    return ctx.getImageData(1, 1, 1, 1).data[0];
+  });
+  const waitRed = async (ok) => { for (let i = 0; i < 100 && !ok(await redAt()); i++) await page.waitForTimeout(50); assert.ok(ok(await redAt())); };
+  await waitRed((r) => r < 60);
+  const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  assert.equal(await bg(), 'rgb(13, 17, 23)');
+  // system → light → dark → system.
+  await page.click('[data-testid=theme-toggle]');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  assert.equal(await bg(), 'rgb(255, 255, 255)');
+  await waitRed((r) => r > 200);
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  assert.equal(await page.getAttribute('[data-testid=theme-toggle]', 'data-theme-choice'), 'light');
+  await page.click('[data-testid=theme-toggle]');
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await page.click('[data-testid=theme-toggle]');
+  assert.equal(await page.getAttribute('[data-testid=theme-toggle]', 'data-theme-choice'), 'system');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  await page.screenshot({ path: `${ARTIFACTS}/theme.png` });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
