@@ -37,9 +37,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
     || die "cargo could not install wasm-bindgen-cli $WASM_BINDGEN_VERSION (see the output above)"
 fi
 
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm dev dependencies (wasm-opt, playwright-core)"
+  say "installing npm dev dependencies (wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed (needs the npm registry)"
 fi
 

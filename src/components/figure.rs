@@ -111,6 +111,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     let fig_id = format!("fig-{}", spec.id);
     let title_id = format!("title-{}", spec.id);
     let labelled_by = title_id.clone();
+    let canvas_label = title_id.clone();
     let desc_id = format!("desc-{}", spec.id);
     let copied = RwSignal::new(None::<String>);
     let export_error = RwSignal::new(None::<String>);
@@ -138,6 +139,7 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             <canvas
                 node_ref=canvas_ref
                 role="img"
+                aria-labelledby=canvas_label
                 aria-describedby=desc_id.clone()
                 data-testid=format!("canvas-{}", spec.id)
             ></canvas>

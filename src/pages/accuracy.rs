@@ -94,7 +94,7 @@ pub fn AccuracyPage() -> impl IntoView {
                 </div>
             </section>
 
-            <section class="figures" aria-label="The mean">
+            <section class="figures" aria-label="Figures of the mean">
                 {fig("mean-variance-vs-rate")}
                 {fig("mean-noise-ratio")}
             </section>

@@ -121,7 +121,7 @@ pub fn RenyiPage() -> impl IntoView {
             </section>
 
             <section class="explain" inner_html=include_str!("../content/renyi-composition.html")></section>
-            <section class="figures" aria-label="Composition">
+            <section class="figures" aria-label="Figures of the composition">
                 {fig("rdp-composition")}
                 {fig("rdp-optimal-order")}
             </section>

@@ -215,7 +215,7 @@ pub fn ShufflingPage() -> impl IntoView {
                     </dl>
                 </div>
             </section>
-            <section class="figures" aria-label="Subsampled randomized response">
+            <section class="figures" aria-label="Subsampled randomized response against the rate">
                 {fig("subsampled-rr")}
             </section>
         </article>

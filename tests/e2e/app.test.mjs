@@ -507,3 +507,31 @@ test('colour theme follows the system, the toggle overrides it and is remembered
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('accessibility audit (axe-core): no serious or critical violation on any page or embed, light and dark', async () => {
+  const AXE = readFileSync(resolve(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  const figures = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
+  const urls = [
+    ...['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'shuffling', 'iteration'].map((p) => `/?page=${p}`),
+    ...figures.map((f) => `/?embed=${f.id}`),
+  ];
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    for (const url of scheme === 'light' ? urls : urls.filter((u) => u.includes('page='))) {
+      const { page, problems } = await open(url);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+      if (!url.endsWith('=home')) await painted(page);
+      // Evaluated through the debugging protocol, so the page's Content-Security-Policy (no
+      // inline scripts) stays as it is.
+      await page.evaluate(AXE);
+      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .filter((x) => x.impact === 'serious' || x.impact === 'critical')
+        .map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`));
+      found.push(...v.map((x) => `${url} [${scheme}] ${x}`));
+      assert.deepEqual(problems, [], url);
+      await page.close();
+    }
+  }
+  assert.deepEqual(found, []);
+});
