@@ -81,7 +81,7 @@ impl Theme {
     }
 }
 
-fn to_axis(v: f64, log: bool) -> f64 {
+pub(crate) fn to_axis(v: f64, log: bool) -> f64 {
     if log {
         v.log10()
     } else {
@@ -127,7 +127,7 @@ pub fn draw_chart<DB: DrawingBackend>(
     chart: &Chart,
     theme: &Theme,
     title: Option<&str>,
-) -> Result<(), String> {
+) -> Result<Frame, String> {
     let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
     root.fill(&theme.background).map_err(e)?;
     let area = match title {
@@ -141,17 +141,99 @@ pub fn draw_chart<DB: DrawingBackend>(
             .map_err(e)?,
         None => root.clone(),
     };
-    match &chart.lower {
+    let frame = match &chart.lower {
         None => draw_panel(&area, chart, theme)?,
         Some(lower) => {
             let (_, h) = area.dim_in_pixel();
             let (top, bottom) = area.split_vertically((h as f64 * 0.6).round() as i32);
-            draw_panel(&top, chart, theme)?;
+            let frame = draw_panel(&top, chart, theme)?;
             draw_panel(&bottom, lower, theme)?;
+            frame
+        }
+    };
+    root.present().map_err(e)?;
+    Ok(frame)
+}
+
+/// Where a panel's plotting area is on the backend, in its pixels, and which data range it
+/// shows: what a pointer position over the figure means.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    /// Left and right edges of the plotting area, in backend pixels.
+    pub left: f64,
+    /// Right edge.
+    pub right: f64,
+    /// Top edge.
+    pub top: f64,
+    /// Bottom edge.
+    pub bottom: f64,
+    /// The x axis's visible range, in data units.
+    pub x_min: f64,
+    /// Upper end.
+    pub x_max: f64,
+    /// Logarithmic x axis.
+    pub x_log: bool,
+}
+
+impl Frame {
+    /// The data x under horizontal pixel `px`, if it is inside the plotting area.
+    pub fn x_at(&self, px: f64) -> Option<f64> {
+        if !(px >= self.left && px <= self.right) || self.right <= self.left {
+            return None;
+        }
+        let t = (px - self.left) / (self.right - self.left);
+        let (a, b) = (
+            to_axis(self.x_min, self.x_log),
+            to_axis(self.x_max, self.x_log),
+        );
+        let v = a + t * (b - a);
+        Some(if self.x_log { 10f64.powf(v) } else { v })
+    }
+}
+
+/// Each labelled series' and band's value at data x (linear interpolation between the two
+/// neighbouring points, in the axes' own scales), for the pointer readout: (label, value) pairs;
+/// bands give "(lower)" and "(upper)". Series that do not reach x are left out.
+pub fn values_at(chart: &Chart, x: f64) -> Vec<(String, f64)> {
+    let (xl, yl) = (chart.x.log, chart.y.log);
+    let interp = |pts: &[(f64, f64)]| -> Option<f64> {
+        let ax = to_axis(x, xl);
+        let i = pts.iter().position(|p| p.0 >= x)?;
+        if pts[i].0 == x {
+            return Some(pts[i].1);
+        }
+        if i == 0 {
+            return None;
+        }
+        let (p, q) = (pts[i - 1], pts[i]);
+        let (px, qx) = (to_axis(p.0, xl), to_axis(q.0, xl));
+        let (py, qy) = (to_axis(p.1, yl), to_axis(q.1, yl));
+        if !(px.is_finite() && qx.is_finite() && py.is_finite() && qy.is_finite()) || qx <= px {
+            return None;
+        }
+        let v = py + (ax - px) / (qx - px) * (qy - py);
+        Some(if yl { 10f64.powf(v) } else { v })
+    };
+    let mut out = Vec::new();
+    for s in &chart.series {
+        if s.label.is_empty() || s.points.len() < 2 {
+            continue;
+        }
+        if let Some(v) = interp(&s.points).filter(|v| v.is_finite()) {
+            out.push((s.label.clone(), v));
         }
     }
-    root.present().map_err(e)?;
-    Ok(())
+    for b in &chart.bands {
+        let lo: Vec<(f64, f64)> = b.points.iter().map(|p| (p.0, p.1)).collect();
+        let hi: Vec<(f64, f64)> = b.points.iter().map(|p| (p.0, p.2)).collect();
+        if let (Some(l), Some(h)) = (interp(&lo), interp(&hi)) {
+            if l.is_finite() && h.is_finite() {
+                out.push((format!("{} (lower)", b.label), l));
+                out.push((format!("{} (upper)", b.label), h));
+            }
+        }
+    }
+    out
 }
 
 /// Colour of t ∈ [0, 1] on a viridis-like scale (dark purple → blue → green → yellow):
@@ -182,7 +264,7 @@ fn draw_panel<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &Chart,
     theme: &Theme,
-) -> Result<(), String> {
+) -> Result<Frame, String> {
     let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
     let s = theme.scale;
     let (xl, yl) = (chart.x.log, chart.y.log);
@@ -203,6 +285,16 @@ fn draw_panel<DB: DrawingBackend>(
         builder.margin_right(theme.px(96.0));
     }
     let mut cc = builder.build_cartesian_2d(x0..x1, y0..y1).map_err(e)?;
+    let (px_range, py_range) = cc.plotting_area().get_pixel_range();
+    let frame = Frame {
+        left: px_range.start as f64,
+        right: px_range.end as f64,
+        top: py_range.start as f64,
+        bottom: py_range.end as f64,
+        x_min: chart.x.min,
+        x_max: chart.x.max,
+        x_log: xl,
+    };
     let (xspan, yspan) = (x1 - x0, y1 - y0);
     // Room for tick labels: about 70 px per x label and 26 px per y label.
     let (w, h) = root.dim_in_pixel();
@@ -450,7 +542,7 @@ fn draw_panel<DB: DrawingBackend>(
         draw_colorbar(root, hm, (plot.0.clone(), plot.1.clone()), theme).map_err(e)?;
     }
     draw_legend(root, &legend, chart.legend, (plot.0, plot.1), theme).map_err(e)?;
-    Ok(())
+    Ok(frame)
 }
 
 /// The finite value range of a heatmap, in colour space (log10 when `log_color`).
@@ -639,4 +731,71 @@ fn draw_legend<DB: DrawingBackend>(
         ))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod pointer_tests {
+    use super::*;
+    use crate::figures::{Axis, Band, LegendCorner, Role, Series};
+
+    #[test]
+    fn frame_maps_pixels_to_data_on_log_and_linear_axes() {
+        let f = Frame {
+            left: 100.0,
+            right: 300.0,
+            top: 0.0,
+            bottom: 100.0,
+            x_min: 0.01,
+            x_max: 100.0,
+            x_log: true,
+        };
+        assert_eq!(f.x_at(99.0), None);
+        assert_eq!(f.x_at(301.0), None);
+        assert!((f.x_at(100.0).unwrap() - 0.01).abs() < 1e-15);
+        assert!((f.x_at(200.0).unwrap() - 1.0).abs() < 1e-12);
+        let lin = Frame {
+            x_log: false,
+            x_min: -1.0,
+            x_max: 3.0,
+            ..f
+        };
+        assert!((lin.x_at(150.0).unwrap() - 0.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn values_interpolate_in_the_axes_scales_and_skip_curves_that_do_not_reach() {
+        let mut c = Chart::new(
+            Axis::numeric("x", true, 1.0, 100.0),
+            Axis::numeric("y", true, 1.0, 1e4),
+            LegendCorner::UpperLeft,
+            String::new(),
+        );
+        // y = x² is a straight line on log-log axes: interpolation there is exact.
+        c.series.push(Series {
+            label: "square".into(),
+            points: vec![(1.0, 1.0), (10.0, 100.0), (100.0, 1e4)],
+            role: Role::Highlight,
+        });
+        c.series.push(Series {
+            label: "short".into(),
+            points: vec![(20.0, 1.0), (100.0, 2.0)],
+            role: Role::Family(0),
+        });
+        c.series.push(Series {
+            label: String::new(),
+            points: vec![(1.0, 1.0), (100.0, 1.0)],
+            role: Role::Reference,
+        });
+        c.bands.push(Band {
+            label: "band".into(),
+            points: vec![(1.0, 1.0, 2.0), (100.0, 10.0, 20.0)],
+        });
+        let v = values_at(&c, 3.0);
+        assert_eq!(v.len(), 3, "{v:?}");
+        assert_eq!(v[0].0, "square");
+        assert!((v[0].1 - 9.0).abs() < 1e-12);
+        assert_eq!(v[1].0, "band (lower)");
+        assert!((v[1].1 - 10f64.powf(3f64.log10() / 2.0)).abs() < 1e-12);
+        assert_eq!(values_at(&c, 10.0)[0].1, 100.0);
+    }
 }

@@ -2,8 +2,9 @@
 //! change or resize (each redraw measured as `redraw:<figure-id>`), with its text alternative,
 //! notes, and "copy link" / "copy embed code".
 
-use amp_plots::draw::{draw_chart, Theme};
+use amp_plots::draw::{draw_chart, values_at, Frame, Theme};
 use amp_plots::figures::{Chart, FigureSpec};
+use amp_plots::format::short_number;
 use amp_plots::pages::{to_query, View};
 use amp_plots::params::Value;
 use leptos::html::Canvas;
@@ -88,6 +89,35 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     };
     let canvas_ref = NodeRef::<Canvas>::new();
     let draw_error = RwSignal::new(None::<String>);
+    // Where the last paint put the plotting area, for the pointer readout.
+    let frame = StoredValue::new(None::<Frame>);
+    let hover = RwSignal::new(None::<Hover>);
+    let on_move = move |ev: leptos::ev::PointerEvent| {
+        let dpr = browser::device_pixel_ratio();
+        let px = ev.offset_x() as f64 * dpr;
+        let found = frame.get_value().and_then(|f| {
+            let x = f.x_at(px)?;
+            let lines = chart.with_untracked(|c| {
+                c.as_ref().ok().map(|c| {
+                    values_at(c, x)
+                        .into_iter()
+                        .map(|(l, v)| (l, short_number(v, 4)))
+                        .collect::<Vec<_>>()
+                })
+            })?;
+            let x_label =
+                chart.with_untracked(|c| c.as_ref().map(|c| c.x.label.clone()).unwrap_or_default());
+            Some(Hover {
+                left: px / dpr,
+                top: f.top / dpr,
+                height: (f.bottom - f.top) / dpr,
+                flip: px > (f.left + f.right) / 2.0,
+                x_text: format!("{x_label}: {}", short_number(x, 4)),
+                lines,
+            })
+        });
+        hover.set(found);
+    };
 
     Effect::new(move |_| {
         state.resize.track();
@@ -99,7 +129,14 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
         // Borrow the chart rather than cloning it out of the memo.
         let drawn = chart.with(|c| c.as_ref().ok().map(|c| paint(&canvas, c, spec.id, dark)));
         let Some(drawn) = drawn else { return };
-        draw_error.set(drawn.err());
+        hover.set(None);
+        match drawn {
+            Ok(f) => {
+                frame.set_value(Some(f));
+                draw_error.set(None);
+            }
+            Err(e) => draw_error.set(Some(e)),
+        }
     });
 
     let summary = move || {
@@ -136,13 +173,49 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     view! {
         <figure class="figure" id=fig_id data-figure=spec.id aria-labelledby=labelled_by>
             <h3 class="figure-title" id=title_id>{spec.title}</h3>
-            <canvas
-                node_ref=canvas_ref
-                role="img"
-                aria-labelledby=canvas_label
-                aria-describedby=desc_id.clone()
-                data-testid=format!("canvas-{}", spec.id)
-            ></canvas>
+            <div class="plot-wrap">
+                <canvas
+                    node_ref=canvas_ref
+                    role="img"
+                    aria-labelledby=canvas_label
+                    aria-describedby=desc_id.clone()
+                    data-testid=format!("canvas-{}", spec.id)
+                    on:pointermove=on_move
+                    on:pointerdown=on_move
+                    on:pointerleave=move |_| hover.set(None)
+                ></canvas>
+                {move || {
+                    hover
+                        .get()
+                        .map(|h| {
+                            view! {
+                                <div
+                                    class="crosshair"
+                                    aria-hidden="true"
+                                    style:left=format!("{:.1}px", h.left)
+                                    style:top=format!("{:.1}px", h.top)
+                                    style:height=format!("{:.1}px", h.height)
+                                ></div>
+                                <div
+                                    class="crosshair-readout"
+                                    class:flip=h.flip
+                                    aria-hidden="true"
+                                    data-testid=format!("crosshair-{}", spec.id)
+                                    style:left=if h.flip { None } else { Some(format!("{:.1}px", h.left + 10.0)) }
+                                    style:right=if h.flip { Some(format!("calc(100% - {:.1}px)", h.left - 10.0)) } else { None }
+                                    style:top=format!("{:.1}px", h.top + 4.0)
+                                >
+                                    <div class="crosshair-x">{h.x_text}</div>
+                                    {h
+                                        .lines
+                                        .into_iter()
+                                        .map(|(l, v)| view! { <div>{l} ": " <strong>{v}</strong></div> })
+                                        .collect_view()}
+                                </div>
+                            }
+                        })
+                }}
+            </div>
             <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
             {move || {
                 chart
@@ -201,6 +274,23 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             </div>
         </figure>
     }
+}
+
+/// The pointer readout: a vertical line at the pointer and each series' value there.
+#[derive(Clone, Debug, PartialEq)]
+struct Hover {
+    /// Pointer x over the canvas, in CSS pixels.
+    left: f64,
+    /// Top of the plotting area, in CSS pixels.
+    top: f64,
+    /// Height of the plotting area, in CSS pixels.
+    height: f64,
+    /// Put the box to the left of the line (pointer in the right half).
+    flip: bool,
+    /// The x axis's name and the value under the pointer.
+    x_text: String,
+    /// Each series' label and value there.
+    lines: Vec<(String, String)>,
 }
 
 /// An export format of a figure.
@@ -321,7 +411,7 @@ fn paint(
     chart: &Chart,
     id: &str,
     dark: bool,
-) -> Result<(), String> {
+) -> Result<Frame, String> {
     let start = format!("redraw-start:{id}");
     browser::mark(&start);
     let dpr = browser::device_pixel_ratio();

@@ -535,3 +535,29 @@ test('accessibility audit (axe-core): no serious or critical violation on any pa
   }
   assert.deepEqual(found, []);
 });
+
+test('pointer readout: a crosshair with every series value at the pointer, gone when the pointer leaves', async () => {
+  const { page, problems } = await open('/?page=subsampling&eps=1&p=0.01');
+  await painted(page);
+  const id = 'amplification-vs-rate';
+  await page.locator(`[data-testid=canvas-${id}]`).scrollIntoViewIfNeeded();
+  const box = await page.locator(`[data-testid=canvas-${id}]`).boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+  const readout = page.locator(`[data-testid=crosshair-${id}]`);
+  await readout.waitFor();
+  const text = await readout.innerText();
+  const x = Number(text.match(/sampling rate p: ([0-9.e-]+)/)[1]);
+  const yours = Number(text.match(/your ε = 1: ([0-9.e-]+)/)[1]);
+  // The reader's curve is log(1 + p(e − 1)); the readout interpolates between plotted points
+  // and shows 4 significant digits.
+  const exact = Math.log1p(x * (Math.E - 1));
+  assert.ok(Math.abs(yours / exact - 1) < 2e-3, `${yours} vs ${exact} at p = ${x}`);
+  assert.ok((text.match(/: /g) || []).length >= 6, text);
+  await page.mouse.move(box.x - 20, box.y - 20);
+  await readout.waitFor({ state: 'detached' });
+  // Touch: a tap shows it too.
+  await page.dispatchEvent(`[data-testid=canvas-${id}]`, 'pointerdown', { clientX: box.x + box.width * 0.5, clientY: box.y + box.height * 0.5, pointerType: 'touch' });
+  await readout.waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
