@@ -561,3 +561,22 @@ test('pointer readout: a crosshair with every series value at the pointer, gone 
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('360 px wide: every page fits without sideways scrolling; offline after the first load, pages still work', async () => {
+  const { page, problems } = await open('/?page=home');
+  await page.setViewportSize({ width: 360, height: 800 });
+  for (const p of ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'shuffling', 'iteration']) {
+    if (p !== 'home') {
+      await page.click(`[data-testid=nav-${p}]`);
+      await painted(page);
+    }
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 360, `${p}: ${wide} px wide at 360`);
+    // After the first load nothing needs the network: go offline and keep navigating.
+    if (p === 'home') await page.context().setOffline(true);
+  }
+  await page.context().setOffline(false);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
