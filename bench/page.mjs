@@ -29,6 +29,7 @@ const PAGES = [
   { page: 'renyi', sliders: ['sigma', 'q', 'alpha', 'steps', 'delta', 'target-eps'] },
   // The costliest curves: the without-replacement upper bound of a mechanism with a finite ε(∞).
   { page: 'renyi', query: 'mech=laplace&scheme=without-replacement&n=100000', sliders: ['scale', 'q', 'alpha', 'steps', 'delta'] },
+  { page: 'iteration', sliders: ['iterations', 'sigma', 'delta'] },
 ];
 
 const quantile = (xs, q) => {

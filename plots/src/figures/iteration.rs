@@ -79,6 +79,12 @@ pub fn privacy_by_position(values: &ParamValues) -> Result<Chart, String> {
     let flat = composition_epsilon(&sgd, delta, Conversion::Improved)
         .map_err(|e| e.to_string())?
         .epsilon;
+    if !(flat.is_finite() && flat > 0.0) {
+        return Err(format!(
+            "at δ = {} a record's step already costs ε = 0 (δ this large needs no ε), so there is nothing to amplify",
+            short_number(delta, 3)
+        ));
+    }
     let positions = plot_positions(big_t, POINTS).map_err(|e| e.to_string())?;
     let why_not = inapplicable(values);
     let amplified: Vec<(f64, f64)> = if why_not.is_some() {
