@@ -1498,6 +1498,10 @@ pub fn largest_eps0_with(
             }
         }
     }
+    // Never return an ε₀ that was not checked to meet the target: the bracket's lower end was.
+    if !eval(e0).is_some_and(|v| v <= target_eps) {
+        e0 = a;
+    }
     let limited_by_validity = match bound {
         Bound::Bbgn19Hoeffding | Bound::Bbgn19Bennett => {
             let above = shuffle_epsilon_with(bound, randomizer, e0 * (1.0 + 1e-9), n, delta)?;

@@ -398,3 +398,33 @@ fn every_figure_survives_the_corners_of_its_domains() {
         );
     }
 }
+
+#[test]
+fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
+    use amp_math::shuffle::{best, MAX_USERS};
+    let f = amp_plots::figures::figure("shuffle-vs-subsample").unwrap();
+    for users in [1000u64, 100_000, 10_000_000] {
+        assert!(users <= MAX_USERS);
+        let mut values = ParamValues::default();
+        values.set("users", Value::Count(users)).unwrap();
+        let chart = f.chart(&values).unwrap();
+        let shuffle = &chart.series[0];
+        assert!(shuffle.label.contains("replace one"));
+        assert!(
+            shuffle.points.len() >= 10,
+            "{users}: {}",
+            shuffle.points.len()
+        );
+        for &(target, eps0) in &shuffle.points {
+            // The tightest bound at the plotted ε₀ meets the target it is plotted against.
+            let got = best(eps0, users, values.real("delta"))
+                .unwrap()
+                .epsilon
+                .unwrap();
+            assert!(
+                got <= target * (1.0 + 1e-9),
+                "n = {users}: ε₀ = {eps0} gives {got} > {target}"
+            );
+        }
+    }
+}

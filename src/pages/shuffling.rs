@@ -117,7 +117,7 @@ pub fn ShufflingPage() -> impl IntoView {
                 };
                 let extra = match (r.lower, r.upper) {
                     (Some(lo), Some(hi)) => format!(
-                        "published method: [{}, {}]",
+                        "published method, its two runs: {} and {}",
                         display_number(lo, 5),
                         display_number(hi, 5)
                     ),
@@ -156,8 +156,8 @@ pub fn ShufflingPage() -> impl IntoView {
                     <dl class="readouts">
                         <Readout testid="shuffle-epsilon" label="Central ε, tightest valid bound" value=best_eps relation=replace digits=5 />
                         <Readout testid="shuffle-epsilon-lower" label="Lower end of the exact clone evaluation (it meets the upper end)" value=lower relation=replace digits=5 />
-                        <Readout testid="shuffle-published-lower" label="Published numerical method (10 halvings): lower" value=pub_lo relation=replace digits=5 />
-                        <Readout testid="shuffle-published-upper" label="Published numerical method: upper" value=pub_hi relation=replace digits=5 />
+                        <Readout testid="shuffle-published-lower" label="Published numerical method (10 halvings), optimistic run (not a lower bound)" value=pub_lo relation=replace digits=5 />
+                        <Readout testid="shuffle-published-upper" label="Published numerical method, pessimistic run (an upper bound)" value=pub_hi relation=replace digits=5 />
                     </dl>
                     <p class="small" data-testid="shuffle-bound-name">"Tightest: " {best_name}</p>
                     <table class="compare" data-testid="shuffle-table">

@@ -102,21 +102,6 @@ pub fn local_for_target(
     best.ok_or(last_err)
 }
 
-/// The smallest valid central ε at ε₀ over every bound (the clone bound by its exact evaluation
-/// alone, without the published method's range).
-fn tightest_epsilon(r: Randomizer, eps0: f64, n: u64, delta: f64) -> Option<f64> {
-    let numerical = fmt21_numerical(eps0, n, delta).ok().map(|p| p.1);
-    Bound::ALL
-        .into_iter()
-        .filter(|&b| b != Bound::Fmt21Numerical)
-        .filter_map(|b| shuffle_epsilon_with(b, r, eps0, n, delta).ok())
-        .filter(|s| s.valid)
-        .filter_map(|s| s.epsilon)
-        .chain(numerical)
-        .filter(|e| e.is_finite())
-        .reduce(f64::min)
-}
-
 /// Points of one bound's curve along an axis, and the reasons it was left out where it was.
 struct Curve {
     points: Vec<(f64, f64)>,
@@ -211,7 +196,7 @@ fn add_numerical(
         .collect();
     if !band.is_empty() {
         chart.bands.push(Band {
-            label: "Clones, numerical, as published (10 halvings)".into(),
+            label: "Clones, numerical, as published: its two runs".into(),
             points: band,
         });
     }
@@ -384,13 +369,20 @@ pub fn shuffle_vs_subsample(values: &ParamValues) -> Result<Chart, String> {
         0.01f64.min(target / 2.0).max(1e-4),
         10.0f64.max(target * 2.0).min(50.0),
     );
-    // The largest ε₀ meeting a target t over all bounds is the inverse of the smallest ε any
-    // valid bound gives at ε₀ (each increases with ε₀): that forward curve on a grid of ε₀,
-    // with its axes swapped, instead of one root-finding per target.
-    let shuffle: Vec<(f64, f64)> = log_grid(1e-3, 30.0, 60)
+    // The largest ε₀ meeting each target over all bounds, root-found per target (each answer is
+    // checked to meet its target; interpolating a forward curve would overstate ε₀ where the
+    // bound rises steeply).
+    let shuffle: Vec<(f64, f64)> = log_grid(lo, hi, 24)
         .into_iter()
-        .filter_map(|e0| tightest_epsilon(r, e0, n, delta).map(|e| (e, e0)))
-        .filter(|&(e, _)| e >= lo && e <= hi && e.is_finite() && e > 0.0)
+        .filter_map(|t| {
+            Bound::ALL
+                .iter()
+                .filter_map(|&b| largest_eps0_with(b, r, t, n, delta).ok())
+                .map(|l| l.eps0)
+                .filter(|e| e.is_finite() && *e > 0.0)
+                .reduce(f64::max)
+                .map(|e| (t, e))
+        })
         .collect();
     let subsample: Vec<(f64, f64)> = log_grid(lo, hi, 30)
         .iter()
@@ -408,12 +400,15 @@ pub fn shuffle_vs_subsample(values: &ParamValues) -> Result<Chart, String> {
         String::new(),
     );
     chart.series.push(Series {
-        label: format!("shuffling n = {n} users: local ε₀"),
+        label: format!("shuffling n = {n} users: local ε₀ (replace one)"),
         points: shuffle,
         role: Role::Highlight,
     });
     chart.series.push(Series {
-        label: format!("Poisson subsampling at p = {}: base ε", short_number(p, 3)),
+        label: format!(
+            "Poisson subsampling at p = {}: base ε (add/remove one)",
+            short_number(p, 3)
+        ),
         points: subsample,
         role: Role::Family(1),
     });
