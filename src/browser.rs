@@ -64,6 +64,16 @@ pub fn device_pixel_ratio() -> f64 {
         .unwrap_or(1.0)
 }
 
+/// `f()`, measured as the performance measure `name` (through a start mark `{name}-start`), for
+/// the benchmarks.
+pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    let start = format!("{name}-start");
+    mark(&start);
+    let out = f();
+    measure(name, &start);
+    out
+}
+
 /// `performance.mark(name)`.
 pub fn mark(name: &str) {
     if let Some(p) = window().and_then(|w| w.performance()) {

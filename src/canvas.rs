@@ -21,6 +21,16 @@ pub struct Measured<B> {
 /// [`CanvasBackend`] with canvas-based text measurement.
 pub type MeasuredCanvas = Measured<CanvasBackend>;
 
+/// A new `<canvas>` that is not in the page (for exports and text measurement), or None.
+pub fn detached_canvas() -> Option<HtmlCanvasElement> {
+    web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into::<HtmlCanvasElement>()
+        .ok()
+}
+
 fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas
         .get_context("2d")
@@ -41,12 +51,7 @@ impl MeasuredCanvas {
 impl<B: DrawingBackend> Measured<B> {
     /// `inner`, measuring its text on a detached canvas; None when no 2D context is available.
     pub fn detached(inner: B) -> Option<Measured<B>> {
-        let canvas = web_sys::window()?
-            .document()?
-            .create_element("canvas")
-            .ok()?
-            .dyn_into::<HtmlCanvasElement>()
-            .ok()?;
+        let canvas = detached_canvas()?;
         Some(Measured {
             inner,
             context: context_2d(&canvas)?,

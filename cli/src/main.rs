@@ -346,7 +346,7 @@ fn object(flags: &Flags, pairs: &[(&str, Json)]) -> String {
 /// (ε₀, n, δ), or with `--invert` the largest ε₀ that meets a target central ε (replace one).
 fn shuffle_cmd(flags: &Flags) -> Result<String, String> {
     use amp_math::shuffle::{
-        best_with, largest_eps0_with, shuffle_epsilon_with, Bound, Choice, Randomizer,
+        best_with, largest_eps0_over, shuffle_epsilon_with, Bound, Choice, Randomizer,
     };
     no_positional(flags)?;
     let bound_text = flags
@@ -392,19 +392,7 @@ fn shuffle_cmd(flags: &Flags) -> Result<String, String> {
             Choice::Best => Bound::ALL.to_vec(),
             Choice::One(b) => vec![b],
         };
-        let mut found: Option<(Bound, amp_math::shuffle::LargestEps0)> = None;
-        let mut last = String::new();
-        for b in bounds {
-            match largest_eps0_with(b, randomizer, target, n, delta) {
-                Ok(l) => {
-                    if found.as_ref().is_none_or(|(_, w)| l.eps0 > w.eps0) {
-                        found = Some((b, l));
-                    }
-                }
-                Err(err) => last = err.to_string(),
-            }
-        }
-        let (b, l) = found.ok_or(last)?;
+        let (b, l) = largest_eps0_over(&bounds, randomizer, target, n, delta).map_err(e)?;
         return Ok(object(
             flags,
             &[

@@ -302,19 +302,6 @@ fn dit3(re: &mut [f64], im: &mut [f64], w: &[f64]) {
     }
 }
 
-/// Position, in bit-reversed order of length n, of frequency n − f when position p holds f:
-/// blocks [2^k, 2^{k+1}) map to themselves reversed; positions 0 and 1 (f = 0 and n/2) are their
-/// own partners.
-#[cfg(test)]
-fn partner(p: usize) -> usize {
-    if p < 2 {
-        p
-    } else {
-        let top = 1usize << (usize::BITS - 1 - p.leading_zeros());
-        3 * top - 1 - p
-    }
-}
-
 /// Lanes of a [`Pair`]: frequencies handled together.
 pub(crate) const LANES: usize = 64;
 
@@ -328,7 +315,7 @@ pub(crate) struct Pair {
 }
 
 /// Where a [`Pair`] lives in a spectrum of length n in bit-reversed order: its lanes are the
-/// positions p, p + 1, …, p + len − 1, whose partners (frequency n − f, see [`partner`]) are q,
+/// positions p, p + 1, …, p + len − 1, whose partners (frequency n − f) are q,
 /// q − 1, …, q − len + 1; and entries h … h + len − 1 of a half spectrum stored in that order.
 pub(crate) struct Chunk {
     pub h: usize,
@@ -767,17 +754,6 @@ mod tests {
             }
             assert_eq!(h_next, n / 2 + 1, "n = {n}");
             assert!(seen.iter().all(|&s| s == 1), "n = {n}: {seen:?}");
-        }
-    }
-
-    #[test]
-    fn partner_is_the_negated_frequency() {
-        for log in 0..=12 {
-            let n = 1usize << log;
-            for p in 0..n {
-                let f = bit_reverse(p, n);
-                assert_eq!(bit_reverse(partner(p), n), (n - f) % n, "n = {n}, p = {p}");
-            }
         }
     }
 }

@@ -59,7 +59,7 @@ use crate::rdp_accounting::{
     default_orders, epsilon_for_delta_over_steps, Conversion, Converted, Curve,
 };
 use crate::subsampling::MAX_COUNT;
-use crate::{MathError, Relation};
+use crate::{check_positive, MathError, Relation};
 
 /// The neighbouring relation every result of this module holds for: replace one record.
 pub const RELATION: Relation = Relation::ReplaceOne;
@@ -79,20 +79,6 @@ pub struct OnePassSgd {
     pub lipschitz: f64,
     /// b ≥ 1: records averaged in one step (b = 1 is the theorem as stated).
     pub batch: u64,
-}
-
-fn positive_finite(name: &'static str, v: f64) -> Result<(), MathError> {
-    if v.is_nan() {
-        return Err(MathError::NotANumber { name });
-    }
-    if !(v > 0.0 && v.is_finite()) {
-        return Err(MathError::OutOfDomain {
-            name,
-            value: v,
-            expected: "a positive finite number",
-        });
-    }
-    Ok(())
 }
 
 fn check_count(name: &'static str, v: u64) -> Result<(), MathError> {
@@ -126,8 +112,8 @@ impl OnePassSgd {
     pub fn validate(&self) -> Result<(), MathError> {
         check_count("T", self.steps)?;
         check_count("b", self.batch)?;
-        positive_finite("σ", self.sigma)?;
-        positive_finite("L", self.lipschitz)?;
+        check_positive("σ", self.sigma)?;
+        check_positive("L", self.lipschitz)?;
         let slope = self.step_rdp_slope();
         if !(slope * MAX_ORDER).is_finite() {
             return Err(MathError::Inconsistent {
@@ -222,8 +208,8 @@ pub fn composition_rdp(alpha: f64, sgd: &OnePassSgd) -> Result<f64, MathError> {
 /// it holds, `Inconsistent` when η > 2/β (the guarantee then does not apply), and domain errors
 /// unless η and β are positive and finite.
 pub fn check_step_size(step_size: f64, smoothness: f64) -> Result<(), MathError> {
-    positive_finite("η", step_size)?;
-    positive_finite("β", smoothness)?;
+    check_positive("η", step_size)?;
+    check_positive("β", smoothness)?;
     if step_size > 2.0 / smoothness {
         return Err(MathError::Inconsistent {
             reason: format!(

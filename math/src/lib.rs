@@ -111,6 +111,21 @@ pub fn check_delta(name: &'static str, value: f64) -> Result<(), MathError> {
     Ok(())
 }
 
+/// Check that `value` is positive and finite (a noise scale, a step size, a Lipschitz constant).
+pub fn check_positive(name: &'static str, value: f64) -> Result<(), MathError> {
+    if value.is_nan() {
+        return Err(MathError::NotANumber { name });
+    }
+    if !(value > 0.0 && value.is_finite()) {
+        return Err(MathError::OutOfDomain {
+            name,
+            value,
+            expected: "a positive finite number",
+        });
+    }
+    Ok(())
+}
+
 /// Check that `value` is a probability in [0, 1].
 pub fn check_probability(name: &'static str, value: f64) -> Result<(), MathError> {
     if value.is_nan() {

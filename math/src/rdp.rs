@@ -12,7 +12,7 @@
 use crate::special::{
     exp, ln, ln_1p, ln_1p_exp, ln_binomial, ln_binomial_whole, ln_exp_m1, log_add_exp,
 };
-use crate::MathError;
+use crate::{check_positive, MathError};
 
 /// Largest Rényi order accepted.
 pub const MAX_ORDER: f64 = 10_000.0;
@@ -59,26 +59,12 @@ fn check_order(alpha: f64) -> Result<(), MathError> {
     Ok(())
 }
 
-fn positive(name: &'static str, v: f64) -> Result<(), MathError> {
-    if v.is_nan() {
-        return Err(MathError::NotANumber { name });
-    }
-    if !(v > 0.0 && v.is_finite()) {
-        return Err(MathError::OutOfDomain {
-            name,
-            value: v,
-            expected: "a positive finite number",
-        });
-    }
-    Ok(())
-}
-
 impl Mechanism {
     /// Check the mechanism's parameter.
     pub fn validate(&self) -> Result<(), MathError> {
         match *self {
-            Mechanism::Gaussian { sigma } => positive("σ", sigma),
-            Mechanism::Laplace { scale } => positive("b", scale),
+            Mechanism::Gaussian { sigma } => check_positive("σ", sigma),
+            Mechanism::Laplace { scale } => check_positive("b", scale),
             Mechanism::RandomizedResponse { epsilon } => crate::check_epsilon("ε", epsilon),
             Mechanism::KaryRandomizedResponse { epsilon, k } => {
                 crate::check_epsilon("ε", epsilon)?;
@@ -243,7 +229,7 @@ fn integer_order(alpha: f64) -> Option<u64> {
 ///
 /// Exact; within 1e-10 relative of mpmath on the reference table.
 pub fn poisson_gaussian_integer(sigma: f64, q: f64, alpha: u64) -> Result<f64, MathError> {
-    positive("σ", sigma)?;
+    check_positive("σ", sigma)?;
     check_rate("q", q)?;
     check_order(alpha as f64)?;
     if alpha < 2 || q == 0.0 {
@@ -410,7 +396,7 @@ fn poisson_gaussian_quadrature(sigma: f64, q: f64, alpha: f64) -> f64 {
 /// Integer orders give the same value as [`poisson_gaussian_integer`] (tested). Exact; within 1e-8
 /// relative of mpmath's numerical integration of the divergence (reference table).
 pub fn poisson_gaussian(sigma: f64, q: f64, alpha: f64) -> Result<f64, MathError> {
-    positive("σ", sigma)?;
+    check_positive("σ", sigma)?;
     check_rate("q", q)?;
     check_order(alpha)?;
     if q == 0.0 {
@@ -518,7 +504,7 @@ pub fn poisson_gaussian(sigma: f64, q: f64, alpha: f64) -> Result<f64, MathError
 /// math-reference). Stops as that implementation does, once both terms of an index past α are
 /// below e^{−30} in absolute terms. Upper bound; fractional α > 1, 0 < q < 1.
 pub fn poisson_gaussian_unsigned(sigma: f64, q: f64, alpha: f64) -> Result<f64, MathError> {
-    positive("σ", sigma)?;
+    check_positive("σ", sigma)?;
     check_rate("q", q)?;
     check_order(alpha)?;
     if q == 0.0 || q == 1.0 {

@@ -1315,23 +1315,28 @@ pub fn best_with(
     n: u64,
     delta: f64,
 ) -> Result<ShuffleEpsilon, MathError> {
-    let mut winner: Option<ShuffleEpsilon> = None;
-    for b in Bound::ALL {
-        let r = shuffle_epsilon_with(b, randomizer, eps0, n, delta)?;
+    let all = Bound::ALL
+        .iter()
+        .map(|&b| shuffle_epsilon_with(b, randomizer, eps0, n, delta))
+        .collect::<Result<Vec<_>, _>>()?;
+    // fmt21-numerical is valid everywhere, so there is always a winner.
+    tightest(&all).cloned().ok_or(MathError::NoSolution {
+        reason: "no shuffle bound applies".to_string(),
+    })
+}
+
+/// The tightest of already computed results: the smallest `epsilon` among the valid ones (ties go
+/// to the earlier one). For callers that need every bound anyway (the page's table).
+pub fn tightest(results: &[ShuffleEpsilon]) -> Option<&ShuffleEpsilon> {
+    let mut winner: Option<&ShuffleEpsilon> = None;
+    for r in results {
         if let Some(e) = r.epsilon {
-            if r.valid
-                && winner
-                    .as_ref()
-                    .is_none_or(|w| e < w.epsilon.unwrap_or(f64::MAX))
-            {
+            if r.valid && winner.is_none_or(|w| e < w.epsilon.unwrap_or(f64::MAX)) {
                 winner = Some(r);
             }
         }
     }
-    // fmt21-numerical is valid everywhere, so there is always a winner.
-    winner.ok_or(MathError::NoSolution {
-        reason: "no shuffle bound applies".to_string(),
-    })
+    winner
 }
 
 /// The central ε of `bound` as a plain number (certified upper end), or why not.
@@ -1515,6 +1520,30 @@ pub fn largest_eps0_with(
         eps0: e0,
         limited_by_validity,
     })
+}
+
+/// The largest ε₀ any of `bounds` certifies for central ε ≤ `target_eps` at (n, δ), with the bound
+/// that gives it (each bound certifies its own answer, so the largest is a valid answer). Errors
+/// with the last bound's reason when none of them has a solution.
+pub fn largest_eps0_over(
+    bounds: &[Bound],
+    randomizer: Randomizer,
+    target_eps: f64,
+    n: u64,
+    delta: f64,
+) -> Result<(Bound, LargestEps0), MathError> {
+    let mut best: Option<(Bound, LargestEps0)> = None;
+    let mut last = MathError::NoSolution {
+        reason: "no bound was given".to_string(),
+    };
+    for &b in bounds {
+        match largest_eps0_with(b, randomizer, target_eps, n, delta) {
+            Ok(l) if best.as_ref().is_none_or(|(_, w)| l.eps0 > w.eps0) => best = Some((b, l)),
+            Ok(_) => {}
+            Err(e) => last = e,
+        }
+    }
+    best.ok_or(last)
 }
 
 // ---------------------------------------------------------------------------------------------

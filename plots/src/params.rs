@@ -926,8 +926,8 @@ pub static PARAMS: &[ParamSpec] = &[
         help: "Users who each send one randomized message to the shuffler.",
         domain: Domain::Count {
             min: 2,
-            // The shuffle bounds' domain (amp_math::shuffle::MAX_USERS).
-            max: 1_000_000_000,
+            // The shuffle bounds' domain.
+            max: amp_math::shuffle::MAX_USERS,
             scale: Scale::Log,
             slider: (100, 100_000_000),
             odd: false,

@@ -3,7 +3,7 @@
 
 use amp_plots::figures::{Chart, FIGURES};
 use amp_plots::pages::{check_together, is_relevant, Page, View};
-use amp_plots::params::{param, Domain, ParamValues, Value};
+use amp_plots::params::{param, Domain, ParamSpec, ParamValues, Value};
 use amp_plots::svg::{render_svg, SIZE};
 
 fn check_chart(id: &str, chart: &Chart) {
@@ -173,30 +173,39 @@ fn refusal_is_expected(values: &ParamValues, msg: &str) -> bool {
         || (scheme == "without-replacement" && empty && msg.contains("empty sample"))
 }
 
+/// For each parameter of `f`: every option of a choice, else its default between the two ends
+/// `ends` gives.
+fn corners(
+    f: &amp_plots::figures::FigureSpec,
+    ends: impl Fn(&ParamSpec) -> (Value, Value),
+) -> Vec<Vec<Value>> {
+    f.params
+        .iter()
+        .map(|name| {
+            let spec = param(name).unwrap();
+            match spec.domain {
+                Domain::Choice(options) => options.iter().map(|o| Value::Choice(o.id)).collect(),
+                _ => {
+                    let (lo, hi) = ends(spec);
+                    vec![lo, spec.default, hi]
+                }
+            }
+        })
+        .collect()
+}
+
 /// Each parameter at its slider minimum, maximum and default, in every combination (the full
 /// domain corners are swept below; this covers every combination the controls reach).
 #[test]
 fn every_figure_survives_the_corners_of_its_controls() {
     for f in FIGURES {
         let started = std::time::Instant::now();
-        let corners: Vec<Vec<Value>> = f
-            .params
-            .iter()
-            .map(|name| {
-                let spec = param(name).unwrap();
-                match spec.domain {
-                    Domain::Choice(options) => {
-                        options.iter().map(|o| Value::Choice(o.id)).collect()
-                    }
-                    _ => vec![
-                        spec.from_slider(0).unwrap(),
-                        spec.default,
-                        spec.from_slider(amp_plots::params::ParamSpec::SLIDER_STEPS)
-                            .unwrap(),
-                    ],
-                }
-            })
-            .collect();
+        let corners = corners(f, |spec| {
+            (
+                spec.from_slider(0).unwrap(),
+                spec.from_slider(ParamSpec::SLIDER_STEPS).unwrap(),
+            )
+        });
         // Every combination the controls can reach (a control the view hides, such as σ when the
         // mechanism is Laplace, keeps its default: other values of it draw the same chart; and
         // combinations the UI refuses, such as m > n, are never drawn).
@@ -338,28 +347,19 @@ fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expa
 fn every_figure_survives_the_corners_of_its_domains() {
     for f in FIGURES {
         let started = std::time::Instant::now();
-        let corners: Vec<Vec<Value>> = f
-            .params
-            .iter()
-            .map(|name| {
-                let spec = param(name).unwrap();
-                match spec.domain {
-                    Domain::Choice(options) => {
-                        options.iter().map(|o| Value::Choice(o.id)).collect()
-                    }
-                    Domain::Real {
-                        min, max, max_open, ..
-                    } => {
-                        let top = if max_open { max * (1.0 - 1e-9) } else { max };
-                        vec![Value::Real(min), spec.default, Value::Real(top)]
-                    }
-                    Domain::Count { min, max, odd, .. } => {
-                        let fix = |n: u64| if odd && n % 2 == 0 { n - 1 } else { n };
-                        vec![Value::Count(fix(min)), spec.default, Value::Count(fix(max))]
-                    }
-                }
-            })
-            .collect();
+        let corners = corners(f, |spec| match spec.domain {
+            Domain::Real {
+                min, max, max_open, ..
+            } => {
+                let top = if max_open { max * (1.0 - 1e-9) } else { max };
+                (Value::Real(min), Value::Real(top))
+            }
+            Domain::Count { min, max, odd, .. } => {
+                let fix = |n: u64| if odd && n % 2 == 0 { n - 1 } else { n };
+                (Value::Count(fix(min)), Value::Count(fix(max)))
+            }
+            Domain::Choice(_) => unreachable!("choices take every option"),
+        });
         let total: usize = corners.iter().map(Vec::len).product();
         let stride = total.div_ceil(60).max(1);
         let mut drawn = 0;

@@ -10,10 +10,9 @@ use amp_plots::params::Value;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::browser;
-use crate::canvas::{Measured, MeasuredCanvas};
+use crate::canvas::{detached_canvas, Measured, MeasuredCanvas};
 use crate::components::deferred::{deferred, REST};
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
@@ -35,11 +34,9 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     // Figures too slow to follow a slider are computed once the controls rest.
     let later = spec.is_deferred().then(|| {
         deferred(inputs, REST, move || {
-            let start = format!("chart-start:{}", spec.id);
-            browser::mark(&start);
-            let out = state.values.with_untracked(|v| spec.chart_with(v, None));
-            browser::measure(&format!("chart:{}", spec.id), &start);
-            out
+            browser::timed(&format!("chart:{}", spec.id), || {
+                state.values.with_untracked(|v| spec.chart_with(v, None))
+            })
         })
     });
     let chart: Memo<Result<Chart, String>> = Memo::new(move |_| {
@@ -57,13 +54,11 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
             None
         };
         // Measured as `chart:<figure-id>` (the computation; `redraw:` is the painting).
-        let start = format!("chart-start:{}", spec.id);
-        browser::mark(&start);
-        let out = state
-            .values
-            .with_untracked(|v| spec.chart_with(v, sim.as_deref()));
-        browser::measure(&format!("chart:{}", spec.id), &start);
-        out
+        browser::timed(&format!("chart:{}", spec.id), || {
+            state
+                .values
+                .with_untracked(|v| spec.chart_with(v, sim.as_deref()))
+        })
     });
     // For simulated figures: what the simulation is doing, shown instead of an error while it runs.
     let pending = move || -> Option<String> {
@@ -364,19 +359,10 @@ fn export(
                 .with_untracked(|v| amp_plots::export::chart_json(spec, v, chart)),
         ),
         Format::Png => {
-            let on_screen = canvas_ref.get_untracked();
-            let (mut w, mut h) = on_screen
-                .map(|c| (c.client_width() as f64, c.client_height() as f64))
-                .unwrap_or(FALLBACK_SIZE);
-            if w < 10.0 || h < 10.0 {
-                (w, h) = FALLBACK_SIZE;
-            }
+            let (w, h) = css_size(canvas_ref.get_untracked().as_ref());
             let scale = 2.0 * browser::device_pixel_ratio();
-            let canvas = document()
-                .create_element("canvas")
-                .ok()
-                .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-                .ok_or("this browser gave no canvas to draw the PNG on")?;
+            let canvas =
+                detached_canvas().ok_or("this browser gave no canvas to draw the PNG on")?;
             canvas.set_width((w * scale).round() as u32);
             canvas.set_height((h * scale).round() as u32);
             let backend = MeasuredCanvas::new(&canvas)
@@ -405,6 +391,14 @@ pub fn embed_size(spec: &FigureSpec) -> (u32, u32) {
     (820, 560 + 96 * controls.div_ceil(2))
 }
 
+/// The canvas's layout size in CSS pixels, or [`FALLBACK_SIZE`] when the page gives it none.
+fn css_size(canvas: Option<&web_sys::HtmlCanvasElement>) -> (f64, f64) {
+    match canvas.map(|c| (c.client_width() as f64, c.client_height() as f64)) {
+        Some((w, h)) if w >= 10.0 && h >= 10.0 => (w, h),
+        _ => FALLBACK_SIZE,
+    }
+}
+
 /// Draw `chart` on `canvas` at the canvas's layout size times the device pixel ratio.
 fn paint(
     canvas: &web_sys::HtmlCanvasElement,
@@ -412,30 +406,25 @@ fn paint(
     id: &str,
     dark: bool,
 ) -> Result<Frame, String> {
-    let start = format!("redraw-start:{id}");
-    browser::mark(&start);
-    let dpr = browser::device_pixel_ratio();
-    let (mut w, mut h) = (canvas.client_width() as f64, canvas.client_height() as f64);
-    if w < 10.0 || h < 10.0 {
-        (w, h) = FALLBACK_SIZE;
-    }
-    let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
-    if canvas.width() != pw {
-        canvas.set_width(pw);
-    }
-    if canvas.height() != ph {
-        canvas.set_height(ph);
-    }
-    let backend = MeasuredCanvas::new(canvas)
-        .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
-    let root = backend.into_drawing_area();
-    let theme = if dark {
-        Theme::dark(dpr)
-    } else {
-        Theme::light(dpr)
-    };
-    let result = draw_chart(&root, chart, &theme, None);
-    browser::measure(&format!("redraw:{id}"), &start);
+    let result = browser::timed(&format!("redraw:{id}"), || {
+        let dpr = browser::device_pixel_ratio();
+        let (w, h) = css_size(Some(canvas));
+        let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+        if canvas.width() != pw {
+            canvas.set_width(pw);
+        }
+        if canvas.height() != ph {
+            canvas.set_height(ph);
+        }
+        let backend = MeasuredCanvas::new(canvas)
+            .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
+        let theme = if dark {
+            Theme::dark(dpr)
+        } else {
+            Theme::light(dpr)
+        };
+        draw_chart(&backend.into_drawing_area(), chart, &theme, None)
+    });
     if result.is_ok() {
         let _ = canvas.set_attribute("data-painted", "true");
     }

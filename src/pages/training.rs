@@ -27,16 +27,15 @@ fn fig(id: &'static str) -> impl IntoView {
 /// readouts show, calibration included).
 fn measured(values: &amp_plots::params::ParamValues, fine: bool) -> Result<Account, String> {
     let tag = if fine { "fine" } else { "quick" };
-    let (pld, all) = (format!("pld:{tag}"), format!("account:{tag}"));
-    browser::mark(&format!("{all}-start"));
-    if let Ok(t) = setting(values) {
-        browser::mark(&format!("{pld}-start"));
-        let _ = cached_band(&t, if fine { FINE } else { QUICK });
-        browser::measure(&pld, &format!("{pld}-start"));
-    }
-    let out = account(values, fine);
-    browser::measure(&all, &format!("{all}-start"));
-    out
+    browser::timed(&format!("account:{tag}"), || {
+        if let Ok(t) = setting(values) {
+            // The band alone, cached for `account` (its result is read there).
+            let _ = browser::timed(&format!("pld:{tag}"), || {
+                cached_band(&t, if fine { FINE } else { QUICK })
+            });
+        }
+        account(values, fine)
+    })
 }
 
 /// The training page.

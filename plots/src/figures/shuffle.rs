@@ -3,7 +3,7 @@
 //! subsampling, the error of a mean in the three models, and subsampled randomized response.
 
 use amp_math::shuffle::{
-    best_with, fmt21_numerical, fmt21_published, largest_eps0_with, mean_error_central_laplace,
+    best_with, fmt21_numerical, fmt21_published, largest_eps0_over, mean_error_central_laplace,
     mean_error_local_rr, mean_error_shuffled_rr, shuffle_epsilon_with, subsampled_rr, Bound,
     Randomizer, ShuffleEpsilon, MAX_USERS,
 };
@@ -87,19 +87,9 @@ pub fn local_for_target(
     if target <= 0.0 {
         return Err("a target central ε of 0 allows no randomization".into());
     }
-    let r = randomizer(values);
-    let mut best: Option<(f64, Bound, Option<&'static str>)> = None;
-    let mut last_err = String::new();
-    for b in Bound::ALL {
-        match largest_eps0_with(b, r, target, n, delta) {
-            Ok(l) if best.is_none_or(|w| l.eps0 > w.0) => {
-                best = Some((l.eps0, b, l.limited_by_validity))
-            }
-            Ok(_) => {}
-            Err(e) => last_err = e.to_string(),
-        }
-    }
-    best.ok_or(last_err)
+    largest_eps0_over(&Bound::ALL, randomizer(values), target, n, delta)
+        .map(|(b, l)| (l.eps0, b, l.limited_by_validity))
+        .map_err(|e| e.to_string())
 }
 
 /// Points of one bound's curve along an axis, and the reasons it was left out where it was.
@@ -375,13 +365,9 @@ pub fn shuffle_vs_subsample(values: &ParamValues) -> Result<Chart, String> {
     let shuffle: Vec<(f64, f64)> = log_grid(lo, hi, 24)
         .into_iter()
         .filter_map(|t| {
-            Bound::ALL
-                .iter()
-                .filter_map(|&b| largest_eps0_with(b, r, t, n, delta).ok())
-                .map(|l| l.eps0)
-                .filter(|e| e.is_finite() && *e > 0.0)
-                .reduce(f64::max)
-                .map(|e| (t, e))
+            largest_eps0_over(&Bound::ALL, r, t, n, delta)
+                .ok()
+                .map(|(_, l)| (t, l.eps0))
         })
         .collect();
     let subsample: Vec<(f64, f64)> = log_grid(lo, hi, 30)
