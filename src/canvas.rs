@@ -1,10 +1,17 @@
-//! A plotters backend for a `<canvas>`: plotters-canvas for drawing, plus text measurement with
-//! the canvas's own `measureText`.
+//! The plotters backend the app draws with: plotters-canvas for the figures on screen and the PNG
+//! export, plotters' SVG backend for the SVG export, both with text measured by the canvas's own
+//! `measureText`.
 //!
-//! Why: plotters' wasm font code measures text by inserting a `<span style="…">` into the page. That
-//! is slow (a layout per label), it `unwrap`s (a panic would kill the app), and the page's
-//! Content-Security-Policy rightly blocks inline styles, so its measurements were wrong anyway.
+//! Why one backend type for both: the chart drawing code (`amp_plots::draw`) is generic over the
+//! backend, so each backend type the app used compiled a second copy of it into the wasm. Choosing
+//! the target at run time inside one type ([`AppBackend`]) keeps a single copy.
+//!
+//! Why our own text measurement: plotters' wasm font code measures text by inserting a
+//! `<span style="…">` into the page. That is slow (a layout per label), it `unwrap`s (a panic would
+//! kill the app), and the page's Content-Security-Policy rightly blocks inline styles, so its
+//! measurements were wrong anyway.
 
+use plotters::prelude::SVGBackend;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
@@ -12,14 +19,40 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// Any plotters backend with canvas-based text measurement (the SVG export needs it too).
-pub struct Measured<B> {
-    inner: B,
+/// Where an [`AppBackend`] draws.
+enum Target<'a> {
+    Canvas(CanvasBackend),
+    Svg(SVGBackend<'a>),
+}
+
+/// A `<canvas>` or an SVG document, with canvas-based text measurement.
+pub struct AppBackend<'a> {
+    target: Target<'a>,
     context: CanvasRenderingContext2d,
 }
 
-/// [`CanvasBackend`] with canvas-based text measurement.
-pub type MeasuredCanvas = Measured<CanvasBackend>;
+/// A drawing error of either target, as text.
+#[derive(Debug)]
+pub struct DrawError(String);
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DrawError {}
+
+fn convert<E: std::error::Error + Send + Sync>(
+    e: DrawingErrorKind<E>,
+) -> DrawingErrorKind<DrawError> {
+    match e {
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(DrawError(e.to_string()))
+        }
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
 
 /// A new `<canvas>` that is not in the page (for exports and text measurement), or None.
 pub fn detached_canvas() -> Option<HtmlCanvasElement> {
@@ -39,50 +72,67 @@ fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
         .ok()
 }
 
-impl MeasuredCanvas {
-    /// None when the canvas gives no 2D context.
-    pub fn new(canvas: &HtmlCanvasElement) -> Option<MeasuredCanvas> {
+impl AppBackend<'static> {
+    /// Draw on `canvas`; None when it gives no 2D context.
+    pub fn canvas(canvas: &HtmlCanvasElement) -> Option<AppBackend<'static>> {
         let context = context_2d(canvas)?;
         let inner = CanvasBackend::with_canvas_object(canvas.clone())?;
-        Some(Measured { inner, context })
+        Some(AppBackend {
+            target: Target::Canvas(inner),
+            context,
+        })
     }
 }
 
-impl<B: DrawingBackend> Measured<B> {
-    /// `inner`, measuring its text on a detached canvas; None when no 2D context is available.
-    pub fn detached(inner: B) -> Option<Measured<B>> {
+impl<'a> AppBackend<'a> {
+    /// Write an SVG document of `size` pixels into `out`, measuring its text on a detached canvas;
+    /// None when no 2D context is available.
+    pub fn svg(out: &'a mut String, size: (u32, u32)) -> Option<AppBackend<'a>> {
         let canvas = detached_canvas()?;
-        Some(Measured {
-            inner,
+        Some(AppBackend {
+            target: Target::Svg(SVGBackend::with_string(out, size)),
             context: context_2d(&canvas)?,
         })
     }
 }
 
-type Result<T, B> = std::result::Result<T, DrawingErrorKind<<B as DrawingBackend>::ErrorType>>;
+type Result<T> = std::result::Result<T, DrawingErrorKind<DrawError>>;
 
-impl<B: DrawingBackend> DrawingBackend for Measured<B> {
-    type ErrorType = B::ErrorType;
+/// Call the same method on whichever target, converting its error.
+macro_rules! on_target {
+    ($self:expr, $b:ident => $call:expr) => {
+        match $self {
+            Target::Canvas($b) => $call.map_err(convert),
+            Target::Svg($b) => $call.map_err(convert),
+        }
+    };
+}
+
+impl DrawingBackend for AppBackend<'_> {
+    type ErrorType = DrawError;
 
     fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
+        match &self.target {
+            Target::Canvas(b) => b.get_size(),
+            Target::Svg(b) => b.get_size(),
+        }
     }
-    fn ensure_prepared(&mut self) -> Result<(), B> {
-        self.inner.ensure_prepared()
+    fn ensure_prepared(&mut self) -> Result<()> {
+        on_target!(&mut self.target, b => b.ensure_prepared())
     }
-    fn present(&mut self) -> Result<(), B> {
-        self.inner.present()
+    fn present(&mut self) -> Result<()> {
+        on_target!(&mut self.target, b => b.present())
     }
-    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), B> {
-        self.inner.draw_pixel(point, color)
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<()> {
+        on_target!(&mut self.target, b => b.draw_pixel(point, color))
     }
     fn draw_line<S: BackendStyle>(
         &mut self,
         from: BackendCoord,
         to: BackendCoord,
         style: &S,
-    ) -> Result<(), B> {
-        self.inner.draw_line(from, to, style)
+    ) -> Result<()> {
+        on_target!(&mut self.target, b => b.draw_line(from, to, style))
     }
     fn draw_rect<S: BackendStyle>(
         &mut self,
@@ -90,15 +140,15 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         bottom_right: BackendCoord,
         style: &S,
         fill: bool,
-    ) -> Result<(), B> {
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+    ) -> Result<()> {
+        on_target!(&mut self.target, b => b.draw_rect(upper_left, bottom_right, style, fill))
     }
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
         style: &S,
-    ) -> Result<(), B> {
-        self.inner.draw_path(path, style)
+    ) -> Result<()> {
+        on_target!(&mut self.target, b => b.draw_path(path, style))
     }
     fn draw_circle<S: BackendStyle>(
         &mut self,
@@ -106,30 +156,26 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         radius: u32,
         style: &S,
         fill: bool,
-    ) -> Result<(), B> {
-        self.inner.draw_circle(center, radius, style, fill)
+    ) -> Result<()> {
+        on_target!(&mut self.target, b => b.draw_circle(center, radius, style, fill))
     }
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         vert: I,
         style: &S,
-    ) -> Result<(), B> {
-        self.inner.fill_polygon(vert, style)
+    ) -> Result<()> {
+        on_target!(&mut self.target, b => b.fill_polygon(vert, style))
     }
     fn draw_text<T: BackendTextStyle>(
         &mut self,
         text: &str,
         style: &T,
         pos: BackendCoord,
-    ) -> Result<(), B> {
-        self.inner.draw_text(text, style, pos)
+    ) -> Result<()> {
+        on_target!(&mut self.target, b => b.draw_text(text, style, pos))
     }
 
-    fn estimate_text_size<T: BackendTextStyle>(
-        &self,
-        text: &str,
-        style: &T,
-    ) -> Result<(u32, u32), B> {
+    fn estimate_text_size<T: BackendTextStyle>(&self, text: &str, style: &T) -> Result<(u32, u32)> {
         // The same font string plotters-canvas uses when it draws.
         self.context.set_font(&format!(
             "{} {}px {}",
@@ -149,7 +195,7 @@ impl<B: DrawingBackend> DrawingBackend for Measured<B> {
         ))
     }
 
-    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<(), B> {
-        self.inner.blit_bitmap(pos, size, src)
+    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Result<()> {
+        on_target!(&mut self.target, b => b.blit_bitmap(pos, size, src))
     }
 }

@@ -140,3 +140,43 @@ pub fn check_probability(name: &'static str, value: f64) -> Result<(), MathError
     }
     Ok(())
 }
+
+/// Sort floats ascending in IEEE 754 total order (`f64::total_cmp`: −0 before +0, NaNs at the
+/// ends by sign). Not a formula: one shared sort so the wasm carries one copy of the sorting code
+/// instead of one per call site's comparison closure.
+pub fn sort_floats(v: &mut [f64]) {
+    v.sort_unstable_by(f64::total_cmp);
+}
+
+#[cfg(test)]
+mod sort_tests {
+    #[test]
+    fn sort_floats_orders_totally() {
+        let mut v = vec![
+            3.0,
+            -0.0,
+            f64::INFINITY,
+            0.0,
+            -2.5,
+            1e-300,
+            f64::NEG_INFINITY,
+            3.0,
+        ];
+        super::sort_floats(&mut v);
+        let bits: Vec<u64> = v.iter().map(|x| x.to_bits()).collect();
+        let want: Vec<u64> = [
+            f64::NEG_INFINITY,
+            -2.5,
+            -0.0,
+            0.0,
+            1e-300,
+            3.0,
+            3.0,
+            f64::INFINITY,
+        ]
+        .iter()
+        .map(|x| x.to_bits())
+        .collect();
+        assert_eq!(bits, want);
+    }
+}

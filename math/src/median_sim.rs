@@ -120,7 +120,7 @@ pub fn generate_population(
     for x in &mut v {
         *x = x.clamp(lo, hi);
     }
-    v.sort_by(|a, b| a.total_cmp(b));
+    crate::sort_floats(&mut v);
     Ok(PopulationData {
         kind,
         sorted: v,
@@ -511,7 +511,7 @@ pub fn quantiles(values: &[f64], ps: &[f64]) -> Vec<f64> {
     if v.is_empty() {
         return vec![f64::NAN; ps.len()];
     }
-    v.sort_by(|a, b| a.total_cmp(b));
+    crate::sort_floats(&mut v);
     ps.iter()
         .map(|&p| {
             let h = (v.len() - 1) as f64 * p.clamp(0.0, 1.0);

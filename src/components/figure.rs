@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 
 use crate::browser;
-use crate::canvas::{detached_canvas, Measured, MeasuredCanvas};
+use crate::canvas::{detached_canvas, AppBackend};
 use crate::components::deferred::{deferred, REST};
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
@@ -334,8 +334,7 @@ fn export(
             // styled spans into the page, which the Content-Security-Policy blocks).
             let mut out = String::new();
             {
-                let svg = SVGBackend::with_string(&mut out, amp_plots::svg::SIZE);
-                let backend = Measured::detached(svg)
+                let backend = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
                     .ok_or("this browser gave no canvas to measure the SVG's text on")?;
                 draw_chart(
                     &backend.into_drawing_area(),
@@ -365,7 +364,7 @@ fn export(
                 detached_canvas().ok_or("this browser gave no canvas to draw the PNG on")?;
             canvas.set_width((w * scale).round() as u32);
             canvas.set_height((h * scale).round() as u32);
-            let backend = MeasuredCanvas::new(&canvas)
+            let backend = AppBackend::canvas(&canvas)
                 .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
             draw_chart(
                 &backend.into_drawing_area(),
@@ -416,7 +415,7 @@ fn paint(
         if canvas.height() != ph {
             canvas.set_height(ph);
         }
-        let backend = MeasuredCanvas::new(canvas)
+        let backend = AppBackend::canvas(canvas)
             .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
         let theme = if dark {
             Theme::dark(dpr)

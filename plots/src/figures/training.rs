@@ -644,7 +644,7 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> Result<Chart, String> {
     let full = full_data_sigma(target, t.delta, k)?;
     let mut ps = log_grid(1e-4, 1.0, 11);
     ps.push(t.q);
-    ps.sort_by(f64::total_cmp);
+    amp_math::sort_floats(&mut ps);
     ps.dedup();
     let mut ratio = Vec::new();
     let mut failed = 0;
