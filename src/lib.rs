@@ -257,7 +257,7 @@ fn EmbedView(spec: &'static amp_plots::figures::FigureSpec) -> impl IntoView {
     view! {
         <main class="embed" id="main">
             <Notices />
-            <FigureView spec=spec />
+            <FigureView spec=spec embedded=true />
             <Controls names=spec.params />
             <p class="embed-credit">
                 <a href=full target="_blank" rel="noopener">"Open in Amplification Explorer"</a>

@@ -20,9 +20,10 @@ use crate::state::AppState;
 /// Size of the canvas when the page gives it no layout size (tests), in CSS pixels.
 const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
 
-/// One figure.
+/// One figure. Its title is a level-3 heading under a page's sections, or the page's one level-1
+/// heading when the figure is embedded on its own (`embedded`).
 #[component]
-pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
+pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -> impl IntoView {
     let state = expect_context::<AppState>();
     // Only the parameters this figure reads: changing another leaves the chart memo untouched.
     let inputs = Memo::new(move |_| {
@@ -167,7 +168,11 @@ pub fn FigureView(spec: &'static FigureSpec) -> impl IntoView {
     };
     view! {
         <figure class="figure" id=fig_id data-figure=spec.id aria-labelledby=labelled_by>
-            <h3 class="figure-title" id=title_id>{spec.title}</h3>
+            {if embedded {
+                view! { <h1 class="figure-title" id=title_id>{spec.title}</h1> }.into_any()
+            } else {
+                view! { <h3 class="figure-title" id=title_id>{spec.title}</h3> }.into_any()
+            }}
             <div class="plot-wrap">
                 <canvas
                     node_ref=canvas_ref

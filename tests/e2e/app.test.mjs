@@ -529,6 +529,8 @@ test('accessibility audit (axe-core): no serious or critical violation on any pa
         .filter((x) => x.impact === 'serious' || x.impact === 'critical')
         .map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`));
       found.push(...v.map((x) => `${url} [${scheme}] ${x}`));
+      // Every page and embed has exactly one level-1 heading (an embed's is its figure's title).
+      assert.equal(await page.locator('h1').count(), 1, `${url}: one h1`);
       assert.deepEqual(problems, [], url);
       await page.close();
     }
