@@ -654,24 +654,39 @@ mod tests {
         (0..n).map(|_| (next(), next())).unzip()
     }
 
+    /// Frequency held at position p after [`forward`] of length n (a power of two or 3·2^m).
+    fn frequency(p: usize, n: usize) -> usize {
+        match third(n) {
+            Some(m) => 3 * bit_reverse(p % m, m) + p / m,
+            None => bit_reverse(p, n),
+        }
+    }
+
+    /// [`forward`] of a length-n signal against the definition, each frequency where
+    /// [`frequency`] says it is, and the unscaled inverse bringing back n times the signal.
+    fn check_forward_and_round_trip(n: usize) {
+        let (re, im) = signal(n);
+        let (er, ei) = naive(&re, &im, -1.0);
+        let (mut r, mut i) = (re.clone(), im.clone());
+        forward(&mut r, &mut i);
+        for p in 0..n {
+            let f = frequency(p, n);
+            let err = (r[p] - er[f]).hypot(i[p] - ei[f]);
+            assert!(err < 1e-12 * n as f64, "n = {n}, f = {f}: {err:e}");
+        }
+        inverse_unscaled(&mut r, &mut i);
+        for t in 0..n {
+            let err = (r[t] / n as f64 - re[t]).hypot(i[t] / n as f64 - im[t]);
+            assert!(err < 1e-14, "n = {n}, t = {t}: {err:e}");
+        }
+    }
+
     #[test]
     fn matches_the_definition_in_bit_reversed_order() {
         for log in 0..=11 {
             let n = 1usize << log;
+            check_forward_and_round_trip(n);
             let (re, im) = signal(n);
-            let (er, ei) = naive(&re, &im, -1.0);
-            let (mut r, mut i) = (re.clone(), im.clone());
-            forward(&mut r, &mut i);
-            for p in 0..n {
-                let f = bit_reverse(p, n);
-                let err = (r[p] - er[f]).hypot(i[p] - ei[f]);
-                assert!(err < 1e-12 * n as f64, "n = {n}, f = {f}: {err:e}");
-            }
-            inverse_unscaled(&mut r, &mut i);
-            for t in 0..n {
-                let err = (r[t] / n as f64 - re[t]).hypot(i[t] / n as f64 - im[t]);
-                assert!(err < 1e-14, "n = {n}, t = {t}: {err:e}");
-            }
             // The inverse alone against the definition (input in bit-reversed order).
             let (mut r, mut i): (Vec<f64>, Vec<f64>) = (0..n)
                 .map(|p| (re[bit_reverse(p, n)], im[bit_reverse(p, n)]))
@@ -685,31 +700,10 @@ mod tests {
         }
     }
 
-    /// Frequency held at position p after [`forward`] of length n (a power of two or 3·2^m).
-    fn frequency(p: usize, n: usize) -> usize {
-        match third(n) {
-            Some(m) => 3 * bit_reverse(p % m, m) + p / m,
-            None => bit_reverse(p, n),
-        }
-    }
-
     #[test]
     fn three_times_a_power_of_two_matches_the_definition() {
         for n in [3 * 1024, 3 * 2048] {
-            let (re, im) = signal(n);
-            let (er, ei) = naive(&re, &im, -1.0);
-            let (mut r, mut i) = (re.clone(), im.clone());
-            forward(&mut r, &mut i);
-            for p in 0..n {
-                let f = frequency(p, n);
-                let err = (r[p] - er[f]).hypot(i[p] - ei[f]);
-                assert!(err < 1e-12 * n as f64, "n = {n}, f = {f}: {err:e}");
-            }
-            inverse_unscaled(&mut r, &mut i);
-            for t in 0..n {
-                let err = (r[t] / n as f64 - re[t]).hypot(i[t] / n as f64 - im[t]);
-                assert!(err < 1e-14, "n = {n}, t = {t}: {err:e}");
-            }
+            check_forward_and_round_trip(n);
         }
     }
 

@@ -54,7 +54,7 @@
 //! 2019, arXiv 1905.12264), and the bounded-domain result of Altschuler & Talwar 2022
 //! (arXiv 2205.13710) that the loss stops growing with T.
 
-use crate::rdp::MAX_ORDER;
+use crate::rdp::{check_order, MAX_ORDER};
 use crate::rdp_accounting::{
     default_orders, epsilon_for_delta_over_steps, Conversion, Converted, Curve,
 };
@@ -87,20 +87,6 @@ fn check_count(name: &'static str, v: u64) -> Result<(), MathError> {
             name,
             value: v as f64,
             expected: "a whole number between 1 and 2^53",
-        });
-    }
-    Ok(())
-}
-
-fn check_order(alpha: f64) -> Result<(), MathError> {
-    if alpha.is_nan() {
-        return Err(MathError::NotANumber { name: "α" });
-    }
-    if !(alpha > 1.0 && alpha <= MAX_ORDER) {
-        return Err(MathError::OutOfDomain {
-            name: "α",
-            value: alpha,
-            expected: "above 1 and at most 10,000",
         });
     }
     Ok(())

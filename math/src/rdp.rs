@@ -45,7 +45,8 @@ pub enum Mechanism {
     },
 }
 
-fn check_order(alpha: f64) -> Result<(), MathError> {
+/// Check a Rényi order: 1 < α ≤ [`MAX_ORDER`], not NaN (shared with the iteration bound).
+pub(crate) fn check_order(alpha: f64) -> Result<(), MathError> {
     if alpha.is_nan() {
         return Err(MathError::NotANumber { name: "α" });
     }

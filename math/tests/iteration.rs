@@ -15,6 +15,9 @@ use amp_math::rdp_accounting::Conversion;
 use amp_math::{MathError, Relation};
 use proptest::prelude::*;
 
+mod common;
+use common::any_f64;
+
 fn sgd(steps: u64, sigma: f64, lipschitz: f64, batch: u64) -> OnePassSgd {
     OnePassSgd {
         steps,
@@ -354,21 +357,6 @@ fn bad_inputs_are_errors() {
     assert!(plot_positions(10, 1).is_err());
     assert!(plot_positions(10, 2_000_000).is_err());
     assert!(mean_amplification_factor(0).is_err());
-}
-
-fn any_f64() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        Just(f64::NAN),
-        Just(f64::INFINITY),
-        Just(f64::NEG_INFINITY),
-        Just(0.0),
-        Just(-0.0),
-        Just(f64::MIN_POSITIVE),
-        Just(f64::MAX),
-        any::<f64>(),
-        -10.0..10.0f64,
-        (-300.0..300.0f64).prop_map(|x| 10f64.powf(x)),
-    ]
 }
 
 fn any_count() -> impl Strategy<Value = u64> {

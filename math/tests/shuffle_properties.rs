@@ -21,6 +21,9 @@ use amp_math::shuffle::{self, Bound, Randomizer};
 use amp_math::MathError;
 use proptest::prelude::*;
 
+mod common;
+use common::any_f64;
+
 /// Relative slack for inequalities between separately solved values: the inner solvers stop at
 /// 1e-12 relative (clones) and 1e-13 (blanket).
 const SLACK: f64 = 1e-9;
@@ -176,24 +179,6 @@ proptest! {
 /// A value that is not a valid result: NaN, infinite or negative.
 fn bad(x: f64) -> bool {
     !x.is_finite() || x < 0.0
-}
-
-fn any_f64() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        Just(f64::NAN),
-        Just(f64::INFINITY),
-        Just(f64::NEG_INFINITY),
-        Just(0.0),
-        Just(-0.0),
-        Just(1.0),
-        Just(-1e-300),
-        Just(5e-324),
-        Just(1e-100),
-        Just(100.0),
-        Just(500.0),
-        any::<f64>(),
-        log_uniform(1e-12, 50.0),
-    ]
 }
 
 fn any_users() -> impl Strategy<Value = u64> {
