@@ -34,7 +34,7 @@ fn main() {
             println!(
                 "  {id}: {:.1} ms {}",
                 t.elapsed().as_secs_f64() * 1e3,
-                c.map(|c| c.summary).unwrap_or_else(|e| e)
+                c.map(|c| c.summary).unwrap_or_else(|e| e.to_string())
             );
         }
     }

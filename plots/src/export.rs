@@ -4,20 +4,13 @@
 
 use crate::figures::{Chart, FigureSpec, Role};
 use crate::format::{compact_number, json_string};
-use crate::params::{param, ParamValues};
+use crate::params::ParamValues;
 
 /// `name=value unit` for each parameter the figure reads, in its order.
 fn parameter_list(spec: &FigureSpec, values: &ParamValues) -> Vec<(String, String, String)> {
     spec.params
         .iter()
-        .filter_map(|name| {
-            let p = param(name)?;
-            Some((
-                p.name.to_string(),
-                p.format(values.get(name)),
-                p.unit.to_string(),
-            ))
-        })
+        .map(|p| (p.name.to_string(), p.format(values.get(p)), p.unit.to_string()))
         .collect()
 }
 
@@ -224,7 +217,7 @@ pub fn chart_json(spec: &FigureSpec, values: &ParamValues, chart: &Chart) -> Str
         .collect();
     format!(
         "{{\"figure\":{},\"title\":{},\"parameters\":{{{}}},\"summary\":{},\"chart\":{},\"lower\":{}}}",
-        json_string(spec.id),
+        json_string(spec.id.as_str()),
         json_string(spec.title),
         params.join(","),
         json_string(&chart.summary),

@@ -6,8 +6,49 @@
 
 use amp_math::median_sim::Simulation;
 
+use amp_math::MathError;
+
 use crate::pages::Page;
-use crate::params::ParamValues;
+use crate::param as p;
+use crate::params::{ParamSpec, ParamValues};
+
+/// Declares [`FigureId`], one variant per registered figure with its stable URL id.
+macro_rules! figure_ids {
+    ($( $v:ident = $id:literal; )+) => {
+        /// The name of a registered figure. Its position is its place in [`FIGURES`] (checked by a
+        /// test), so [`FigureId::spec`] is a plain index.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum FigureId { $( #[doc = $id] $v ),+ }
+
+        impl FigureId {
+            /// Every figure, in registry order.
+            pub const ALL: &'static [FigureId] = &[$( FigureId::$v ),+];
+
+            /// The stable kebab-case id (URLs, embeds, CLI commands, file names).
+            pub fn as_str(self) -> &'static str {
+                match self { $( FigureId::$v => $id ),+ }
+            }
+
+            /// Parse an id (the URL and CLI boundary only).
+            pub fn from_id(id: &str) -> Option<FigureId> {
+                FigureId::ALL.iter().copied().find(|f| f.as_str() == id)
+            }
+        }
+    };
+}
+
+impl FigureId {
+    /// The registry entry.
+    pub fn spec(self) -> &'static FigureSpec {
+        &FIGURES[self as usize]
+    }
+}
+
+impl std::fmt::Display for FigureId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 pub mod accuracy;
 pub mod iteration;
@@ -198,16 +239,94 @@ impl Chart {
     }
 }
 
+figure_ids! {
+    AmplificationVsRate = "amplification-vs-rate";
+    AmplificationVsEpsilon = "amplification-vs-epsilon";
+    SampleBudget = "sample-budget";
+    NoiseRatioVsEpsilon = "noise-ratio-vs-epsilon";
+    TaylorOrders = "taylor-orders";
+    NoiseRatioFixedC = "noise-ratio-fixed-c";
+    NoiseBoundVsC = "noise-bound-vs-c";
+    MseComparison = "mse-comparison";
+    RegimeMap = "regime-map";
+    VarianceFractionQ = "variance-fraction-q";
+    MeanVarianceVsRate = "mean-variance-vs-rate";
+    MeanNoiseRatio = "mean-noise-ratio";
+    PopulationDensity = "population-density";
+    SensitivityRatio = "sensitivity-ratio";
+    NoiseMagnitude = "noise-magnitude";
+    SampleMedians = "sample-medians";
+    MedianMseVsRate = "median-mse-vs-rate";
+    RdpBase = "rdp-base";
+    RdpSubsampled = "rdp-subsampled";
+    RdpComposition = "rdp-composition";
+    RdpOptimalOrder = "rdp-optimal-order";
+    EpsilonVsEpochs = "epsilon-vs-epochs";
+    PrivacyProfile = "privacy-profile";
+    NoiseForTarget = "noise-for-target";
+    GaussianNoiseRatio = "gaussian-noise-ratio";
+    ShuffleEpsilonVsUsers = "shuffle-epsilon-vs-users";
+    ShuffleEpsilonVsLocal = "shuffle-epsilon-vs-local";
+    ShuffleVsSubsample = "shuffle-vs-subsample";
+    ErrorCentralLocalShuffle = "error-central-local-shuffle";
+    SubsampledRr = "subsampled-rr";
+    IterationPrivacyByPosition = "iteration-privacy-by-position";
+}
+
+/// Why a figure has no chart to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChartError {
+    /// Its inputs are not ready yet (the median simulation is still running).
+    Pending,
+    /// The figure does not apply at these parameters, and why, in one sentence for the reader.
+    NotApplicable(String),
+    /// A formula refused its inputs.
+    Math(MathError),
+}
+
+impl std::fmt::Display for ChartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChartError::Pending => f.write_str("waiting for the simulation"),
+            ChartError::NotApplicable(why) => f.write_str(why),
+            ChartError::Math(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ChartError {}
+
+impl From<MathError> for ChartError {
+    fn from(e: MathError) -> Self {
+        ChartError::Math(e)
+    }
+}
+
+impl From<String> for ChartError {
+    fn from(why: String) -> Self {
+        ChartError::NotApplicable(why)
+    }
+}
+
+impl From<&str> for ChartError {
+    fn from(why: &str) -> Self {
+        ChartError::NotApplicable(why.to_string())
+    }
+}
+
+/// What computing a figure gives.
+pub type ChartResult = Result<Chart, ChartError>;
+
 /// A registered figure.
 pub struct FigureSpec {
     /// Stable kebab-case id: part of URLs, embeds and CLI commands.
-    pub id: &'static str,
+    pub id: FigureId,
     /// Title shown above the figure.
     pub title: &'static str,
     /// The page it belongs to.
     pub page: Page,
     /// The parameters it reads (its embed shows controls for these).
-    pub params: &'static [&'static str],
+    pub params: &'static [&'static ParamSpec],
     /// Parameters → chart. Errors are one sentence for the reader.
     pub compute: Compute,
 }
@@ -216,25 +335,24 @@ pub struct FigureSpec {
 #[derive(Clone, Copy)]
 pub enum Compute {
     /// Directly from the parameters (fast enough for every slider movement).
-    Direct(fn(&ParamValues) -> Result<Chart, String>),
+    Direct(fn(&ParamValues) -> ChartResult),
     /// From the parameters and a finished median simulation (seed 002), which the app runs in
     /// slices and the CLI runs to the end first.
-    Simulated(fn(&ParamValues, &Simulation) -> Result<Chart, String>),
+    Simulated(fn(&ParamValues, &Simulation) -> ChartResult),
     /// Directly from the parameters, but too slow (tens to hundreds of milliseconds) to follow a
     /// slider: the app computes it once the controls have rested, showing a "computing" state
     /// and the last picture meanwhile.
-    Deferred(fn(&ParamValues) -> Result<Chart, String>),
+    Deferred(fn(&ParamValues) -> ChartResult),
 }
 
 impl FigureSpec {
     /// Compute the chart, running the simulation to the end first if the figure needs one (for the
     /// CLI and tests; the app uses [`FigureSpec::chart_with`] with its own simulation).
-    pub fn chart(&self, values: &ParamValues) -> Result<Chart, String> {
+    pub fn chart(&self, values: &ParamValues) -> ChartResult {
         match self.compute {
             Compute::Direct(f) | Compute::Deferred(f) => f(values),
             Compute::Simulated(f) => {
-                let mut sim =
-                    Simulation::new(accuracy::sim_config(values)?).map_err(|e| e.to_string())?;
+                let mut sim = Simulation::new(accuracy::sim_config(values)?)?;
                 sim.run_to_end();
                 f(values, &sim)
             }
@@ -246,11 +364,11 @@ impl FigureSpec {
         &self,
         values: &ParamValues,
         sim: Option<&Simulation>,
-    ) -> Result<Chart, String> {
+    ) -> ChartResult {
         match (self.compute, sim) {
             (Compute::Direct(f), _) | (Compute::Deferred(f), _) => f(values),
             (Compute::Simulated(f), Some(s)) => f(values, s),
-            (Compute::Simulated(_), None) => Err("waiting for the simulation".into()),
+            (Compute::Simulated(_), None) => Err(ChartError::Pending),
         }
     }
 
@@ -280,254 +398,254 @@ impl PartialEq for FigureSpec {
 /// Every figure of the app.
 pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
-        id: "amplification-vs-rate",
+        id: FigureId::AmplificationVsRate,
         title: "Amplified ε′ against the sampling rate",
         page: Page::Subsampling,
-        params: &["scheme", "eps", "p", "m", "n"],
+        params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::vs_rate),
     },
     FigureSpec {
-        id: "amplification-vs-epsilon",
+        id: FigureId::AmplificationVsEpsilon,
         title: "Amplified ε′ against the base ε, with its bounds",
         page: Page::Subsampling,
-        params: &["scheme", "eps", "p", "m", "n"],
+        params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::vs_epsilon),
     },
     FigureSpec {
-        id: "sample-budget",
+        id: FigureId::SampleBudget,
         title: "The ε a sample may spend for a target ε′",
         page: Page::Subsampling,
-        params: &["scheme", "eps", "p", "m", "n"],
+        params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::sample_budget),
     },
     FigureSpec {
-        id: "noise-ratio-vs-epsilon",
+        id: FigureId::NoiseRatioVsEpsilon,
         title: "Noise ratio against ε",
         page: Page::Limits,
-        params: &["eps", "p"],
+        params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(limits::ratio_vs_epsilon),
     },
     FigureSpec {
-        id: "taylor-orders",
+        id: FigureId::TaylorOrders,
         title: "ε_p and its Taylor approximations",
         page: Page::Limits,
-        params: &["eps", "p"],
+        params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(limits::taylor_orders),
     },
     FigureSpec {
-        id: "noise-ratio-fixed-c",
+        id: FigureId::NoiseRatioFixedC,
         title: "Noise ratio with ε = c·p, against p",
         page: Page::Limits,
-        params: &["c", "p"],
+        params: &[p::C.spec, p::P.spec],
         compute: Compute::Direct(limits::ratio_fixed_c),
     },
     FigureSpec {
-        id: "noise-bound-vs-c",
+        id: FigureId::NoiseBoundVsC,
         title: "The noise bound c/log(1 + c)",
         page: Page::Limits,
-        params: &["c"],
+        params: &[p::C.spec],
         compute: Compute::Direct(limits::bound_vs_c),
     },
     FigureSpec {
-        id: "mse-comparison",
+        id: FigureId::MseComparison,
         title: "Mean squared error: standard against subsampled",
         page: Page::Limits,
-        params: &["eps", "p", "n"],
+        params: &[p::EPS.spec, p::P.spec, p::N.spec],
         compute: Compute::Direct(limits::mse_comparison),
     },
     FigureSpec {
-        id: "regime-map",
+        id: FigureId::RegimeMap,
         title: "The machine-learning regime: noise factor over batch size and epochs",
         page: Page::Limits,
-        params: &["dataset", "total-eps", "batch", "epochs"],
+        params: &[p::DATASET.spec, p::TOTAL_EPS.spec, p::BATCH.spec, p::EPOCHS.spec],
         compute: Compute::Direct(limits::regime_map),
     },
     FigureSpec {
-        id: "variance-fraction-q",
+        id: FigureId::VarianceFractionQ,
         title: "How small the sampling variance must be: q against the rate",
         page: Page::Accuracy,
-        params: &["eps", "rate", "target-q"],
+        params: &[p::EPS.spec, p::RATE.spec, p::TARGET_Q.spec],
         compute: Compute::Direct(accuracy::variance_fraction_q),
     },
     FigureSpec {
-        id: "mean-variance-vs-rate",
+        id: FigureId::MeanVarianceVsRate,
         title: "The private mean: sample variance relative to the population's",
         page: Page::Accuracy,
-        params: &["eps", "rate", "N", "range", "pop-variance"],
+        params: &[p::EPS.spec, p::RATE.spec, p::POPULATION_SIZE.spec, p::RANGE.spec, p::POP_VARIANCE.spec],
         compute: Compute::Direct(accuracy::mean_variance_vs_rate),
     },
     FigureSpec {
-        id: "mean-noise-ratio",
+        id: FigureId::MeanNoiseRatio,
         title: "Noise ratio r(ε, n/N) of the mean, and the rounding artifact",
         page: Page::Accuracy,
-        params: &["eps", "rate", "naive"],
+        params: &[p::EPS.spec, p::RATE.spec, p::NAIVE.spec],
         compute: Compute::Direct(accuracy::mean_noise_ratio_fig),
     },
     FigureSpec {
-        id: "population-density",
+        id: FigureId::PopulationDensity,
         title: "The simulated population",
         page: Page::Accuracy,
-        params: &["population", "N", "seed"],
+        params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::SEED.spec],
         compute: Compute::Direct(accuracy::population_density),
     },
     FigureSpec {
-        id: "sensitivity-ratio",
+        id: FigureId::SensitivityRatio,
         title: "Smooth sensitivity of the sample median over the population's",
         page: Page::Accuracy,
-        params: &["population", "N", "runs", "seed"],
+        params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::RUNS.spec, p::SEED.spec],
         compute: Compute::Simulated(accuracy::sensitivity_ratio),
     },
     FigureSpec {
-        id: "noise-magnitude",
+        id: FigureId::NoiseMagnitude,
         title: "How much noise is added",
         page: Page::Accuracy,
-        params: &["population", "N", "runs", "seed"],
+        params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::RUNS.spec, p::SEED.spec],
         compute: Compute::Simulated(accuracy::noise_magnitude),
     },
     FigureSpec {
-        id: "sample-medians",
+        id: FigureId::SampleMedians,
         title: "Where the sample medians fall",
         page: Page::Accuracy,
-        params: &["population", "N", "runs", "seed"],
+        params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::RUNS.spec, p::SEED.spec],
         compute: Compute::Simulated(accuracy::sample_medians),
     },
     FigureSpec {
-        id: "median-mse-vs-rate",
+        id: FigureId::MedianMseVsRate,
         title: "Error of the private median against the sampling rate",
         page: Page::Accuracy,
-        params: &["population", "N", "runs", "seed"],
+        params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::RUNS.spec, p::SEED.spec],
         compute: Compute::Simulated(accuracy::median_mse_vs_rate),
     },
     FigureSpec {
-        id: "rdp-base",
+        id: FigureId::RdpBase,
         title: "Rényi DP curves of the base mechanisms",
         page: Page::Renyi,
-        params: &["mech", "sigma", "scale", "eps", "k", "alpha"],
+        params: &[p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::EPS.spec, p::K.spec, p::ALPHA.spec],
         compute: Compute::Direct(renyi::base),
     },
     FigureSpec {
-        id: "rdp-subsampled",
+        id: FigureId::RdpSubsampled,
         title: "Rényi DP of the subsampled mechanism: exact, upper and lower bounds",
         page: Page::Renyi,
         params: &[
-            "mech", "sigma", "scale", "eps", "k", "scheme", "q", "n", "alpha",
+            p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::EPS.spec, p::K.spec, p::SCHEME.spec, p::Q.spec, p::N.spec, p::ALPHA.spec,
         ],
         compute: Compute::Direct(renyi::subsampled_fig),
     },
     FigureSpec {
-        id: "rdp-composition",
+        id: FigureId::RdpComposition,
         title: "Overall (ε, δ) over k compositions: RDP against (ε, δ) composition",
         page: Page::Renyi,
         params: &[
-            "mech", "sigma", "scale", "eps", "k", "scheme", "q", "n", "steps", "delta",
+            p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::EPS.spec, p::K.spec, p::SCHEME.spec, p::Q.spec, p::N.spec, p::STEPS.spec, p::DELTA.spec,
         ],
         compute: Compute::Direct(renyi::composition_fig),
     },
     FigureSpec {
-        id: "rdp-optimal-order",
+        id: FigureId::RdpOptimalOrder,
         title: "The order that gives the best (ε, δ), against k",
         page: Page::Renyi,
         params: &[
-            "mech", "sigma", "scale", "eps", "k", "scheme", "q", "n", "steps", "delta",
+            p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::EPS.spec, p::K.spec, p::SCHEME.spec, p::Q.spec, p::N.spec, p::STEPS.spec, p::DELTA.spec,
         ],
         compute: Compute::Direct(renyi::optimal_order_fig),
     },
     FigureSpec {
-        id: "epsilon-vs-epochs",
+        id: FigureId::EpsilonVsEpochs,
         title: "ε against the length of training: tight band and Rényi DP",
         page: Page::Training,
         params: &[
-            "dataset", "batch", "mech", "sigma", "scale", "length", "epochs", "steps", "delta",
+            p::DATASET.spec, p::BATCH.spec, p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::LENGTH.spec, p::EPOCHS.spec, p::STEPS.spec, p::DELTA.spec,
         ],
         compute: Compute::Direct(training::epsilon_vs_epochs),
     },
     FigureSpec {
-        id: "privacy-profile",
+        id: FigureId::PrivacyProfile,
         title: "The privacy profile δ(ε) of the run",
         page: Page::Training,
         params: &[
-            "dataset", "batch", "mech", "sigma", "scale", "length", "epochs", "steps", "delta",
+            p::DATASET.spec, p::BATCH.spec, p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::LENGTH.spec, p::EPOCHS.spec, p::STEPS.spec, p::DELTA.spec,
         ],
         compute: Compute::Direct(training::privacy_profile),
     },
     FigureSpec {
-        id: "noise-for-target",
+        id: FigureId::NoiseForTarget,
         title: "Noise needed for a target ε, against the batch size",
         page: Page::Training,
         params: &[
-            "dataset",
-            "batch",
-            "mech",
-            "length",
-            "epochs",
-            "steps",
-            "delta",
-            "target-eps",
+            p::DATASET.spec,
+            p::BATCH.spec,
+            p::MECH.spec,
+            p::LENGTH.spec,
+            p::EPOCHS.spec,
+            p::STEPS.spec,
+            p::DELTA.spec,
+            p::TARGET_EPS.spec,
         ],
         compute: Compute::Deferred(training::noise_for_target),
     },
     FigureSpec {
-        id: "gaussian-noise-ratio",
+        id: FigureId::GaussianNoiseRatio,
         title: "The noise ratio for the Gaussian mechanism, against the rate",
         page: Page::Training,
         params: &[
-            "dataset",
-            "batch",
-            "length",
-            "epochs",
-            "steps",
-            "delta",
-            "target-eps",
+            p::DATASET.spec,
+            p::BATCH.spec,
+            p::LENGTH.spec,
+            p::EPOCHS.spec,
+            p::STEPS.spec,
+            p::DELTA.spec,
+            p::TARGET_EPS.spec,
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
     },
     FigureSpec {
-        id: "shuffle-epsilon-vs-users",
+        id: FigureId::ShuffleEpsilonVsUsers,
         title: "Central ε against the number of users, every shuffle bound",
         page: Page::Shuffling,
-        params: &["eps0", "users", "delta", "randomizer", "k"],
+        params: &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec, p::RANDOMIZER.spec, p::K.spec],
         compute: Compute::Deferred(shuffle::epsilon_vs_users),
     },
     FigureSpec {
-        id: "shuffle-epsilon-vs-local",
+        id: FigureId::ShuffleEpsilonVsLocal,
         title: "Central ε against the local ε₀, every shuffle bound",
         page: Page::Shuffling,
-        params: &["eps0", "users", "delta", "randomizer", "k"],
+        params: &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec, p::RANDOMIZER.spec, p::K.spec],
         compute: Compute::Deferred(shuffle::epsilon_vs_local),
     },
     FigureSpec {
-        id: "shuffle-vs-subsample",
+        id: FigureId::ShuffleVsSubsample,
         title: "What a central target allows: shuffling against subsampling",
         page: Page::Shuffling,
-        params: &["users", "delta", "randomizer", "k", "target-eps", "p"],
+        params: &[p::USERS.spec, p::DELTA.spec, p::RANDOMIZER.spec, p::K.spec, p::TARGET_EPS.spec, p::P.spec],
         compute: Compute::Deferred(shuffle::shuffle_vs_subsample),
     },
     FigureSpec {
-        id: "error-central-local-shuffle",
+        id: FigureId::ErrorCentralLocalShuffle,
         title: "Error of a private mean: central, local and shuffled",
         page: Page::Shuffling,
-        params: &["users", "delta", "target-eps"],
+        params: &[p::USERS.spec, p::DELTA.spec, p::TARGET_EPS.spec],
         compute: Compute::Deferred(shuffle::error_central_local_shuffle),
     },
     FigureSpec {
-        id: "subsampled-rr",
+        id: FigureId::SubsampledRr,
         title: "Randomized response on a subsample: exact ε, εp and the theorem",
         page: Page::Shuffling,
-        params: &["eps", "p"],
+        params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(shuffle::subsampled_rr_fig),
     },
     FigureSpec {
-        id: "iteration-privacy-by-position",
+        id: FigureId::IterationPrivacyByPosition,
         title: "Privacy of the last iterate by the position of the record",
         page: Page::Iteration,
-        params: &["iterations", "sigma", "step-size", "smoothness", "delta"],
+        params: &[p::ITERATIONS.spec, p::SIGMA.spec, p::STEP_SIZE.spec, p::SMOOTHNESS.spec, p::DELTA.spec],
         compute: Compute::Direct(iteration::privacy_by_position),
     },
 ];
 
-/// Look up a figure by id.
+/// Look up a figure by its URL / CLI id (the boundary only; code names figures by [`FigureId`]).
 pub fn figure(id: &str) -> Option<&'static FigureSpec> {
-    FIGURES.iter().find(|f| f.id == id)
+    FigureId::from_id(id).map(FigureId::spec)
 }
 
 /// `count` points spaced evenly in log between lo and hi (inclusive), lo > 0.

@@ -7,6 +7,7 @@ pub mod export;
 pub mod figures;
 pub mod format;
 pub mod pages;
+pub mod param;
 pub mod params;
 
 #[cfg(feature = "svg")]

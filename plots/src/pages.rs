@@ -2,9 +2,10 @@
 
 use amp_math::subsampling::{Sampling, Scheme};
 
+use crate::param as p;
 use crate::figures::{figure, FigureSpec, FIGURES};
 use crate::format::escape_display;
-use crate::params::{param, ParamValues};
+use crate::params::{by_name, Length, Mechanism, ParamSpec, ParamValues, RandomizerKind};
 
 /// A page of the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,71 +75,71 @@ impl Page {
     }
 
     /// The parameters this page's controls show, in order.
-    pub fn params(self) -> &'static [&'static str] {
+    pub fn params(self) -> &'static [&'static ParamSpec] {
         match self {
             Page::Home => &[],
-            Page::Subsampling => &["scheme", "eps", "delta", "p", "m", "n"],
+            Page::Subsampling => &[p::SCHEME.spec, p::EPS.spec, p::DELTA.spec, p::P.spec, p::M.spec, p::N.spec],
             Page::Limits => &[
-                "eps",
-                "p",
-                "c",
-                "n",
-                "dataset",
-                "batch",
-                "epochs",
-                "total-eps",
+                p::EPS.spec,
+                p::P.spec,
+                p::C.spec,
+                p::N.spec,
+                p::DATASET.spec,
+                p::BATCH.spec,
+                p::EPOCHS.spec,
+                p::TOTAL_EPS.spec,
             ],
             Page::Accuracy => &[
-                "eps",
-                "delta",
-                "rate",
-                "target-q",
-                "N",
-                "range",
-                "pop-variance",
-                "naive",
-                "population",
-                "runs",
-                "seed",
+                p::EPS.spec,
+                p::DELTA.spec,
+                p::RATE.spec,
+                p::TARGET_Q.spec,
+                p::POPULATION_SIZE.spec,
+                p::RANGE.spec,
+                p::POP_VARIANCE.spec,
+                p::NAIVE.spec,
+                p::POPULATION.spec,
+                p::RUNS.spec,
+                p::SEED.spec,
             ],
             Page::Renyi => &[
-                "mech",
-                "sigma",
-                "scale",
-                "eps",
-                "k",
-                "scheme",
-                "q",
-                "n",
-                "alpha",
-                "steps",
-                "delta",
-                "target-eps",
+                p::MECH.spec,
+                p::SIGMA.spec,
+                p::SCALE.spec,
+                p::EPS.spec,
+                p::K.spec,
+                p::SCHEME.spec,
+                p::Q.spec,
+                p::N.spec,
+                p::ALPHA.spec,
+                p::STEPS.spec,
+                p::DELTA.spec,
+                p::TARGET_EPS.spec,
             ],
             Page::Training => &[
-                "dataset",
-                "batch",
-                "mech",
-                "sigma",
-                "scale",
-                "length",
-                "epochs",
-                "steps",
-                "delta",
-                "batching",
-                "target-eps",
+                p::DATASET.spec,
+                p::BATCH.spec,
+                p::MECH.spec,
+                p::SIGMA.spec,
+                p::SCALE.spec,
+                p::LENGTH.spec,
+                p::EPOCHS.spec,
+                p::STEPS.spec,
+                p::DELTA.spec,
+                p::BATCHING.spec,
+                p::TARGET_EPS.spec,
             ],
             Page::Shuffling => &[
-                "eps0",
-                "users",
-                "delta",
-                "randomizer",
-                "k",
-                "target-eps",
-                "p",
-                "eps",
+                p::EPS0.spec,
+                p::USERS.spec,
+                p::DELTA.spec,
+                p::RANDOMIZER.spec,
+                p::K.spec,
+                p::TARGET_EPS.spec,
+                p::P.spec,
+                p::EPS.spec,
             ],
-            Page::Iteration => &["iterations", "sigma", "step-size", "smoothness", "delta"],
+            Page::Iteration => &[p::ITERATIONS.spec, p::SIGMA.spec, p::STEP_SIZE.spec, p::SMOOTHNESS.spec, p::DELTA.spec],
         }
     }
 
@@ -150,17 +151,17 @@ impl Page {
 
 /// The sampling scheme the values select, with its sizes.
 pub fn sampling(values: &ParamValues) -> Sampling {
-    match Scheme::from_id(values.choice("scheme")).unwrap_or(Scheme::Poisson) {
+    match values.choice(p::SCHEME) {
         Scheme::Poisson => Sampling::Poisson {
-            p: values.real("p"),
+            p: values.real(p::P),
         },
         Scheme::WithoutReplacement => Sampling::WithoutReplacement {
-            m: values.count("m"),
-            n: values.count("n"),
+            m: values.count(p::M),
+            n: values.count(p::N),
         },
         Scheme::WithReplacement => Sampling::WithReplacement {
-            m: values.count("m"),
-            n: values.count("n"),
+            m: values.count(p::M),
+            n: values.count(p::N),
         },
     }
 }
@@ -168,24 +169,28 @@ pub fn sampling(values: &ParamValues) -> Sampling {
 /// A check that involves several parameters (each one alone is checked by its declaration).
 pub struct Constraint {
     /// The parameters it involves; a URL that breaks it falls back to their defaults.
-    pub params: &'static [&'static str],
+    pub params: &'static [&'static ParamSpec],
     /// The parameter to blame, and the message shown next to it, when it does not hold.
-    pub check: fn(&ParamValues) -> Result<(), (&'static str, String)>,
+    pub check: fn(&ParamValues) -> Result<(), (&'static ParamSpec, String)>,
 }
 
 /// Every constraint between parameters.
 pub static CONSTRAINTS: &[Constraint] = &[
     Constraint {
-        params: &["m", "n"],
-        check: |v| sampling(v).validate().map_err(|e| ("m", e.to_string())),
+        params: &[p::M.spec, p::N.spec],
+        check: |v| {
+            sampling(v)
+                .validate()
+                .map_err(|e| (p::M.spec, e.to_string()))
+        },
     },
     Constraint {
-        params: &["batch", "dataset"],
+        params: &[p::BATCH.spec, p::DATASET.spec],
         check: |v| {
-            let (b, d) = (v.count("batch"), v.count("dataset"));
+            let (b, d) = (v.count(p::BATCH), v.count(p::DATASET));
             if b > d {
                 Err((
-                    "batch",
+                    p::BATCH.spec,
                     format!("the batch size B = {b} cannot exceed the dataset size |x| = {d}"),
                 ))
             } else {
@@ -196,7 +201,7 @@ pub static CONSTRAINTS: &[Constraint] = &[
 ];
 
 /// Check every constraint; the first that fails names the parameter to blame and why.
-pub fn check_together(values: &ParamValues) -> Result<(), (&'static str, String)> {
+pub fn check_together(values: &ParamValues) -> Result<(), (&'static ParamSpec, String)> {
     CONSTRAINTS.iter().try_for_each(|c| (c.check)(values))
 }
 
@@ -206,31 +211,46 @@ pub fn check_together(values: &ParamValues) -> Result<(), (&'static str, String)
 /// Where the view shows a mechanism choice (the Rényi DP page), only the chosen mechanism's
 /// parameter is relevant, the rate is q for both schemes, and n only sets m = q·n without
 /// replacement.
-pub fn is_relevant(view: View, values: &ParamValues, name: &str) -> bool {
-    if view.params().contains(&"mech") {
-        let mech = values.choice("mech");
-        return match name {
-            "sigma" => mech == "gaussian",
-            "scale" => mech == "laplace",
-            "eps" => mech == "randomized-response" || mech == "kary-randomized-response",
-            "k" => mech == "kary-randomized-response",
-            "n" => values.choice("scheme") == Scheme::WithoutReplacement.id(),
-            "epochs" => values.choice("length") != "steps",
-            "steps" => !view.params().contains(&"length") || values.choice("length") == "steps",
-            _ => true,
+pub fn is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
+    let shows = |q: &ParamSpec| view.params().iter().any(|s| s.name == q.name);
+    let is = |q: &ParamSpec| spec.name == q.name;
+    if shows(p::MECH.spec) {
+        let mech = values.choice(p::MECH);
+        let scheme = values.choice(p::SCHEME);
+        return if is(p::SIGMA.spec) {
+            mech == Mechanism::Gaussian
+        } else if is(p::SCALE.spec) {
+            mech == Mechanism::Laplace
+        } else if is(p::EPS.spec) {
+            matches!(
+                mech,
+                Mechanism::RandomizedResponse | Mechanism::KaryRandomizedResponse
+            )
+        } else if is(p::K.spec) {
+            mech == Mechanism::KaryRandomizedResponse
+        } else if is(p::N.spec) {
+            scheme == Scheme::WithoutReplacement
+        } else if is(p::EPOCHS.spec) {
+            values.choice(p::LENGTH) == Length::Epochs
+        } else if is(p::STEPS.spec) {
+            !shows(p::LENGTH.spec) || values.choice(p::LENGTH) == Length::Steps
+        } else {
+            true
         };
     }
-    if view.params().contains(&"randomizer") && name == "k" {
-        return values.choice("randomizer") == "k-rr";
+    if shows(p::RANDOMIZER.spec) && is(p::K.spec) {
+        return values.choice(p::RANDOMIZER) == RandomizerKind::KRr;
     }
-    if !view.params().contains(&"scheme") {
+    if !shows(p::SCHEME.spec) {
         return true;
     }
-    let poisson = values.choice("scheme") == Scheme::Poisson.id();
-    match name {
-        "p" => poisson,
-        "m" | "n" => !poisson,
-        _ => true,
+    let poisson = values.choice(p::SCHEME) == Scheme::Poisson;
+    if is(p::P.spec) {
+        poisson
+    } else if is(p::M.spec) || is(p::N.spec) {
+        !poisson
+    } else {
+        true
     }
 }
 
@@ -245,9 +265,9 @@ pub enum View {
 
 impl View {
     /// The parameters whose controls this view shows.
-    pub fn params(self) -> &'static [&'static str] {
+    pub fn params(self) -> &'static [&'static ParamSpec] {
         match self {
-            View::Page(p) => p.params(),
+            View::Page(page) => page.params(),
             View::Embed(f) => f.params,
         }
     }
@@ -320,9 +340,9 @@ pub fn parse_query(query: &str) -> UrlState {
                     format!("There is no figure “{}” to embed.", escape_display(&val)),
                 ),
             },
-            name => match param(name) {
+            name => match by_name(name) {
                 Some(spec) => {
-                    if let Err(msg) = values.set_text(spec.name, &val) {
+                    if let Err(msg) = values.set_text(spec, &val) {
                         note(
                             &mut notices,
                             format!("{msg}. Using the default {}.", spec.format(spec.default)),
@@ -339,15 +359,13 @@ pub fn parse_query(query: &str) -> UrlState {
     // Values that are fine alone but not together: restore that constraint's defaults.
     for c in CONSTRAINTS {
         if let Err((_, msg)) = (c.check)(&values) {
-            let names: Vec<&str> = c.params.to_vec();
+            let names: Vec<&str> = c.params.iter().map(|s| s.name).collect();
             note(
                 &mut notices,
                 format!("{msg}. Using the defaults for {}.", names.join(" and ")),
             );
-            for n in c.params {
-                if let Some(spec) = param(n) {
-                    let _ = values.set(spec.name, spec.default);
-                }
+            for spec in c.params {
+                let _ = values.set(spec, spec.default);
             }
         }
     }
@@ -369,13 +387,11 @@ pub fn to_query(view: View, values: &ParamValues) -> String {
         View::Page(p) => format!("?page={}", p.id()),
         View::Embed(f) => format!("?embed={}", f.id),
     };
-    for name in view.params() {
-        if let Some(spec) = param(name) {
-            q.push('&');
-            q.push_str(spec.name);
-            q.push('=');
-            q.push_str(&percent_encode(&spec.format(values.get(name))));
-        }
+    for spec in view.params() {
+        q.push('&');
+        q.push_str(spec.name);
+        q.push('=');
+        q.push_str(&percent_encode(&spec.format(values.get(spec))));
     }
     q
 }

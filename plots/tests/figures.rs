@@ -1,9 +1,11 @@
 //! Every registry figure renders natively to well-formed, non-empty SVG, at defaults and at the
 //! corners of its parameters' slider ranges, with finite data in every series.
 
-use amp_plots::figures::{Chart, FIGURES};
+use amp_plots::figures::{Chart, ChartError, FigureId, FIGURES};
 use amp_plots::pages::{check_together, is_relevant, Page, View};
-use amp_plots::params::{param, Domain, ParamSpec, ParamValues, Value};
+use amp_math::subsampling::Scheme;
+use amp_plots::param as p;
+use amp_plots::params::{by_name, Domain, Mechanism, ParamSpec, ParamValues, Value};
 use amp_plots::svg::{render_svg, SIZE};
 
 fn check_chart(id: &str, chart: &Chart) {
@@ -93,9 +95,9 @@ fn every_figure_renders_at_defaults() {
     for f in FIGURES {
         let values = ParamValues::default();
         let chart = f.chart(&values).unwrap_or_else(|e| panic!("{}: {e}", f.id));
-        check_chart(f.id, &chart);
+        check_chart(f.id.as_str(), &chart);
         let svg = render_svg(f, &values, SIZE).unwrap();
-        check_svg(f.id, &svg, &chart, f.title);
+        check_svg(f.id.as_str(), &svg, &chart, f.title);
         check_exports(f, &values, &chart);
     }
 }
@@ -105,12 +107,13 @@ fn check_exports(f: &amp_plots::figures::FigureSpec, values: &ParamValues, chart
     use amp_plots::export::{chart_csv, chart_json};
     let json: serde_json::Value = serde_json::from_str(&chart_json(f, values, chart))
         .unwrap_or_else(|e| panic!("{}: JSON does not parse: {e}", f.id));
-    assert_eq!(json["figure"], f.id);
-    for name in f.params {
+    assert_eq!(json["figure"], f.id.as_str());
+    for spec in f.params {
         assert!(
-            json["parameters"][name]["value"].is_string(),
-            "{}: {name}",
-            f.id
+            json["parameters"][spec.name]["value"].is_string(),
+            "{}: {}",
+            f.id,
+            spec.name
         );
     }
     let series = json["chart"]["series"].as_array().unwrap();
@@ -138,39 +141,61 @@ fn check_exports(f: &amp_plots::figures::FigureSpec, values: &ParamValues, chart
 
 #[test]
 fn ids_are_unique_kebab_case_and_params_are_declared() {
-    let mut ids: Vec<&str> = FIGURES.iter().map(|f| f.id).collect();
+    // Every FigureId names its own registry entry (FigureId::spec is an index), and back.
+    assert_eq!(FigureId::ALL.len(), FIGURES.len());
+    for (i, id) in FigureId::ALL.iter().enumerate() {
+        assert_eq!(FIGURES[i].id, *id, "registry entry {i} is out of order");
+        assert_eq!(id.spec().id, *id);
+        assert_eq!(FigureId::from_id(id.as_str()), Some(*id));
+        assert_eq!(amp_plots::figures::figure(id.as_str()).map(|f| f.id), Some(*id));
+    }
+    assert_eq!(FigureId::from_id("no-such-figure"), None);
+    let mut ids: Vec<&str> = FIGURES.iter().map(|f| f.id.as_str()).collect();
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), FIGURES.len());
     for f in FIGURES {
         assert!(
-            f.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            f.id.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '-'),
             "{}",
             f.id
         );
-        for p in f.params {
-            assert!(param(p).is_some(), "{}: undeclared parameter {p}", f.id);
+        for spec in f.params {
+            assert_eq!(
+                by_name(spec.name).map(|s| s.name),
+                Some(spec.name),
+                "{}: undeclared parameter {}",
+                f.id,
+                spec.name
+            );
         }
         assert!(Page::ALL.contains(&f.page));
     }
 }
 
-fn refusal_is_expected(values: &ParamValues, msg: &str) -> bool {
+fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
+    // Only a figure that does not apply is refused this way (never a math error or a pending one).
+    let ChartError::NotApplicable(msg) = e else {
+        return false;
+    };
     // The training page refuses, with its reason in place of the figure, randomized response (not
     // a DP-SGD noise), δ below what the FFT resolves, and runs beyond 10⁹ steps.
-    let mech = values.choice("mech");
-    if (mech.ends_with("randomized-response") && msg.contains("Rényi DP page"))
-        || (values.real("delta") < 1e-11 && msg.contains("δ of at least 1e-11"))
+    let mech = values.choice(p::MECH);
+    if (matches!(
+        mech,
+        Mechanism::RandomizedResponse | Mechanism::KaryRandomizedResponse
+    ) && msg.contains("Rényi DP page"))
+        || (values.real(p::DELTA) < 1e-11 && msg.contains("δ of at least 1e-11"))
         || msg.contains("more than this page accounts for")
         || msg.contains("in [0.2, 10⁴] meets ε")
     {
         return true;
     }
-    let scheme = values.choice("scheme");
-    let empty = values.real("q") * values.count("n") as f64 <= 0.5;
-    (scheme == "with-replacement"
+    let scheme = values.choice(p::SCHEME);
+    let empty = values.real(p::Q) * values.count(p::N) as f64 <= 0.5;
+    (scheme == Scheme::WithReplacement
         && msg.contains("Poisson sampling and sampling without replacement"))
-        || (scheme == "without-replacement" && empty && msg.contains("empty sample"))
+        || (scheme == Scheme::WithoutReplacement && empty && msg.contains("empty sample"))
 }
 
 /// For each parameter of `f`: every option of a choice, else its default between the two ends
@@ -181,10 +206,9 @@ fn corners(
 ) -> Vec<Vec<Value>> {
     f.params
         .iter()
-        .map(|name| {
-            let spec = param(name).unwrap();
+        .map(|&spec| {
             match spec.domain {
-                Domain::Choice(options) => options.iter().map(|o| Value::Choice(o.id)).collect(),
+                Domain::Choice(options) => (0..options.len()).map(Value::Choice).collect(),
                 _ => {
                     let (lo, hi) = ends(spec);
                     vec![lo, spec.default, hi]
@@ -213,16 +237,15 @@ fn every_figure_survives_the_corners_of_its_controls() {
         let mut idx = vec![0usize; corners.len()];
         loop {
             let mut values = ParamValues::default();
-            for (k, name) in f.params.iter().enumerate() {
-                values.set(name, corners[k][idx[k]]).unwrap();
+            for (k, spec) in f.params.iter().enumerate() {
+                values.set(spec, corners[k][idx[k]]).unwrap();
             }
             if f.is_simulated() {
                 // The simulation's size is not what this test is about: keep every corner quick.
-                values.set("runs", Value::Count(10)).unwrap();
+                values.set(p::RUNS.spec, Value::Count(10)).unwrap();
             }
-            let hidden_moved = f.params.iter().enumerate().any(|(k, name)| {
-                corners[k][idx[k]] != param(name).unwrap().default
-                    && !is_relevant(View::Embed(f), &values, name)
+            let hidden_moved = f.params.iter().enumerate().any(|(k, spec)| {
+                corners[k][idx[k]] != spec.default && !is_relevant(View::Embed(f), &values, spec)
             });
             if !hidden_moved && check_together(&values).is_ok() {
                 reachable.push(values);
@@ -255,7 +278,7 @@ fn every_figure_survives_the_corners_of_its_controls() {
         for values in reachable.iter().step_by(stride) {
             match f.chart(values) {
                 Ok(chart) => {
-                    check_chart(f.id, &chart);
+                    check_chart(f.id.as_str(), &chart);
                     drawn += 1;
                 }
                 // Refusals with a reason shown in place of the figure (see refusal_is_expected).
@@ -280,13 +303,13 @@ fn every_figure_survives_the_corners_of_its_controls() {
 #[test]
 fn the_readers_point_sits_on_the_highlighted_curve_values() {
     // amplification-vs-rate at defaults: ε = 1, p = 0.01 → ε′ = 0.0170369 (mpmath).
-    let f = amp_plots::figures::figure("amplification-vs-rate").unwrap();
+    let f = FigureId::AmplificationVsRate.spec();
     let chart = f.chart(&ParamValues::default()).unwrap();
     let m = &chart.markers[0];
     assert_eq!(m.x, 0.01);
     assert!((m.y - 0.017_036_863_236_176_55).abs() < 1e-15);
     // sample-budget at defaults: the seed's 5.1523.
-    let f = amp_plots::figures::figure("sample-budget").unwrap();
+    let f = FigureId::SampleBudget.spec();
     let chart = f.chart(&ParamValues::default()).unwrap();
     assert!((chart.markers[0].y - 5.1523).abs() < 5e-5);
     assert!(chart.summary.contains("5.1523"), "{}", chart.summary);
@@ -296,10 +319,10 @@ fn the_readers_point_sits_on_the_highlighted_curve_values() {
 fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expand() {
     use amp_plots::figures::iteration::readouts;
     use amp_plots::figures::Role;
-    let f = amp_plots::figures::figure("iteration-privacy-by-position").unwrap();
+    let f = FigureId::IterationPrivacyByPosition.spec();
     let mut values = ParamValues::default();
-    values.set("iterations", Value::Count(1000)).unwrap();
-    values.set("sigma", Value::Real(4.0)).unwrap();
+    values.set(p::ITERATIONS.spec, Value::Count(1000)).unwrap();
+    values.set(p::SIGMA.spec, Value::Real(4.0)).unwrap();
     let chart = f.chart(&values).unwrap();
     let flat = chart
         .series
@@ -328,7 +351,7 @@ fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expa
     assert_eq!(r.first.unwrap(), curve[0].1);
     assert_eq!(r.composition.unwrap(), flat);
     // η = 3 > 2/β = 2: the theorem does not apply; only the flat line, with a note.
-    values.set("step-size", Value::Real(3.0)).unwrap();
+    values.set(p::STEP_SIZE.spec, Value::Real(3.0)).unwrap();
     let chart = f.chart(&values).unwrap();
     assert!(chart.series.iter().all(|s| s.role != Role::Highlight));
     assert!(
@@ -366,23 +389,31 @@ fn every_figure_survives_the_corners_of_its_domains() {
         for k in (0..total).step_by(stride) {
             let mut values = ParamValues::default();
             let mut rest = k;
-            for (i, name) in f.params.iter().enumerate() {
+            for (i, spec) in f.params.iter().enumerate() {
                 let c = &corners[i];
-                values.set(name, c[rest % c.len()]).unwrap();
+                values.set(spec, c[rest % c.len()]).unwrap();
                 rest /= c.len();
             }
             if f.is_simulated() {
-                values.set("runs", Value::Count(10)).unwrap();
+                values.set(p::RUNS.spec, Value::Count(10)).unwrap();
             }
             if check_together(&values).is_err() {
                 continue;
             }
             match f.chart(&values) {
-                Ok(chart) => check_chart(f.id, &chart),
+                Ok(chart) => check_chart(f.id.as_str(), &chart),
                 Err(e) => {
-                    let lower = e.to_lowercase();
                     assert!(
-                        !e.trim().is_empty() && !lower.contains("nan") && !lower.contains(" inf"),
+                        !matches!(e, ChartError::Pending),
+                        "{} at {values:?}: pending with the simulation run",
+                        f.id
+                    );
+                    let text = e.to_string();
+                    let lower = text.to_lowercase();
+                    assert!(
+                        !text.trim().is_empty()
+                            && !lower.contains("nan")
+                            && !lower.contains(" inf"),
                         "{} at {values:?}: refusal without a reason: {e}",
                         f.id
                     );
@@ -402,11 +433,11 @@ fn every_figure_survives_the_corners_of_its_domains() {
 #[test]
 fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
     use amp_math::shuffle::{best, MAX_USERS};
-    let f = amp_plots::figures::figure("shuffle-vs-subsample").unwrap();
+    let f = FigureId::ShuffleVsSubsample.spec();
     for users in [1000u64, 100_000, 10_000_000] {
         assert!(users <= MAX_USERS);
         let mut values = ParamValues::default();
-        values.set("users", Value::Count(users)).unwrap();
+        values.set(p::USERS.spec, Value::Count(users)).unwrap();
         let chart = f.chart(&values).unwrap();
         let shuffle = &chart.series[0];
         assert!(shuffle.label.contains("replace one"));
@@ -417,7 +448,7 @@ fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
         );
         for &(target, eps0) in &shuffle.points {
             // The tightest bound at the plotted ε₀ meets the target it is plotted against.
-            let got = best(eps0, users, values.real("delta"))
+            let got = best(eps0, users, values.real(p::DELTA))
                 .unwrap()
                 .epsilon
                 .unwrap();

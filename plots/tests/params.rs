@@ -1,7 +1,8 @@
 //! Parameter declarations and URL state: defaults valid, slider mapping, hostile query strings.
 
 use amp_plots::pages::{parse_query, percent_decode, to_query, Page, View};
-use amp_plots::params::{param, Domain, ParamSpec, ParamValues, Value, PARAMS};
+use amp_plots::param as p;
+use amp_plots::params::{by_name, ChoiceEnum, Domain, ParamSpec, ParamValues, Value, PARAMS};
 use proptest::prelude::*;
 
 #[test]
@@ -22,6 +23,76 @@ fn defaults_satisfy_their_own_domains() {
             assert!(min <= slider.0 && slider.1 <= max, "{}", p.name);
         }
     }
+}
+
+/// Every declared handle resolves by its name to its own declaration, names and aliases are
+/// unique, and each choice parameter's options are exactly its enum's, first option the default.
+#[test]
+fn every_declared_name_resolves() {
+    let declared = amp_plots::param::declared();
+    assert_eq!(declared.len(), PARAMS.len());
+    let mut names: Vec<&str> = PARAMS
+        .iter()
+        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
+        .collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count, "a name or alias is declared twice");
+    for (spec, options) in declared {
+        assert_eq!(by_name(spec.name), Some(spec), "{}", spec.name);
+        match (spec.domain, options) {
+            (Domain::Choice(declared), Some(from_enum)) => {
+                assert_eq!(declared, from_enum, "{}", spec.name);
+                assert_eq!(spec.default, Value::Choice(0), "{}", spec.name);
+            }
+            (Domain::Choice(_), None) | (_, Some(_)) => {
+                panic!("{}: handle kind and domain disagree", spec.name)
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(by_name("no-such-parameter"), None);
+}
+
+/// Each choice enum round-trips through its ids, and the math enums it reuses agree on the ids.
+#[test]
+fn choice_enums_round_trip_and_agree_with_the_math() {
+    fn round_trip<T: ChoiceEnum>() {
+        for (i, &o) in T::ALL.iter().enumerate() {
+            assert_eq!(o.index(), i);
+            assert_eq!(T::from_id(o.id()), Some(o));
+            assert_eq!(T::CHOICES[i].id, o.id());
+        }
+        assert_eq!(T::from_id("nope"), None);
+    }
+    use amp_plots::params::{Batching, Length, Mechanism, RandomizerKind, ShowNaive};
+    round_trip::<amp_math::subsampling::Scheme>();
+    round_trip::<amp_math::median_sim::Population>();
+    round_trip::<amp_math::rdp_accounting::Bound>();
+    round_trip::<amp_math::rdp_accounting::Conversion>();
+    round_trip::<Mechanism>();
+    round_trip::<ShowNaive>();
+    round_trip::<Length>();
+    round_trip::<Batching>();
+    round_trip::<RandomizerKind>();
+    for s in amp_math::subsampling::Scheme::ALL {
+        assert_eq!(ChoiceEnum::id(s), s.id());
+    }
+    for s in amp_math::median_sim::Population::ALL {
+        assert_eq!(ChoiceEnum::id(s), s.id());
+    }
+    for &b in <amp_math::rdp_accounting::Bound as ChoiceEnum>::ALL {
+        assert_eq!(ChoiceEnum::id(b), b.id());
+    }
+    for &c in <amp_math::rdp_accounting::Conversion as ChoiceEnum>::ALL {
+        assert_eq!(ChoiceEnum::id(c), c.id());
+    }
+    // A typed read gives the enum the text parsed to.
+    let mut v = ParamValues::default();
+    v.set_text(p::MECH.spec, "laplace").unwrap();
+    assert_eq!(v.choice(p::MECH), Mechanism::Laplace);
+    assert_eq!(p::MECH.spec.format(v.get(p::MECH.spec)), "laplace");
 }
 
 #[test]
@@ -53,11 +124,11 @@ fn slider_positions_map_to_valid_values_monotonically() {
 #[test]
 fn a_full_query_round_trips() {
     let mut v = ParamValues::default();
-    v.set_text("eps", "0.25").unwrap();
-    v.set_text("scheme", "without-replacement").unwrap();
-    v.set_text("m", "1000").unwrap();
-    v.set_text("n", "50000").unwrap();
-    v.set_text("delta", "1e-9").unwrap();
+    v.set_text(p::EPS.spec, "0.25").unwrap();
+    v.set_text(p::SCHEME.spec, "without-replacement").unwrap();
+    v.set_text(p::M.spec, "1000").unwrap();
+    v.set_text(p::N.spec, "50000").unwrap();
+    v.set_text(p::DELTA.spec, "1e-9").unwrap();
     let q = to_query(View::Page(Page::Subsampling), &v);
     assert_eq!(
         q,
@@ -87,18 +158,19 @@ fn hostile_queries_fall_back_per_value_with_a_notice() {
     for (q, bad) in cases {
         let s = parse_query(&q);
         assert_eq!(s.view, View::Page(Page::Subsampling), "{q}");
-        assert_eq!(s.values.get(bad), param(bad).unwrap().default, "{q}");
+        let spec = by_name(bad).unwrap();
+        assert_eq!(s.values.get(spec), spec.default, "{q}");
         assert_eq!(s.notices.len(), 1, "{q}: {:?}", s.notices);
         assert!(s.notices[0].len() < 300, "notice too long for {q}");
     }
     // Good values next to bad ones are kept.
     let s = parse_query("?page=subsampling&eps=0.5&p=oops&delta=1e-7");
-    assert_eq!(s.values.get("eps"), Value::Real(0.5));
-    assert_eq!(s.values.get("delta"), Value::Real(1e-7));
-    assert_eq!(s.values.get("p"), Value::Real(0.01));
+    assert_eq!(s.values.get(p::EPS.spec), Value::Real(0.5));
+    assert_eq!(s.values.get(p::DELTA.spec), Value::Real(1e-7));
+    assert_eq!(s.values.get(p::P.spec), Value::Real(0.01));
     // Repeated keys: the first wins; unknown keys: ignored; both reported.
     let s = parse_query("?page=subsampling&eps=0.5&eps=2&zzz=1");
-    assert_eq!(s.values.get("eps"), Value::Real(0.5));
+    assert_eq!(s.values.get(p::EPS.spec), Value::Real(0.5));
     assert_eq!(s.notices.len(), 2, "{:?}", s.notices);
     // Unknown page: home, with a notice. Empty query: home, no notice.
     let s = parse_query("?page=nope");
@@ -109,8 +181,8 @@ fn hostile_queries_fall_back_per_value_with_a_notice() {
     assert!(s.notices.is_empty());
     // m > n without replacement: fine alone, not together.
     let s = parse_query("?page=subsampling&scheme=without-replacement&m=500&n=100");
-    assert_eq!(s.values.count("m"), 600);
-    assert_eq!(s.values.count("n"), 60_000);
+    assert_eq!(s.values.count(p::M), 600);
+    assert_eq!(s.values.count(p::N), 60_000);
     assert_eq!(s.notices.len(), 1);
     // A flood of junk produces a bounded list of notices.
     let junk: String = (0..5000).map(|i| format!("&k{i}=v")).collect();
@@ -122,10 +194,10 @@ fn hostile_queries_fall_back_per_value_with_a_notice() {
 fn embed_selects_one_figure() {
     let s = parse_query("?embed=sample-budget&eps=2");
     match s.view {
-        View::Embed(f) => assert_eq!(f.id, "sample-budget"),
+        View::Embed(f) => assert_eq!(f.id, amp_plots::figures::FigureId::SampleBudget),
         other => panic!("{other:?}"),
     }
-    assert_eq!(s.values.get("eps"), Value::Real(2.0));
+    assert_eq!(s.values.get(p::EPS.spec), Value::Real(2.0));
 }
 
 #[test]
@@ -146,7 +218,7 @@ proptest! {
     fn arbitrary_queries_give_valid_state(q in "\\PC{0,200}") {
         let s = parse_query(&q);
         for p in PARAMS {
-            prop_assert!(p.check(s.values.get(p.name)).is_ok());
+            prop_assert!(p.check(s.values.get(p)).is_ok());
         }
     }
 
@@ -159,16 +231,16 @@ proptest! {
     ) {
         let q = format!("?page=subsampling&{key}={}", amp_plots::pages::percent_encode(&val));
         let s = parse_query(&q);
-        let spec = param(key).unwrap();
+        let spec = by_name(key).unwrap();
         match spec.parse(&val) {
             Ok(v) => {
                 // Valid alone; may still be rejected together with the defaults (m, n).
                 if s.notices.is_empty() {
-                    prop_assert_eq!(s.values.get(key), v);
+                    prop_assert_eq!(s.values.get(spec), v);
                 }
             }
             Err(_) => {
-                prop_assert_eq!(s.values.get(key), spec.default);
+                prop_assert_eq!(s.values.get(spec), spec.default);
                 prop_assert_eq!(s.notices.len(), 1);
             }
         }

@@ -7,12 +7,13 @@ use amp_math::accuracy::{
     rate_for_variance_fraction, variance_fraction,
 };
 use amp_math::median_sim::{
-    generate_population, quantiles, Population, SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES,
+    generate_population, quantiles, SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES,
 };
 
-use super::{log_grid, log_range, Axis, Band, BoxStat, Chart, LegendCorner, Marker, Role, Series};
+use super::{ChartResult, log_grid, log_range, Axis, Band, BoxStat, Chart, LegendCorner, Marker, Role, Series};
+use crate::param as p;
 use crate::format::short_number;
-use crate::params::ParamValues;
+use crate::params::{ParamValues, ShowNaive};
 
 const POINTS: usize = 160;
 
@@ -27,13 +28,12 @@ fn chart(x: Axis, y: Axis, legend: LegendCorner) -> Chart {
 /// The simulation the figures of this page read: the reader's population, N, runs and seed, over
 /// the paper's grid of ε and sampling rates.
 pub fn sim_config(values: &ParamValues) -> Result<SimConfig, String> {
-    let population = Population::from_id(values.choice("population"))
-        .ok_or_else(|| "unknown population".to_string())?;
+    let population = values.choice(p::POPULATION);
     Ok(SimConfig {
         population,
-        population_size: values.count("N") as usize,
-        seed: values.count("seed"),
-        runs: values.count("runs") as usize,
+        population_size: values.count(p::POPULATION_SIZE) as usize,
+        seed: values.count(p::SEED),
+        runs: values.count(p::RUNS) as usize,
         epsilons: PAPER_EPSILONS.to_vec(),
         rates: PAPER_RATES.to_vec(),
     })
@@ -44,11 +44,11 @@ const Q_FAMILY: [f64; 4] = [0.01, 0.1, 1.0, 3.0];
 
 /// `variance-fraction-q` (Figure 4): q = 1 − ε²/ε_n² against the sampling rate, the reader's
 /// target q marked at the rate that reaches it.
-pub fn variance_fraction_q(values: &ParamValues) -> Result<Chart, String> {
+pub fn variance_fraction_q(values: &ParamValues) -> ChartResult {
     let (eps, target, rate) = (
-        values.real("eps"),
-        values.real("target-q"),
-        values.real("rate"),
+        values.real(p::EPS),
+        values.real(p::TARGET_Q),
+        values.real(p::RATE),
     );
     let grid: Vec<f64> = (0..=POINTS)
         .map(|i| 0.001 + 0.999 * i as f64 / POINTS as f64)
@@ -112,12 +112,12 @@ pub fn variance_fraction_q(values: &ParamValues) -> Result<Chart, String> {
 
 /// `mean-variance-vs-rate` (eqs. 6–7): V_n/V_N split into its sampling and noise parts, against
 /// the rate, for the reader's N, R and S²_N.
-pub fn mean_variance_vs_rate(values: &ParamValues) -> Result<Chart, String> {
-    let (eps, rate) = (values.real("eps"), values.real("rate"));
+pub fn mean_variance_vs_rate(values: &ParamValues) -> ChartResult {
+    let (eps, rate) = (values.real(p::EPS), values.real(p::RATE));
     let (big_n, range, s2) = (
-        values.count("N") as f64,
-        values.real("range"),
-        values.real("pop-variance"),
+        values.count(p::POPULATION_SIZE) as f64,
+        values.real(p::RANGE),
+        values.real(p::POP_VARIANCE),
     );
     let lo = (1.0 / big_n).max((rate / 3.0).min(1e-4));
     let grid = log_grid(lo, 1.0, POINTS);
@@ -190,9 +190,9 @@ const R_FAMILY: [f64; 4] = [1e-4, 0.01, 0.1, 0.5];
 /// `mean-noise-ratio` (eq. 8, Figure 5): r(ε, n/N) against ε, computed stably; with `naive=show`
 /// the naive double-precision formula beside it, and below, r − 1 at tiny ε where the naive one
 /// rises above 1 (impossible: r ≤ 1 always).
-pub fn mean_noise_ratio_fig(values: &ParamValues) -> Result<Chart, String> {
-    let (eps, rate) = (values.real("eps"), values.real("rate"));
-    let naive = values.choice("naive") == "show";
+pub fn mean_noise_ratio_fig(values: &ParamValues) -> ChartResult {
+    let (eps, rate) = (values.real(p::EPS), values.real(p::RATE));
+    let naive = values.choice(p::NAIVE) == ShowNaive::Show;
     let grid = log_grid(1e-14, 10.0, POINTS);
     let curve = |r: f64| -> Vec<(f64, f64)> {
         grid.iter()
@@ -304,7 +304,7 @@ pub fn mean_noise_ratio_fig(values: &ParamValues) -> Result<Chart, String> {
 
 /// `population-density` (Figures 1 and 9): a histogram density of the generated population with
 /// its median marked.
-pub fn population_density(values: &ParamValues) -> Result<Chart, String> {
+pub fn population_density(values: &ParamValues) -> ChartResult {
     let cfg = sim_config(values)?;
     let pop = generate_population(cfg.population, cfg.population_size, cfg.seed).map_err(err)?;
     let (mn, mx) = (pop.sorted[0], pop.sorted[pop.sorted.len() - 1]);
@@ -352,7 +352,7 @@ pub fn population_density(values: &ParamValues) -> Result<Chart, String> {
     c.summary = format!(
         "A histogram of the simulated population ({}, N = {}, seed {}), from {} to {}; its median, \
          {}, sits where the density is {}.",
-        values.choice("population"),
+        values.choice(p::POPULATION).id(),
         pop.sorted.len(),
         cfg.seed,
         short_number(mn, 4),
@@ -395,7 +395,7 @@ fn needs_full_runs(sim: &Simulation) -> Result<(), String> {
 
 /// `sensitivity-ratio` (Figures 6 and 10): the sample median's smooth sensitivity over the
 /// population median's, per ε and sample size, as box plots.
-pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let mut c = chart(
         Axis::numeric("", false, 0.3, 6.7),
@@ -435,7 +435,7 @@ pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> Result<Chart
          population median's, over {} runs ({} population, N = {}, seed {}). Medians: {}. Above 1 \
          the sample needs more noise than the amplification saves.",
         sim.config().runs,
-        values.choice("population"),
+        values.choice(p::POPULATION).id(),
         sim.population().sorted.len(),
         sim.config().seed,
         medians.join("; ")
@@ -445,7 +445,7 @@ pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> Result<Chart
 
 /// `noise-magnitude` (Figures 7 and 12): the size of the Laplace noise added, for the population
 /// and the two sample sizes, per ε.
-pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let mut c = chart(
         Axis::numeric("", false, 0.3, 9.7),
@@ -490,7 +490,7 @@ pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> Result<Chart, 
         "Box plots of the absolute Laplace noise added to the population median (N) and to the \
          sample medians, per ε, over {} runs ({}). Median sizes — {}.",
         sim.config().runs,
-        values.choice("population"),
+        values.choice(p::POPULATION).id(),
         text.join(", ")
     );
     Ok(c)
@@ -498,7 +498,7 @@ pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> Result<Chart, 
 
 /// `sample-medians` (Figure 11): the non-private sample medians for the two sample sizes, the
 /// population median as a line.
-pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let truth = sim.population().median();
     let mut c = chart(
@@ -532,7 +532,7 @@ pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> Result<Chart, S
         "Box plots of the sample medians over {} runs ({}), for the two sample sizes, with the \
          population median {} as a dashed line.",
         sim.config().runs,
-        values.choice("population"),
+        values.choice(p::POPULATION).id(),
         short_number(truth, 4)
     );
     Ok(c)
@@ -540,7 +540,7 @@ pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> Result<Chart, S
 
 /// `median-mse-vs-rate` (Figures 8 and 13): the empirical MSE of the private sample median against
 /// the rate for each ε of the grid, the population as the point at rate 1.
-pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> Result<Chart, String> {
+pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let mut c = chart(
         Axis::numeric("sampling rate n/N", false, 0.0, 1.03),
@@ -591,7 +591,7 @@ pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> Result<Char
          dots at rate 1 are the private population median. Some rate beats the population for ε \
          in {{{}}}.",
         sim.config().runs,
-        values.choice("population"),
+        values.choice(p::POPULATION).id(),
         gains.join(", ")
     );
     Ok(c)
@@ -643,5 +643,5 @@ pub fn gain_table(sim: &Simulation) -> Vec<GainRow> {
 
 /// ε_n of the reader's setting, exposed for readouts and the CLI.
 pub fn reader_epsilon_n(values: &ParamValues) -> Result<f64, String> {
-    epsilon_n(values.real("eps"), values.real("rate")).map_err(err)
+    epsilon_n(values.real(p::EPS), values.real(p::RATE)).map_err(err)
 }

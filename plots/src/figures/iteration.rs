@@ -8,7 +8,8 @@ use amp_math::iteration::{
 };
 use amp_math::rdp_accounting::Conversion;
 
-use super::{log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
+use super::{ChartError, ChartResult, log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
+use crate::param as p;
 use crate::format::short_number;
 use crate::params::ParamValues;
 
@@ -19,8 +20,8 @@ const POINTS: usize = 400;
 /// one record per step.
 pub fn run(values: &ParamValues) -> OnePassSgd {
     OnePassSgd {
-        steps: values.count("iterations"),
-        sigma: values.real("sigma"),
+        steps: values.count(p::ITERATIONS),
+        sigma: values.real(p::SIGMA),
         lipschitz: 1.0,
         batch: 1,
     }
@@ -28,13 +29,13 @@ pub fn run(values: &ParamValues) -> OnePassSgd {
 
 /// Why the theorem does not apply at these parameters (η > 2/β), or `None` when it does.
 pub fn inapplicable(values: &ParamValues) -> Option<String> {
-    check_step_size(values.real("step-size"), values.real("smoothness"))
+    check_step_size(values.real(p::STEP_SIZE), values.real(p::SMOOTHNESS))
         .err()
         .map(|_| {
             format!(
                 "η = {} is larger than 2/β = {}: the updates need not be contractive, so amplification by iteration does not apply",
-                short_number(values.real("step-size"), 4),
-                short_number(2.0 / values.real("smoothness"), 4)
+                short_number(values.real(p::STEP_SIZE), 4),
+                short_number(2.0 / values.real(p::SMOOTHNESS), 4)
             )
         })
 }
@@ -52,7 +53,7 @@ pub struct Readouts {
 /// [`Readouts`] at the parameters (improved RDP conversion).
 pub fn readouts(values: &ParamValues) -> Readouts {
     let sgd = run(values);
-    let delta = values.real("delta");
+    let delta = values.real(p::DELTA);
     let at = |t: u64| -> Result<f64, String> {
         if let Some(why) = inapplicable(values) {
             return Err(why);
@@ -72,26 +73,24 @@ pub fn readouts(values: &ParamValues) -> Readouts {
 
 /// `iteration-privacy-by-position`: ε at δ of the last iterate for the record used at step t,
 /// against t, under plain composition (flat) and with amplification by iteration.
-pub fn privacy_by_position(values: &ParamValues) -> Result<Chart, String> {
+pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
     let sgd = run(values);
-    let delta = values.real("delta");
+    let delta = values.real(p::DELTA);
     let big_t = sgd.steps;
-    let flat = composition_epsilon(&sgd, delta, Conversion::Improved)
-        .map_err(|e| e.to_string())?
+    let flat = composition_epsilon(&sgd, delta, Conversion::Improved)?
         .epsilon;
     if !(flat.is_finite() && flat > 0.0) {
-        return Err(format!(
+        return Err(ChartError::NotApplicable(format!(
             "at δ = {} a record's step already costs ε = 0 (δ this large needs no ε), so there is nothing to amplify",
             short_number(delta, 3)
-        ));
+        )));
     }
-    let positions = plot_positions(big_t, POINTS).map_err(|e| e.to_string())?;
+    let positions = plot_positions(big_t, POINTS)?;
     let why_not = inapplicable(values);
     let amplified: Vec<(f64, f64)> = if why_not.is_some() {
         vec![]
     } else {
-        epsilon_by_position(&sgd, &positions, delta, Conversion::Improved)
-            .map_err(|e| e.to_string())?
+        epsilon_by_position(&sgd, &positions, delta, Conversion::Improved)?
             .iter()
             .zip(&positions)
             .filter(|(c, _)| c.epsilon.is_finite() && c.epsilon > 0.0)

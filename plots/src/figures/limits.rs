@@ -7,9 +7,10 @@ use amp_math::limits::{
 };
 use amp_math::subsampling::base_epsilon;
 
-use super::{
+use super::{ChartResult, 
     log_grid, log_range, Axis, Band, Chart, Heatmap, LegendCorner, Marker, Outline, Role, Series,
 };
+use crate::param as p;
 use crate::format::short_number;
 use crate::params::ParamValues;
 
@@ -44,8 +45,8 @@ fn ratio_axis() -> Axis {
 
 /// `noise-ratio-vs-epsilon`: R against ε for several rates and the reader's, with the band of
 /// eq. 6 (p/(p + ε) ≤ R ≤ 1) at the reader's rate.
-pub fn ratio_vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
-    let (eps, p) = (values.real("eps"), values.real("p"));
+pub fn ratio_vs_epsilon(values: &ParamValues) -> ChartResult {
+    let (eps, p) = (values.real(p::EPS), values.real(p::P));
     let here = noise_ratio(eps, p).map_err(err)?;
     let lo = (eps / 3.0).min(1e-4);
     let hi = (eps * 1.5).clamp(10.0, 500.0);
@@ -103,8 +104,8 @@ pub fn ratio_vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
 
 /// `noise-ratio-fixed-c`: R with ε = c·p against p for several c and the reader's, each with its
 /// floor log(1 + c)/c (eq. 8).
-pub fn ratio_fixed_c(values: &ParamValues) -> Result<Chart, String> {
-    let (cv, p) = (values.real("c"), values.real("p"));
+pub fn ratio_fixed_c(values: &ParamValues) -> ChartResult {
+    let (cv, p) = (values.real(p::C), values.real(p::P));
     let lo = (p / 3.0).min(1e-6);
     let grid = log_grid(lo, 1.0, POINTS);
     let curve = |c: f64| -> Vec<(f64, f64)> {
@@ -177,8 +178,8 @@ pub fn ratio_fixed_c(values: &ParamValues) -> Result<Chart, String> {
 }
 
 /// `noise-bound-vs-c`: c/log(1 + c) against c (eq. 8), the reader's c marked.
-pub fn bound_vs_c(values: &ParamValues) -> Result<Chart, String> {
-    let cv = values.real("c");
+pub fn bound_vs_c(values: &ParamValues) -> ChartResult {
+    let cv = values.real(p::C);
     let here = noise_factor_bound(cv).map_err(err)?;
     let lo = (cv / 3.0).min(1e-3);
     let hi = (cv * 3.0).max(1e4);
@@ -227,8 +228,8 @@ pub fn bound_vs_c(values: &ParamValues) -> Result<Chart, String> {
 
 /// `taylor-orders`: exact ε_p and its first-, second- and third-order Taylor approximations in ε
 /// (eq. 5) against ε at the reader's p; below, their relative errors.
-pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
-    let (eps, p) = (values.real("eps"), values.real("p"));
+pub fn taylor_orders(values: &ParamValues) -> ChartResult {
+    let (eps, p) = (values.real(p::EPS), values.real(p::P));
     let lo = (p * 1e-3).min(eps / 3.0).max(1e-12);
     let hi = (p * 1e3).max(eps * 3.0).min(500.0);
     let grid = log_grid(lo, hi, POINTS);
@@ -351,8 +352,8 @@ pub fn taylor_orders(values: &ParamValues) -> Result<Chart, String> {
 /// `mse-comparison`: the mean squared error of the standard and the subsampled Laplace mechanism
 /// against p at the reader's n and ε (eqs. 1–2), with and without the sampling term, the
 /// break-even rate of [`mse_break_even_rate`] marked.
-pub fn mse_comparison(values: &ParamValues) -> Result<Chart, String> {
-    let (eps, n, p) = (values.real("eps"), values.real("n"), values.real("p"));
+pub fn mse_comparison(values: &ParamValues) -> ChartResult {
+    let (eps, n, p) = (values.real(p::EPS), values.real(p::N), values.real(p::P));
     let standard = mse_standard(eps, n).map_err(err)?;
     let be = mse_break_even_rate(eps, n).map_err(err)?;
     let lo = (p / 3.0)
@@ -456,10 +457,10 @@ pub const MAP_CELLS: (usize, usize) = (44, 32);
 
 /// `regime-map`: the noise factor 1/R over batch size × epochs for the reader's dataset size and
 /// overall ε*, the reader's point marked, the usual ML region outlined.
-pub fn regime_map(values: &ParamValues) -> Result<Chart, String> {
-    let dataset = values.count("dataset");
-    let total = values.real("total-eps");
-    let (batch, epochs) = (values.count("batch"), values.real("epochs"));
+pub fn regime_map(values: &ParamValues) -> ChartResult {
+    let dataset = values.count(p::DATASET);
+    let total = values.real(p::TOTAL_EPS);
+    let (batch, epochs) = (values.count(p::BATCH), values.real(p::EPOCHS));
     let bx = (1.0, dataset as f64);
     let ey = (0.01f64.min(epochs / 2.0), 1000f64.max(epochs * 2.0));
     let x_edges = log_grid(bx.0, bx.1, MAP_CELLS.0 + 1);

@@ -8,9 +8,11 @@ use amp_math::rdp_accounting::{
 };
 use amp_math::MathError;
 
-use super::{log_grid, log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
+use super::{ChartResult, log_grid, log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
+use crate::param as p;
 use crate::format::short_number;
-use crate::params::ParamValues;
+use crate::params::{Mechanism as MechanismChoice, ParamValues};
+use amp_math::subsampling::Scheme;
 
 /// The reader's mechanism and sampling.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,19 +27,19 @@ pub struct RdpSetting {
 
 /// The base mechanism the values select.
 pub fn mechanism(values: &ParamValues) -> Mechanism {
-    match values.choice("mech") {
-        "laplace" => Mechanism::Laplace {
-            scale: values.real("scale"),
+    match values.choice(p::MECH) {
+        MechanismChoice::Gaussian => Mechanism::Gaussian {
+            sigma: values.real(p::SIGMA),
         },
-        "randomized-response" => Mechanism::RandomizedResponse {
-            epsilon: values.real("eps"),
+        MechanismChoice::Laplace => Mechanism::Laplace {
+            scale: values.real(p::SCALE),
         },
-        "kary-randomized-response" => Mechanism::KaryRandomizedResponse {
-            epsilon: values.real("eps"),
-            k: values.count("k"),
+        MechanismChoice::RandomizedResponse => Mechanism::RandomizedResponse {
+            epsilon: values.real(p::EPS),
         },
-        _ => Mechanism::Gaussian {
-            sigma: values.real("sigma"),
+        MechanismChoice::KaryRandomizedResponse => Mechanism::KaryRandomizedResponse {
+            epsilon: values.real(p::EPS),
+            k: values.count(p::K),
         },
     }
 }
@@ -62,10 +64,10 @@ pub fn mechanism_label(m: &Mechanism) -> String {
 pub fn setting(values: &ParamValues) -> Result<RdpSetting, String> {
     let mech = mechanism(values);
     mech.validate().map_err(|e| e.to_string())?;
-    let q = values.real("q");
-    let (sampling, sizes) = match values.choice("scheme") {
-        "without-replacement" => {
-            let n = values.count("n");
+    let q = values.real(p::Q);
+    let (sampling, sizes) = match values.choice(p::SCHEME) {
+        Scheme::WithoutReplacement => {
+            let n = values.count(p::N);
             let m = (q * n as f64).round() as u64;
             if m == 0 {
                 return Err(format!(
@@ -80,14 +82,14 @@ pub fn setting(values: &ParamValues) -> Result<RdpSetting, String> {
                 Some((m, n)),
             )
         }
-        "with-replacement" => {
+        Scheme::WithReplacement => {
             return Err(
                 "Rényi DP amplification is known here for Poisson sampling and sampling \
                         without replacement; choose one of those schemes"
                     .into(),
             )
         }
-        _ => (Sampling::Poisson { q }, None),
+        Scheme::Poisson => (Sampling::Poisson { q }, None),
     };
     Ok(RdpSetting {
         mech,
@@ -180,10 +182,10 @@ fn base_family(m: &Mechanism) -> Vec<Mechanism> {
 
 /// `rdp-base`: ε(α) of the base mechanism against α, with a family of other parameter values and,
 /// for the pure-DP mechanisms, their limit ε(∞).
-pub fn base(values: &ParamValues) -> Result<Chart, String> {
+pub fn base(values: &ParamValues) -> ChartResult {
     let mech = mechanism(values);
-    mech.validate().map_err(|e| e.to_string())?;
-    let alpha = values.real("alpha");
+    mech.validate()?;
+    let alpha = values.real(p::ALPHA);
     let orders = plot_orders();
     let mut series: Vec<Series> = base_family(&mech)
         .into_iter()
@@ -208,7 +210,7 @@ pub fn base(values: &ParamValues) -> Result<Chart, String> {
             role: Role::Reference,
         });
     }
-    let here = mech.rdp(alpha).map_err(|e| e.to_string())?;
+    let here = mech.rdp(alpha)?;
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     Ok(Chart {
         x: order_axis(),
@@ -275,7 +277,7 @@ pub struct AtOrder {
 /// [`AtOrder`] at the reader's α.
 pub fn at_order(values: &ParamValues) -> Result<AtOrder, String> {
     let st = setting(values)?;
-    let alpha = values.real("alpha");
+    let alpha = values.real(p::ALPHA);
     let base = st.mech.rdp(alpha).map_err(|e| e.to_string())?;
     let get = |b: Bound| subsampled(&st.mech, st.sampling, b, alpha).map_err(|e| e.to_string());
     Ok(AtOrder {
@@ -288,9 +290,9 @@ pub fn at_order(values: &ParamValues) -> Result<AtOrder, String> {
 }
 
 /// `rdp-subsampled`: base, upper bound, lower bound and (Poisson Gaussian) exact curves against α.
-pub fn subsampled_fig(values: &ParamValues) -> Result<Chart, String> {
+pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
-    let alpha = values.real("alpha");
+    let alpha = values.real(p::ALPHA);
     let orders = plot_orders();
     let mech = st.mech;
     let mut series = vec![Series {
@@ -350,8 +352,7 @@ pub fn subsampled_fig(values: &ParamValues) -> Result<Chart, String> {
             Bound::Upper
         },
         alpha,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     let upper_at = subsampled(&mech, st.sampling, Bound::Upper, alpha).ok();
     let lower_at = subsampled(&mech, st.sampling, Bound::Lower, alpha.round().max(2.0)).ok();
@@ -421,7 +422,7 @@ pub struct Composition {
 }
 
 fn check_delta(values: &ParamValues) -> Result<f64, String> {
-    let delta = values.real("delta");
+    let delta = values.real(p::DELTA);
     if delta <= 0.0 {
         return Err("converting Rényi DP to (ε, δ) needs δ above 0".into());
     }
@@ -450,8 +451,7 @@ fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, String> {
         let rdp = orders
             .iter()
             .map(|&a| subsampled(&st.mech, st.sampling, Bound::Upper, a))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
+            .collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
         Curve { orders, rdp }
     } else {
         Curve::of(&st.mech, st.sampling, &orders).map_err(|e| e.to_string())?
@@ -470,7 +470,7 @@ pub fn step_curve(st: &RdpSetting) -> Result<Curve, String> {
 pub fn composition(values: &ParamValues) -> Result<Composition, String> {
     let st = setting(values)?;
     let delta = check_delta(values)?;
-    let curve = step_curve(&st)?.times(values.real("steps"));
+    let curve = step_curve(&st)?.times(values.real(p::STEPS));
     let conv = |c| epsilon_for_delta(&curve, delta, c).map_err(|e| e.to_string());
     Ok(Composition {
         improved: conv(Conversion::Improved)?,
@@ -496,10 +496,10 @@ fn steps_axis(grid: &[f64]) -> Axis {
 
 /// `rdp-composition`: ε against k at the reader's δ, for RDP with both conversions and for naive
 /// and advanced composition of the amplified (ε, δ) guarantee.
-pub fn composition_fig(values: &ParamValues) -> Result<Chart, String> {
+pub fn composition_fig(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
     let delta = check_delta(values)?;
-    let steps = values.real("steps");
+    let steps = values.real(p::STEPS);
     let grid = steps_grid(steps);
     let curve = step_curve(&st)?;
     let exact = guarantee_is_exact(&st.mech, st.sampling);
@@ -559,8 +559,7 @@ pub fn composition_fig(values: &ParamValues) -> Result<Chart, String> {
         points: comp_points(advanced_composition),
         role: Role::Family(4),
     });
-    let here = epsilon_for_delta(&curve.times(steps), delta, Conversion::Improved)
-        .map_err(|e| e.to_string())?;
+    let here = epsilon_for_delta(&curve.times(steps), delta, Conversion::Improved)?;
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     let adv_here = advanced_composition(&st.mech, st.sampling, steps, delta).ok();
     let naive_here = naive_composition(&st.mech, st.sampling, steps, delta).ok();
@@ -608,10 +607,10 @@ pub fn composition_fig(values: &ParamValues) -> Result<Chart, String> {
 
 /// `rdp-optimal-order`: the order that minimises each conversion, against k. The y axis shows
 /// α* − 1 on a log scale, so orders just above 1 (1.001, 1.01, 1.1) stay apart.
-pub fn optimal_order_fig(values: &ParamValues) -> Result<Chart, String> {
+pub fn optimal_order_fig(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
     let delta = check_delta(values)?;
-    let steps = values.real("steps");
+    let steps = values.real(p::STEPS);
     let grid = steps_grid(steps);
     let curve = step_curve(&st)?;
     let orders = |conv: Conversion| -> Vec<(f64, f64)> {
@@ -658,8 +657,7 @@ pub fn optimal_order_fig(values: &ParamValues) -> Result<Chart, String> {
             role: Role::Reference,
         },
     ];
-    let here = epsilon_for_delta(&curve.times(steps), delta, Conversion::Improved)
-        .map_err(|e| e.to_string())?;
+    let here = epsilon_for_delta(&curve.times(steps), delta, Conversion::Improved)?;
     Ok(Chart {
         x: steps_axis(&grid),
         y: Axis {

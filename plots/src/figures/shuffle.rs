@@ -9,27 +9,27 @@ use amp_math::shuffle::{
 };
 use amp_math::subsampling::base_epsilon;
 
-use super::{log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
+use super::{ChartResult, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
+use crate::param as p;
 use crate::format::short_number;
-use crate::params::ParamValues;
+use crate::params::{ParamValues, RandomizerKind};
 
 /// The randomizer the privacy-blanket bounds may assume.
 pub fn randomizer(values: &ParamValues) -> Randomizer {
-    if values.choice("randomizer") == "k-rr" {
-        Randomizer::KRr {
-            k: values.count("k"),
-        }
-    } else {
-        Randomizer::Generic
+    match values.choice(p::RANDOMIZER) {
+        RandomizerKind::Generic => Randomizer::Generic,
+        RandomizerKind::KRr => Randomizer::KRr {
+            k: values.count(p::K),
+        },
     }
 }
 
 /// The reader's setting: ε₀, n, δ.
 fn setting(values: &ParamValues) -> (f64, u64, f64) {
     (
-        values.real("eps0"),
-        values.count("users"),
-        values.real("delta"),
+        values.real(p::EPS0),
+        values.count(p::USERS),
+        values.real(p::DELTA),
     )
 }
 
@@ -83,7 +83,7 @@ pub fn local_for_target(
     values: &ParamValues,
 ) -> Result<(f64, Bound, Option<&'static str>), String> {
     let (_, n, delta) = setting(values);
-    let target = values.real("target-eps");
+    let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
         return Err("a target central ε of 0 allows no randomization".into());
     }
@@ -228,7 +228,7 @@ fn users_axis(n: u64) -> (f64, f64) {
 }
 
 /// `shuffle-epsilon-vs-users`: central ε against n at the reader's ε₀ and δ, every bound.
-pub fn epsilon_vs_users(values: &ParamValues) -> Result<Chart, String> {
+pub fn epsilon_vs_users(values: &ParamValues) -> ChartResult {
     let (eps0, n, delta) = setting(values);
     let r = randomizer(values);
     let (lo, hi) = users_axis(n);
@@ -291,7 +291,7 @@ pub fn epsilon_vs_users(values: &ParamValues) -> Result<Chart, String> {
 }
 
 /// `shuffle-epsilon-vs-local`: central ε against ε₀ at the reader's n and δ, every bound.
-pub fn epsilon_vs_local(values: &ParamValues) -> Result<Chart, String> {
+pub fn epsilon_vs_local(values: &ParamValues) -> ChartResult {
     let (eps0, n, delta) = setting(values);
     let r = randomizer(values);
     let (lo, hi) = ((eps0 / 10.0).min(0.05), (eps0 * 2.0).clamp(10.0, 30.0));
@@ -350,11 +350,11 @@ pub fn epsilon_vs_local(values: &ParamValues) -> Result<Chart, String> {
 
 /// `shuffle-vs-subsample`: for each central target ε, the local ε₀ shuffling n users allows
 /// (largest over the bounds) and the per-step ε Poisson subsampling at rate p allows.
-pub fn shuffle_vs_subsample(values: &ParamValues) -> Result<Chart, String> {
+pub fn shuffle_vs_subsample(values: &ParamValues) -> ChartResult {
     let (_, n, delta) = setting(values);
     let r = randomizer(values);
-    let p = values.real("p");
-    let target = values.real("target-eps");
+    let p = values.real(p::P);
+    let target = values.real(p::TARGET_EPS);
     let (lo, hi) = (
         0.01f64.min(target / 2.0).max(1e-4),
         10.0f64.max(target * 2.0).min(50.0),
@@ -435,9 +435,9 @@ pub const MEAN: f64 = 0.5;
 /// deviation), against n, at the reader's central ε (and δ for shuffling), in the central
 /// (Laplace), local (randomized response) and shuffle (randomized response at the ε₀ the clone
 /// reduction allows) models, beside the sampling error every estimate has.
-pub fn error_central_local_shuffle(values: &ParamValues) -> Result<Chart, String> {
+pub fn error_central_local_shuffle(values: &ParamValues) -> ChartResult {
     let (_, n, delta) = setting(values);
-    let eps = values.real("target-eps");
+    let eps = values.real(p::TARGET_EPS);
     if eps <= 0.0 {
         return Err("the error of a private mean needs a target ε above 0".into());
     }
@@ -523,9 +523,9 @@ pub fn error_central_local_shuffle(values: &ParamValues) -> Result<Chart, String
 
 /// `subsampled-rr`: exact ε of randomized response on a Poisson sample at rate p, against p, with
 /// the linear heuristic εp and the subsampling theorem.
-pub fn subsampled_rr_fig(values: &ParamValues) -> Result<Chart, String> {
-    let eps = values.real("eps");
-    let p = values.real("p");
+pub fn subsampled_rr_fig(values: &ParamValues) -> ChartResult {
+    let eps = values.real(p::EPS);
+    let p = values.real(p::P);
     let lo = (p / 10.0).clamp(1e-9, 1e-4);
     let xs = log_grid(lo, 1.0, 120);
     let pick = |f: fn(&amp_math::shuffle::SubsampledRr) -> f64| -> Vec<(f64, f64)> {
@@ -539,7 +539,7 @@ pub fn subsampled_rr_fig(values: &ParamValues) -> Result<Chart, String> {
             })
             .collect()
     };
-    let here = subsampled_rr(eps, p).map_err(|e| e.to_string())?;
+    let here = subsampled_rr(eps, p)?;
     let mut chart = Chart::new(
         Axis::numeric("sampling rate p", true, lo, 1.0),
         Axis::numeric("ε of the subsampled randomized response", true, 0.01, 1.0),

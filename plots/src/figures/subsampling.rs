@@ -4,7 +4,8 @@ use amp_math::subsampling::{
     amplified_epsilon, base_epsilon, with_replacement_inclusion, Sampling, Scheme,
 };
 
-use super::{log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
+use super::{ChartResult, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
+use crate::param as p;
 use crate::format::short_number;
 use crate::pages::sampling;
 use crate::params::ParamValues;
@@ -116,12 +117,12 @@ fn rate_curves(
 }
 
 /// `amplification-vs-rate`: ε′ against the rate for the family of base ε and the reader's ε.
-pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
+pub fn vs_rate(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
-    let eps = values.real("eps");
+    let eps = values.real(p::EPS);
     let (lo, hi) = st.x_range();
     let series = rate_curves(&st, eps, "ε", |e, q| amplified_epsilon(e, q).ok());
-    let here = amplified_epsilon(eps, st.inclusion).map_err(|e| e.to_string())?;
+    let here = amplified_epsilon(eps, st.inclusion)?;
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     Ok(Chart {
         x: Axis {
@@ -164,9 +165,9 @@ pub fn vs_rate(values: &ParamValues) -> Result<Chart, String> {
 
 /// `amplification-vs-epsilon`: ε′ against ε at the reader's rate, between pε and
 /// min(ε, p(e^ε − 1)), with the no-amplification line ε′ = ε.
-pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
+pub fn vs_epsilon(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
-    let eps = values.real("eps");
+    let eps = values.real(p::EPS);
     let q = st.inclusion;
     let lo = (eps / 10.0).min(1e-3);
     let hi = 50.0;
@@ -187,7 +188,7 @@ pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
             band.push((e, l, u));
         }
     }
-    let here = amplified_epsilon(eps, q).map_err(|e| e.to_string())?;
+    let here = amplified_epsilon(eps, q)?;
     let identity: Vec<(f64, f64)> = grid.iter().map(|&e| (e, e)).collect();
     let (ylo, yhi) = log_range(lower.iter().chain(identity.iter()).map(|p| &p.1));
     let rate_name = match st.sampling.scheme() {
@@ -262,13 +263,13 @@ pub fn vs_epsilon(values: &ParamValues) -> Result<Chart, String> {
 
 /// `sample-budget`: the base ε a sample may spend so that the release meets a target ε′,
 /// against the rate (seed 002, Section 3: a 1% sample may spend 5.1523 for ε′ = 1).
-pub fn sample_budget(values: &ParamValues) -> Result<Chart, String> {
+pub fn sample_budget(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
-    let target = values.real("eps");
+    let target = values.real(p::EPS);
     let (lo, hi) = st.x_range();
     let mut notes = Vec::new();
     let series = rate_curves(&st, target, "target ε′", |t, q| base_epsilon(t, q).ok());
-    let here = base_epsilon(target, st.inclusion).map_err(|e| e.to_string())?;
+    let here = base_epsilon(target, st.inclusion)?;
     if here > 50.0 {
         notes.push(format!(
             "At your rate the sample may spend ε = {}: beyond any meaningful guarantee.",

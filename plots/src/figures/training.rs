@@ -18,11 +18,12 @@ use amp_math::rdp_accounting::{
 };
 
 use super::renyi::{step_curve, RdpSetting};
-use super::{
+use super::{ChartError, ChartResult, 
     group_digits, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series,
 };
+use crate::param as p;
 use crate::format::short_number;
-use crate::params::ParamValues;
+use crate::params::{Batching, Length, Mechanism as MechanismChoice, ParamValues};
 
 /// FFT buckets per composition for numbers that follow a slider (about 10 ms natively). Budgets
 /// are 90% of a power of two, so that the Chernoff window's slack does not double the transform.
@@ -98,10 +99,10 @@ pub fn steps_for_epochs(epochs: f64, q: f64) -> u64 {
 
 /// The reader's run, or why it cannot be accounted for.
 pub fn setting(values: &ParamValues) -> Result<Training, String> {
-    let noise = match values.choice("mech") {
-        "gaussian" => Noise::Gaussian(values.real("sigma")),
-        "laplace" => Noise::Laplace(values.real("scale")),
-        _ => {
+    let noise = match values.choice(p::MECH) {
+        MechanismChoice::Gaussian => Noise::Gaussian(values.real(p::SIGMA)),
+        MechanismChoice::Laplace => Noise::Laplace(values.real(p::SCALE)),
+        MechanismChoice::RandomizedResponse | MechanismChoice::KaryRandomizedResponse => {
             return Err(
                 "DP-SGD adds Gaussian or Laplace noise to the clipped gradients; \
                  randomized response is on the Rényi DP page"
@@ -109,13 +110,13 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
             )
         }
     };
-    let (dataset, batch) = (values.count("dataset"), values.count("batch"));
+    let (dataset, batch) = (values.count(p::DATASET), values.count(p::BATCH));
     let q = batch as f64 / dataset as f64;
-    let by_epochs = values.choice("length") != "steps";
+    let by_epochs = values.choice(p::LENGTH) == Length::Epochs;
     let steps = if by_epochs {
-        steps_for_epochs(values.real("epochs"), q)
+        steps_for_epochs(values.real(p::EPOCHS), q)
     } else {
-        values.count("steps")
+        values.count(p::STEPS)
     };
     if steps > MAX_STEPS {
         return Err(format!(
@@ -124,7 +125,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
             group_digits(MAX_STEPS)
         ));
     }
-    let delta = values.real("delta");
+    let delta = values.real(p::DELTA);
     if delta < 1e-11 {
         return Err("the tight accountant needs δ of at least 1e-11".into());
     }
@@ -136,7 +137,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         dataset,
         batch,
         by_epochs,
-        shuffled: values.choice("batching") == "shuffle",
+        shuffled: values.choice(p::BATCHING) == Batching::Shuffle,
     })
 }
 
@@ -179,8 +180,7 @@ pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String
         return Ok(b);
     }
     let band = Rc::new(
-        pld::Band::within(t.noise, t.q, t.steps, buckets, pld::STEP_RANGE.0)
-            .map_err(|e| e.to_string())?,
+        pld::Band::within(t.noise, t.q, t.steps, buckets, pld::STEP_RANGE.0).map_err(|e| e.to_string())?,
     );
     LAST.with(|c| *c.borrow_mut() = Some((key, band.clone())));
     Ok(band)
@@ -243,7 +243,7 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
         &t,
         t.q,
         t.steps,
-        values.real("target-eps"),
+        values.real(p::TARGET_EPS),
         cal_budget,
         cal_rel,
     );
@@ -313,7 +313,7 @@ fn rdp_curve(t: &Training) -> Result<Curve, String> {
 
 /// `epsilon-vs-epochs`: ε at δ against the length of training (epochs, or steps), the tight band
 /// with its certified upper bound, and the RDP line.
-pub fn epsilon_vs_epochs(values: &ParamValues) -> Result<Chart, String> {
+pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
     let here = if t.by_epochs {
         t.epochs()
@@ -333,7 +333,7 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> Result<Chart, String> {
         })
         .collect();
     let k_max = *ks.last().unwrap_or(&1);
-    let h = pld::step_for_budget(t.noise, t.q, k_max, FIGURE).map_err(|e| e.to_string())?;
+    let h = pld::step_for_budget(t.noise, t.q, k_max, FIGURE)?;
     let many = |est| {
         t.noise
             .poisson(t.q, h, est)
@@ -430,10 +430,10 @@ fn rdp_at(t: &Training) -> Option<f64> {
 }
 
 /// `privacy-profile`: δ(ε) of the run, the tight band and the RDP bound, on a log δ axis.
-pub fn privacy_profile(values: &ParamValues) -> Result<Chart, String> {
+pub fn privacy_profile(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
     let band = cached_band(&t, QUICK)?;
-    let (e_here, _) = band.epsilon(t.delta).map_err(|e| e.to_string())?;
+    let (e_here, _) = band.epsilon(t.delta)?;
     let e_far = band
         .upper
         .epsilon_for_delta(1e-10)
@@ -507,9 +507,9 @@ pub fn privacy_profile(values: &ParamValues) -> Result<Chart, String> {
 /// `noise-for-target`: the noise needed for the target ε at δ against the batch size, at the
 /// reader's epochs (k = epochs·|x|/B), and below it that noise per example of the batch, σ/B,
 /// which is what the averaged gradient carries.
-pub fn noise_for_target(values: &ParamValues) -> Result<Chart, String> {
+pub fn noise_for_target(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
-    let target = values.real("target-eps");
+    let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
         return Err("choose a target ε above 0".into());
     }
@@ -541,10 +541,10 @@ pub fn noise_for_target(values: &ParamValues) -> Result<Chart, String> {
         Noise::Laplace(_) => "Laplace scale b",
     };
     if sigma.len() < 2 {
-        return Err(format!(
+        return Err(ChartError::NotApplicable(format!(
             "no {name} in [0.2, 10⁴] meets ε = {} at these settings",
             short_number(target, 4)
-        ));
+        )));
     }
     let (s_lo, s_hi) = log_range(sigma.iter().map(|p| &p.1));
     let (p_lo, p_hi) = log_range(per.iter().map(|p| &p.1));
@@ -621,8 +621,7 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
             rel: 0.0,
             max_iterations: 200,
         },
-    )
-    .map_err(|e| e.to_string())?
+    ).map_err(|e| e.to_string())?
     .exp();
     Ok(one * (steps as f64).sqrt())
 }
@@ -631,12 +630,12 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
 /// a target (ε, δ) over k steps, the noise σ_full of the full-data mechanism over the effective
 /// noise σ_p/p of the Poisson-subsampled one (tight accountant), against p, beside the Laplace
 /// ratio of the limits page (one step, pure ε).
-pub fn gaussian_noise_ratio(values: &ParamValues) -> Result<Chart, String> {
+pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
     // Gaussian whatever the page's mechanism; only the run's shape (k, δ, q) is read.
     let mut gaussian = values.clone();
-    gaussian.set("mech", crate::params::Value::Choice("gaussian"))?;
+    gaussian.set_choice(p::MECH, MechanismChoice::Gaussian);
     let t = setting(&gaussian)?;
-    let target = values.real("target-eps");
+    let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
         return Err("choose a target ε above 0".into());
     }
@@ -655,10 +654,10 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> Result<Chart, String> {
         }
     }
     if ratio.len() < 2 {
-        return Err(format!(
+        return Err(ChartError::NotApplicable(format!(
             "no noise multiplier σ in [0.2, 10⁴] meets ε = {} at these settings",
             short_number(target, 4)
-        ));
+        )));
     }
     let laplace: Vec<(f64, f64)> = log_grid(1e-4, 1.0, 80)
         .into_iter()

@@ -1,0 +1,677 @@
+//! Every parameter of the app, declared once: URL name (also the CLI flag), symbol, label, unit,
+//! help, domain and default. Pages, figures and the math bindings name a parameter by its handle
+//! here (`param::EPS`, a [`Real`]; `param::MECH`, a [`Pick<Mechanism>`]); a misspelt handle does
+//! not compile. Sliders, number fields, the URL codec, validation messages and the CLI's flags
+//! are derived from [`PARAMS`].
+
+use amp_math::median_sim::Population;
+use amp_math::rdp_accounting::{Bound, Conversion};
+use amp_math::subsampling::Scheme;
+
+use crate::params::{
+    Batching, ChoiceEnum, Count, Domain, Length, Mechanism, ParamSpec, Pick, RandomizerKind,
+    Real, Scale, ShowNaive, Value,
+};
+use std::marker::PhantomData;
+
+/// Declares each parameter's handle and the list of all of them, from one list of
+/// `NAME: Kind = ParamSpec { … };` entries.
+macro_rules! declare_params {
+    ($( $(#[$doc:meta])* $konst:ident : $kind:ident $(<$opt:ty>)? = $spec:expr ; )+) => {
+        $( $(#[$doc])* pub const $konst: $kind $(<$opt>)? = declare_params!(@make $kind $(<$opt>)?, $spec); )+
+
+        /// Every parameter of the app, in declaration order.
+        pub static PARAMS: &[&ParamSpec] = &[$( $konst.spec ),+];
+
+        /// Each declared handle's name and, for a choice, the options of its enum (for the test
+        /// that every declaration resolves and agrees with its enum).
+        pub fn declared() -> Vec<(&'static ParamSpec, Option<&'static [crate::params::Choice]>)> {
+            use crate::params::Param;
+            vec![$( ($konst.spec(), $konst.enum_choices()) ),+]
+        }
+    };
+    (@make Real, $spec:expr) => { Real { spec: &$spec } };
+    (@make Count, $spec:expr) => { Count { spec: &$spec } };
+    (@make Pick<$opt:ty>, $spec:expr) => { Pick { spec: &$spec, options: PhantomData } };
+}
+
+/// The option list of a choice parameter's domain.
+const fn options<T: ChoiceEnum>() -> Domain {
+    Domain::Choice(T::CHOICES)
+}
+
+declare_params! {
+    /// Privacy parameter ε (`eps`).
+    EPS: Real = ParamSpec {
+        aliases: &[],
+        name: "eps",
+        symbol: "ε",
+        label: "Privacy parameter ε",
+        unit: "",
+        help: "The base mechanism's ε; for the inverse, the target ε′ of the whole release.",
+        domain: Domain::Real {
+            min: 1e-12,
+            max: 50.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 50.0),
+        },
+        default: Value::Real(1.0),
+    };
+
+    /// Failure probability δ (`delta`).
+    DELTA: Real = ParamSpec {
+        aliases: &[],
+        name: "delta",
+        symbol: "δ",
+        label: "Failure probability δ",
+        unit: "",
+        help: "The base mechanism's δ (0 for pure DP); for the inverse, the target δ′.",
+        domain: Domain::Real {
+            min: 0.0,
+            max: 1.0,
+            max_open: true,
+            scale: Scale::Log,
+            slider: (1e-12, 0.01),
+        },
+        default: Value::Real(1e-6),
+    };
+
+    /// Sampling rate p (`p`).
+    P: Real = ParamSpec {
+        aliases: &[],
+        name: "p",
+        symbol: "p",
+        label: "Sampling rate p",
+        unit: "",
+        help: "Probability that each record is in the sample (Poisson sampling).",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-5, 1.0),
+        },
+        default: Value::Real(0.01),
+    };
+
+    /// Sample size m (`m`).
+    M: Count = ParamSpec {
+        aliases: &[],
+        name: "m",
+        symbol: "m",
+        label: "Sample size m",
+        unit: "records",
+        help: "Records in the sample (fixed-size schemes); draws, with replacement.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 1_000_000),
+            odd: false,
+        },
+        default: Value::Count(600),
+    };
+
+    /// Dataset size n (`n`).
+    N: Count = ParamSpec {
+        aliases: &[],
+        name: "n",
+        symbol: "n",
+        label: "Dataset size n",
+        unit: "records",
+        help: "Records in the whole dataset (fixed-size schemes).",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (10, 10_000_000),
+            odd: false,
+        },
+        default: Value::Count(60_000),
+    };
+
+    /// Sampling scheme (`scheme`).
+    SCHEME: Pick<Scheme> = ParamSpec {
+        aliases: &[],
+        name: "scheme",
+        symbol: "scheme",
+        label: "Sampling scheme",
+        unit: "",
+        help: "How the sample is drawn; it decides the neighbouring relation of the guarantee.",
+        domain: options::<Scheme>(),
+        default: Value::Choice(0),
+    };
+
+    /// Ratio c = ε/p (`c`).
+    C: Real = ParamSpec {
+        aliases: &[],
+        name: "c",
+        symbol: "c",
+        label: "Ratio c = ε/p",
+        unit: "",
+        help: "How large ε is compared with the sampling rate: ε = c·p.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1e4,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 1000.0),
+        },
+        default: Value::Real(2.0),
+    };
+
+    /// Dataset size |x| (`dataset`).
+    DATASET: Count = ParamSpec {
+        aliases: &["dataset-size"],
+        name: "dataset",
+        symbol: "|x|",
+        label: "Dataset size |x|",
+        unit: "records",
+        help: "Training examples in the whole dataset.",
+        domain: Domain::Count {
+            min: 2,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (100, 1_000_000_000),
+            odd: false,
+        },
+        default: Value::Count(60_000),
+    };
+
+    /// Batch size B (`batch`).
+    BATCH: Count = ParamSpec {
+        aliases: &["batch-size"],
+        name: "batch",
+        symbol: "B",
+        label: "Batch size B",
+        unit: "records",
+        help: "Expected examples per step; the sampling rate is p = B/|x|.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 1_000_000),
+            odd: false,
+        },
+        default: Value::Count(256),
+    };
+
+    /// Epochs (`epochs`).
+    EPOCHS: Real = ParamSpec {
+        aliases: &[],
+        name: "epochs",
+        symbol: "epochs",
+        label: "Epochs",
+        unit: "",
+        help: "Passes over the data: k = epochs/p steps.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1e6,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 1000.0),
+        },
+        default: Value::Real(3.0),
+    };
+
+    /// Steps k (`steps`).
+    STEPS: Count = ParamSpec {
+        aliases: &[],
+        name: "steps",
+        symbol: "k",
+        label: "Steps k",
+        unit: "",
+        help: "Compositions: training steps (instead of epochs), or releases of the mechanism.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10_000_000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// Overall budget ε* (`total-eps`).
+    TOTAL_EPS: Real = ParamSpec {
+        aliases: &[],
+        name: "total-eps",
+        symbol: "ε*",
+        label: "Overall budget ε*",
+        unit: "",
+        help: "The whole training run is ½ε*²-zCDP, so each of k steps may use ε*/√k.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 100.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 100.0),
+        },
+        default: Value::Real(3.0),
+    };
+
+    /// Sampling rate n/N (`rate`).
+    RATE: Real = ParamSpec {
+        aliases: &[],
+        name: "rate",
+        symbol: "n/N",
+        label: "Sampling rate n/N",
+        unit: "",
+        help: "The fraction of the population drawn (simple random sampling without replacement).",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-4, 1.0),
+        },
+        default: Value::Real(0.01),
+    };
+
+    /// Target variance fraction q (`target-q`).
+    TARGET_Q: Real = ParamSpec {
+        aliases: &[],
+        name: "target-q",
+        symbol: "q",
+        label: "Target variance fraction q",
+        unit: "",
+        help: "Find the sampling rate at which q = 1 − ε²/ε_n² reaches this value.",
+        domain: Domain::Real {
+            min: 0.001,
+            max: 0.999,
+            max_open: false,
+            scale: Scale::Linear,
+            slider: (0.01, 0.99),
+        },
+        default: Value::Real(0.6),
+    };
+
+    /// Population size N (`N`).
+    POPULATION_SIZE: Count = ParamSpec {
+        aliases: &[],
+        name: "N",
+        symbol: "N",
+        label: "Population size N",
+        unit: "records",
+        help: "Records the agency holds (odd, so the median is one record).",
+        domain: Domain::Count {
+            min: 3,
+            // Generating and sorting a larger population would block the browser for too long.
+            max: 100_001,
+            scale: Scale::Log,
+            slider: (101, 100_001),
+            odd: true,
+        },
+        default: Value::Count(10_001),
+    };
+
+    /// Range R of the values (`range`).
+    RANGE: Real = ParamSpec {
+        aliases: &[],
+        name: "range",
+        symbol: "R",
+        label: "Range R of the values",
+        unit: "",
+        help: "A public bound on the spread of the values; the mean's sensitivity is R/N.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1e9,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 10_000.0),
+        },
+        default: Value::Real(1.0),
+    };
+
+    /// Population variance S²_N (`pop-variance`).
+    POP_VARIANCE: Real = ParamSpec {
+        aliases: &[],
+        name: "pop-variance",
+        symbol: "S²",
+        label: "Population variance S²_N",
+        unit: "",
+        help: "The variance of the values in the population (sets the sampling variance).",
+        domain: Domain::Real {
+            min: 0.0,
+            max: 1e18,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-6, 10_000.0),
+        },
+        default: Value::Real(0.01),
+    };
+
+    /// Simulated population (`population`).
+    POPULATION: Pick<Population> = ParamSpec {
+        aliases: &[],
+        name: "population",
+        symbol: "population",
+        label: "Simulated population",
+        unit: "",
+        help: "The distribution the population is drawn from (seed 002, Sections 2.4, 4.3, 4.4).",
+        domain: options::<Population>(),
+        default: Value::Choice(0),
+    };
+
+    /// Simulation runs T (`runs`).
+    RUNS: Count = ParamSpec {
+        aliases: &[],
+        name: "runs",
+        symbol: "T",
+        label: "Simulation runs T",
+        unit: "",
+        help: "Samples drawn per ε and sampling rate (the paper uses 1,000).",
+        domain: Domain::Count {
+            min: 10,
+            max: 100_000,
+            scale: Scale::Log,
+            slider: (10, 10_000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// Random seed (`seed`).
+    SEED: Count = ParamSpec {
+        aliases: &[],
+        name: "seed",
+        symbol: "seed",
+        label: "Random seed",
+        unit: "",
+        help: "The same seed gives the same population and samples, in the app and in the CLI.",
+        domain: Domain::Count {
+            min: 0,
+            max: 9_007_199_254_740_992,
+            scale: Scale::Linear,
+            slider: (0, 1000),
+            odd: false,
+        },
+        // The seed of the paper's Appendix B code (our generator is not R's, so the draws differ).
+        default: Value::Count(123),
+    };
+
+    /// Also draw the naive formula (`naive`).
+    NAIVE: Pick<ShowNaive> = ParamSpec {
+        aliases: &[],
+        name: "naive",
+        symbol: "naive",
+        label: "Also draw the naive formula",
+        unit: "",
+        help: "Eq. 8 typed directly in double precision, without expm1/log1p.",
+        domain: options::<ShowNaive>(),
+        default: Value::Choice(0),
+    };
+
+    /// Base mechanism (`mech`).
+    MECH: Pick<Mechanism> = ParamSpec {
+        aliases: &["mechanism"],
+        name: "mech",
+        symbol: "mechanism",
+        label: "Base mechanism",
+        unit: "",
+        help: "The mechanism run on the sample; every query has sensitivity 1.",
+        domain: options::<Mechanism>(),
+        default: Value::Choice(0),
+    };
+
+    /// Noise multiplier σ (`sigma`).
+    SIGMA: Real = ParamSpec {
+        aliases: &[],
+        name: "sigma",
+        symbol: "σ",
+        label: "Noise multiplier σ",
+        unit: "",
+        help: "Standard deviation of the Gaussian noise over the sensitivity (iteration page: over the gradient bound L).",
+        domain: Domain::Real {
+            min: 0.1,
+            max: 10_000.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.3, 100.0),
+        },
+        default: Value::Real(5.0),
+    };
+
+    /// Laplace scale b (`scale`).
+    SCALE: Real = ParamSpec {
+        aliases: &[],
+        name: "scale",
+        symbol: "b",
+        label: "Laplace scale b",
+        unit: "",
+        help: "Scale of the Laplace noise over the sensitivity (pure ε = 1/b).",
+        domain: Domain::Real {
+            min: 0.01,
+            max: 10_000.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.05, 100.0),
+        },
+        default: Value::Real(0.5),
+    };
+
+    /// Categories k (`k`).
+    K: Count = ParamSpec {
+        aliases: &[],
+        name: "k",
+        symbol: "k",
+        label: "Categories k",
+        unit: "",
+        help: "Number of possible answers of k-ary randomized response.",
+        domain: Domain::Count {
+            min: 2,
+            max: 1_000_000,
+            scale: Scale::Log,
+            slider: (2, 1000),
+            odd: false,
+        },
+        default: Value::Count(4),
+    };
+
+    /// Sampling rate q (`q`).
+    Q: Real = ParamSpec {
+        aliases: &[],
+        name: "q",
+        symbol: "q",
+        label: "Sampling rate q",
+        unit: "",
+        help:
+            "Poisson: each record's inclusion probability; without replacement: the fraction m/n.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-5, 1.0),
+        },
+        default: Value::Real(0.001),
+    };
+
+    /// Rényi order α (`alpha`).
+    ALPHA: Real = ParamSpec {
+        aliases: &[],
+        name: "alpha",
+        symbol: "α",
+        label: "Rényi order α",
+        unit: "",
+        help: "The order at which the readouts show ε(α).",
+        domain: Domain::Real {
+            min: 1.001,
+            max: 10_000.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1.01, 1000.0),
+        },
+        default: Value::Real(8.0),
+    };
+
+    /// Curve (`bound`).
+    BOUND: Pick<Bound> = ParamSpec {
+        aliases: &[],
+        name: "bound",
+        symbol: "bound",
+        label: "Curve",
+        unit: "",
+        help: "Exact RDP, or the upper or lower bound of the subsampled mechanism.",
+        domain: options::<Bound>(),
+        default: Value::Choice(0),
+    };
+
+    /// RDP to (ε, δ) conversion (`conversion`).
+    CONVERSION: Pick<Conversion> = ParamSpec {
+        aliases: &[],
+        name: "conversion",
+        symbol: "conversion",
+        label: "RDP to (ε, δ) conversion",
+        unit: "",
+        help: "How a Rényi DP curve becomes an (ε, δ) guarantee.",
+        domain: options::<Conversion>(),
+        default: Value::Choice(0),
+    };
+
+    /// Target ε (`target-eps`).
+    TARGET_EPS: Real = ParamSpec {
+        aliases: &[],
+        name: "target-eps",
+        symbol: "ε",
+        label: "Target ε",
+        unit: "",
+        help: "The ε at which to report δ(ε); on the training page, the ε the noise is calibrated for.",
+        domain: Domain::Real {
+            min: 0.0,
+            max: 500.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 50.0),
+        },
+        default: Value::Real(1.0),
+    };
+
+    /// Length of training given (`length`).
+    LENGTH: Pick<Length> = ParamSpec {
+        aliases: &[],
+        name: "length",
+        symbol: "length",
+        label: "Length of training given",
+        unit: "",
+        help: "Whether the run's length is counted in epochs (k = epochs·|x|/B steps) or in steps.",
+        domain: options::<Length>(),
+        default: Value::Choice(0),
+    };
+
+    /// How batches are formed (`batching`).
+    BATCHING: Pick<Batching> = ParamSpec {
+        aliases: &[],
+        name: "batching",
+        symbol: "batching",
+        label: "How batches are formed",
+        unit: "",
+        help: "What your training loop really does; the tight analysis exists for Poisson sampling only.",
+        domain: options::<Batching>(),
+        default: Value::Choice(0),
+    };
+
+    /// Local privacy ε₀ (`eps0`).
+    EPS0: Real = ParamSpec {
+        aliases: &[],
+        name: "eps0",
+        symbol: "ε₀",
+        label: "Local privacy ε₀",
+        unit: "",
+        help: "Each user's local randomizer is ε₀-differentially private on its own.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 30.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.01, 15.0),
+        },
+        default: Value::Real(4.0),
+    };
+
+    /// Users n (`users`).
+    USERS: Count = ParamSpec {
+        aliases: &[],
+        name: "users",
+        symbol: "n",
+        label: "Users n",
+        unit: "users",
+        help: "Users who each send one randomized message to the shuffler.",
+        domain: Domain::Count {
+            min: 2,
+            // The shuffle bounds' domain.
+            max: amp_math::shuffle::MAX_USERS,
+            scale: Scale::Log,
+            slider: (100, 100_000_000),
+            odd: false,
+        },
+        default: Value::Count(100_000),
+    };
+
+    /// Local randomizer (`randomizer`).
+    RANDOMIZER: Pick<RandomizerKind> = ParamSpec {
+        aliases: &[],
+        name: "randomizer",
+        symbol: "randomizer",
+        label: "Local randomizer",
+        unit: "",
+        help: "What the privacy-blanket bounds may assume about the users' randomizer.",
+        domain: options::<RandomizerKind>(),
+        default: Value::Choice(0),
+    };
+
+    /// Steps T (one record each) (`iterations`).
+    ITERATIONS: Count = ParamSpec {
+        aliases: &[],
+        name: "iterations",
+        symbol: "T",
+        label: "Steps T (one record each)",
+        unit: "steps",
+        help: "Length of the one pass of noisy SGD; the record used at step t is hidden by the T − t steps after it.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10_000_000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// Step size η (`step-size`).
+    STEP_SIZE: Real = ParamSpec {
+        aliases: &[],
+        name: "step-size",
+        symbol: "η",
+        label: "Step size η",
+        unit: "",
+        help: "Learning rate of each step; the theorem needs η ≤ 2/β so that every step is contractive.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1e6,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 100.0),
+        },
+        default: Value::Real(0.1),
+    };
+
+    /// Smoothness β of the loss (`smoothness`).
+    SMOOTHNESS: Real = ParamSpec {
+        aliases: &[],
+        name: "smoothness",
+        symbol: "β",
+        label: "Smoothness β of the loss",
+        unit: "",
+        help: "Every loss's gradient is β-Lipschitz (β-smooth); with convexity and η ≤ 2/β the updates are contractive.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1e9,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 1000.0),
+        },
+        default: Value::Real(1.0),
+    };
+}

@@ -1,0 +1,139 @@
+//! The options of every choice parameter, as enums. Each list is declared once, by
+//! [`choices!`]: its ids (URL and CLI values), labels and order come from here, and an option is
+//! stored as its position ([`Value::Choice`](super::Value::Choice)), so nothing string-matches a
+//! choice after the boundary has parsed it.
+//!
+//! Where the math crate already has the enum (sampling schemes, populations, RDP bounds and
+//! conversions), the option list is implemented for that enum; the match in `index` is
+//! exhaustive, so a variant added to the math enum without an option here does not compile.
+
+use super::Choice;
+
+/// An enum whose variants are the options of a choice parameter.
+pub trait ChoiceEnum: Copy + PartialEq + std::fmt::Debug + 'static {
+    /// Every option, in display order (the first is the parameter's default).
+    const ALL: &'static [Self];
+    /// Ids and labels, in the same order.
+    const CHOICES: &'static [Choice];
+    /// Position in [`ChoiceEnum::ALL`].
+    fn index(self) -> usize;
+    /// The URL / CLI value.
+    fn id(self) -> &'static str {
+        Self::CHOICES[self.index()].id
+    }
+    /// The label shown in the select.
+    fn label(self) -> &'static str {
+        Self::CHOICES[self.index()].label
+    }
+    /// Parse a URL / CLI value (the boundary only).
+    fn from_id(id: &str) -> Option<Self> {
+        Self::CHOICES
+            .iter()
+            .position(|c| c.id == id)
+            .map(|i| Self::ALL[i])
+    }
+}
+
+/// Declare an enum of options (`pub enum Name { Variant = "id", "label"; … }`), or give an
+/// existing fieldless enum its options (`impl Path { Variant = "id", "label"; … }`).
+macro_rules! choices {
+    ($(#[$m:meta])* pub enum $name:ident { $( $(#[$vm:meta])* $v:ident = $id:literal, $label:literal; )+ }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $( $(#[$vm])* $v ),+ }
+        choices!(impl $name { $( $v = $id, $label; )+ });
+    };
+    (impl $name:ident { $( $v:ident = $id:literal, $label:literal; )+ }) => {
+        impl ChoiceEnum for $name {
+            const ALL: &'static [Self] = &[$( $name::$v ),+];
+            const CHOICES: &'static [Choice] = &[$( Choice { id: $id, label: $label } ),+];
+            fn index(self) -> usize {
+                #[allow(dead_code)]
+                enum Position { $( $v ),+ }
+                match self { $( $name::$v => Position::$v as usize ),+ }
+            }
+        }
+    };
+}
+
+use amp_math::median_sim::Population;
+use amp_math::rdp_accounting::{Bound, Conversion};
+use amp_math::subsampling::Scheme;
+
+choices!(impl Scheme {
+    Poisson = "poisson", "Poisson, rate p";
+    WithoutReplacement = "without-replacement", "m of n, without replacement";
+    WithReplacement = "with-replacement", "m draws of n, with replacement";
+});
+
+choices!(impl Population {
+    LogNormal = "lognormal", "Log-normal(5, 0.5) (Section 4.3)";
+    Bimodal = "bimodal", "Bimodal Beta mixture (Appendix B)";
+    Beta = "beta", "Beta(2, 10) (Section 2.4)";
+});
+
+choices!(impl Bound {
+    Exact = "exact", "Exact (where known)";
+    Upper = "upper", "Upper bound";
+    Lower = "lower", "Lower bound (whole orders)";
+});
+
+choices!(impl Conversion {
+    Improved = "improved", "Improved (Canonne, Kamath & Steinke 2020)";
+    Classic = "classic", "Classic (Mironov 2017)";
+});
+
+choices! {
+    /// Whether to draw the naive double-precision eq. 8 beside the stable one.
+    pub enum ShowNaive {
+        /// Only the stable formula.
+        Hide = "hide", "No";
+        /// Also the naive one, with its rounding artifact.
+        Show = "show", "Yes: show the rounding artifact";
+    }
+}
+
+choices! {
+    /// The base mechanism (every query has sensitivity 1); its own parameter is σ, b, or ε and k.
+    pub enum Mechanism {
+        /// Gaussian noise, noise multiplier σ.
+        Gaussian = "gaussian", "Gaussian (noise multiplier σ)";
+        /// Laplace noise, scale b.
+        Laplace = "laplace", "Laplace (scale b)";
+        /// Binary randomized response at ε.
+        RandomizedResponse = "randomized-response", "Randomized response (ε)";
+        /// k-ary randomized response at ε.
+        KaryRandomizedResponse = "kary-randomized-response", "k-ary randomized response (ε, k)";
+    }
+}
+
+choices! {
+    /// How the length of a training run is given.
+    pub enum Length {
+        /// Passes over the data.
+        Epochs = "epochs", "In epochs";
+        /// Steps.
+        Steps = "steps", "In steps";
+    }
+}
+
+choices! {
+    /// How a training loop forms its batches.
+    pub enum Batching {
+        /// Each example joins a batch independently.
+        Poisson = "poisson", "Poisson sampling (each example joins a batch with probability q)";
+        /// A shuffle, then fixed-size batches in order.
+        Shuffle = "shuffle", "Shuffle, then fixed-size batches in order";
+    }
+}
+
+choices! {
+    /// What a shuffle bound may assume about the users' local randomizer (the math's
+    /// [`amp_math::shuffle::Randomizer`] carries k; this is the choice alone).
+    pub enum RandomizerKind {
+        /// Any ε₀-LDP randomizer.
+        Generic = "generic", "Any ε₀-LDP randomizer";
+        /// k-ary randomized response.
+        KRr = "k-rr", "k-ary randomized response";
+    }
+}
