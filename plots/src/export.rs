@@ -10,7 +10,13 @@ use crate::params::ParamValues;
 fn parameter_list(spec: &FigureSpec, values: &ParamValues) -> Vec<(String, String, String)> {
     spec.params
         .iter()
-        .map(|p| (p.name.to_string(), p.format(values.get(p)), p.unit.to_string()))
+        .map(|p| {
+            (
+                p.name.to_string(),
+                p.format(values.get(p)),
+                p.unit.to_string(),
+            )
+        })
         .collect()
 }
 

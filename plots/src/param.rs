@@ -9,8 +9,8 @@ use amp_math::rdp_accounting::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{
-    Batching, ChoiceEnum, Count, Domain, Length, Mechanism, ParamSpec, Pick, RandomizerKind,
-    Real, Scale, ShowNaive, Value,
+    Batching, ChoiceEnum, Count, Domain, Length, Mechanism, ParamSpec, Pick, RandomizerKind, Real,
+    Scale, ShowNaive, Value,
 };
 use std::marker::PhantomData;
 

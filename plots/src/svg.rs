@@ -15,7 +15,11 @@ pub fn render_svg(
     values: &ParamValues,
     size: (u32, u32),
 ) -> Result<String, String> {
-    chart_svg(&figure.chart(values).map_err(|e| e.to_string())?, figure.title, size)
+    chart_svg(
+        &figure.chart(values).map_err(|e| e.to_string())?,
+        figure.title,
+        size,
+    )
 }
 
 /// Draw an already computed chart as a standalone SVG document with `title` (the app's export:

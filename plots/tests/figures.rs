@@ -1,9 +1,9 @@
 //! Every registry figure renders natively to well-formed, non-empty SVG, at defaults and at the
 //! corners of its parameters' slider ranges, with finite data in every series.
 
+use amp_math::subsampling::Scheme;
 use amp_plots::figures::{Chart, ChartError, FigureId, FIGURES};
 use amp_plots::pages::{check_together, is_relevant, Page, View};
-use amp_math::subsampling::Scheme;
 use amp_plots::param as p;
 use amp_plots::params::{by_name, Domain, Mechanism, ParamSpec, ParamValues, Value};
 use amp_plots::svg::{render_svg, SIZE};
@@ -147,7 +147,10 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
         assert_eq!(FIGURES[i].id, *id, "registry entry {i} is out of order");
         assert_eq!(id.spec().id, *id);
         assert_eq!(FigureId::from_id(id.as_str()), Some(*id));
-        assert_eq!(amp_plots::figures::figure(id.as_str()).map(|f| f.id), Some(*id));
+        assert_eq!(
+            amp_plots::figures::figure(id.as_str()).map(|f| f.id),
+            Some(*id)
+        );
     }
     assert_eq!(FigureId::from_id("no-such-figure"), None);
     let mut ids: Vec<&str> = FIGURES.iter().map(|f| f.id.as_str()).collect();
@@ -156,7 +159,9 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
     assert_eq!(ids.len(), FIGURES.len());
     for f in FIGURES {
         assert!(
-            f.id.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            f.id.as_str()
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '-'),
             "{}",
             f.id
         );
@@ -206,13 +211,11 @@ fn corners(
 ) -> Vec<Vec<Value>> {
     f.params
         .iter()
-        .map(|&spec| {
-            match spec.domain {
-                Domain::Choice(options) => (0..options.len()).map(Value::Choice).collect(),
-                _ => {
-                    let (lo, hi) = ends(spec);
-                    vec![lo, spec.default, hi]
-                }
+        .map(|&spec| match spec.domain {
+            Domain::Choice(options) => (0..options.len()).map(Value::Choice).collect(),
+            _ => {
+                let (lo, hi) = ends(spec);
+                vec![lo, spec.default, hi]
             }
         })
         .collect()

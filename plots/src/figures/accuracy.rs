@@ -10,9 +10,12 @@ use amp_math::median_sim::{
     generate_population, quantiles, SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES,
 };
 
-use super::{ChartResult, log_grid, log_range, Axis, Band, BoxStat, Chart, LegendCorner, Marker, Role, Series};
-use crate::param as p;
+use super::{
+    log_grid, log_range, Axis, Band, BoxStat, Chart, ChartResult, LegendCorner, Marker, Role,
+    Series,
+};
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::{ParamValues, ShowNaive};
 
 const POINTS: usize = 160;

@@ -8,9 +8,9 @@ use amp_math::iteration::{
 };
 use amp_math::rdp_accounting::Conversion;
 
-use super::{ChartError, ChartResult, log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
-use crate::param as p;
+use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::ParamValues;
 
 /// Positions evaluated for the curve (every position when T is at most this).
@@ -77,8 +77,7 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
     let sgd = run(values);
     let delta = values.real(p::DELTA);
     let big_t = sgd.steps;
-    let flat = composition_epsilon(&sgd, delta, Conversion::Improved)?
-        .epsilon;
+    let flat = composition_epsilon(&sgd, delta, Conversion::Improved)?.epsilon;
     if !(flat.is_finite() && flat > 0.0) {
         return Err(ChartError::NotApplicable(format!(
             "at δ = {} a record's step already costs ε = 0 (δ this large needs no ε), so there is nothing to amplify",

@@ -7,11 +7,12 @@ use amp_math::limits::{
 };
 use amp_math::subsampling::base_epsilon;
 
-use super::{ChartResult, 
-    log_grid, log_range, Axis, Band, Chart, Heatmap, LegendCorner, Marker, Outline, Role, Series,
+use super::{
+    log_grid, log_range, Axis, Band, Chart, ChartResult, Heatmap, LegendCorner, Marker, Outline,
+    Role, Series,
 };
-use crate::param as p;
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::ParamValues;
 
 /// Rates drawn as a family in `noise-ratio-vs-epsilon` (the post's figure).

@@ -8,9 +8,9 @@ use amp_math::rdp_accounting::{
 };
 use amp_math::MathError;
 
-use super::{ChartResult, log_grid, log_range, Axis, Chart, LegendCorner, Marker, Role, Series};
-use crate::param as p;
+use super::{log_grid, log_range, Axis, Chart, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
 use amp_math::subsampling::Scheme;
 
@@ -451,7 +451,8 @@ fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, String> {
         let rdp = orders
             .iter()
             .map(|&a| subsampled(&st.mech, st.sampling, Bound::Upper, a))
-            .collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
         Curve { orders, rdp }
     } else {
         Curve::of(&st.mech, st.sampling, &orders).map_err(|e| e.to_string())?

@@ -9,9 +9,11 @@ use amp_math::shuffle::{
 };
 use amp_math::subsampling::base_epsilon;
 
-use super::{ChartResult, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
-use crate::param as p;
+use super::{
+    log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
+};
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::{ParamValues, RandomizerKind};
 
 /// The randomizer the privacy-blanket bounds may assume.

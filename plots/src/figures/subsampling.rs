@@ -4,10 +4,12 @@ use amp_math::subsampling::{
     amplified_epsilon, base_epsilon, with_replacement_inclusion, Sampling, Scheme,
 };
 
-use super::{ChartResult, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series};
-use crate::param as p;
+use super::{
+    log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
+};
 use crate::format::short_number;
 use crate::pages::sampling;
+use crate::param as p;
 use crate::params::ParamValues;
 
 /// The base ε values drawn as a family on every figure of the page.

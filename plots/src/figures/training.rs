@@ -18,11 +18,12 @@ use amp_math::rdp_accounting::{
 };
 
 use super::renyi::{step_curve, RdpSetting};
-use super::{ChartError, ChartResult, 
-    group_digits, log_grid, log_range, Axis, Band, Chart, LegendCorner, Marker, Role, Series,
+use super::{
+    group_digits, log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner,
+    Marker, Role, Series,
 };
-use crate::param as p;
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::{Batching, Length, Mechanism as MechanismChoice, ParamValues};
 
 /// FFT buckets per composition for numbers that follow a slider (about 10 ms natively). Budgets
@@ -180,7 +181,8 @@ pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String
         return Ok(b);
     }
     let band = Rc::new(
-        pld::Band::within(t.noise, t.q, t.steps, buckets, pld::STEP_RANGE.0).map_err(|e| e.to_string())?,
+        pld::Band::within(t.noise, t.q, t.steps, buckets, pld::STEP_RANGE.0)
+            .map_err(|e| e.to_string())?,
     );
     LAST.with(|c| *c.borrow_mut() = Some((key, band.clone())));
     Ok(band)
@@ -621,7 +623,8 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
             rel: 0.0,
             max_iterations: 200,
         },
-    ).map_err(|e| e.to_string())?
+    )
+    .map_err(|e| e.to_string())?
     .exp();
     Ok(one * (steps as f64).sqrt())
 }

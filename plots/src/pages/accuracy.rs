@@ -1,0 +1,146 @@
+//! `page=accuracy`: when sampling first makes a release more accurate (seed 002, Hu, Drechsler &
+//! Kim). Sampling without replacement, replace-one neighbours.
+
+use amp_math::accuracy::{
+    delta_n, epsilon_n, mean_variances, rate_for_variance_fraction, variance_fraction,
+};
+use amp_math::Relation;
+
+use super::{Body, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget, Workbench};
+use crate::figures::{ChartError, FigureId};
+use crate::param as p;
+use crate::params::ParamValues;
+
+const EPSILON_N: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-n",
+    label: "ε_n on the sample",
+    digits: 5,
+};
+const DELTA_N: ReadoutSpec = ReadoutSpec {
+    id: "delta-n",
+    label: "δ_n on the sample",
+    digits: 4,
+};
+const Q_VALUE: ReadoutSpec = ReadoutSpec {
+    id: "q-value",
+    label: "q = 1 − ε²/ε_n²",
+    digits: 4,
+};
+const RATE_FOR_Q: ReadoutSpec = ReadoutSpec {
+    id: "rate-for-q",
+    label: "Rate at which q reaches the target",
+    digits: 4,
+};
+const MEAN_RATIO: ReadoutSpec = ReadoutSpec {
+    id: "mean-variance-ratio",
+    label: "V_n / V_N at your rate",
+    digits: 4,
+};
+
+/// The declaration.
+pub static SPEC: PageSpec = PageSpec {
+    id: "accuracy",
+    nav: "Accuracy",
+    heading: "When sampling first makes a release more accurate",
+    lede: "A statistical agency that holds a whole population and has to publish with (ε, δ)-differential privacy has an odd option: draw a random sample first, and run the private mechanism on the sample with the larger budget that amplification allows. \
+           Less noise, but now there is sampling error, and the statistic may be more sensitive on fewer records. Hu, Drechsler and Kim ask when the trade comes out ahead.",
+    body: Body::Sections(&[
+        Section::Workbench(Workbench {
+            label: "Budget and sampling rate",
+            controls_title: "Budget and sampling rate",
+            params: &[p::EPS.spec, p::DELTA.spec, p::RATE.spec, p::TARGET_Q.spec],
+            under_controls: None,
+            results_title: Some("What the sample may spend"),
+            groups: &[Group::numbers(&[&EPSILON_N, &DELTA_N, &Q_VALUE, &RATE_FOR_Q])],
+        }),
+        Section::Prose(include_str!("../../content/accuracy-budget.html")),
+        Section::Figures {
+            label: "Amplified budget",
+            figures: &[FigureId::VarianceFractionQ],
+        },
+        Section::Prose(include_str!("../../content/accuracy-mean.html")),
+        Section::Workbench(Workbench {
+            label: "The mean",
+            controls_title: "The population and its values",
+            params: &[
+                p::POPULATION_SIZE.spec,
+                p::RANGE.spec,
+                p::POP_VARIANCE.spec,
+                p::NAIVE.spec,
+            ],
+            under_controls: None,
+            results_title: Some("Private mean"),
+            groups: &[Group::numbers(&[&MEAN_RATIO])],
+        }),
+        Section::Figures {
+            label: "Figures of the mean",
+            figures: &[FigureId::MeanVarianceVsRate, FigureId::MeanNoiseRatio],
+        },
+        Section::Prose(include_str!("../../content/accuracy-median.html")),
+        Section::Workbench(Workbench {
+            label: "Simulation",
+            controls_title: "Simulation",
+            params: &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec],
+            under_controls: Some(Widget::SimPanel),
+            results_title: Some("Against the paper"),
+            groups: &[Group {
+                widget: Some(Widget::Reproduction),
+                ..Group::numbers(&[])
+            }],
+        }),
+        Section::Figures {
+            label: "The median simulation",
+            figures: &[
+                FigureId::PopulationDensity,
+                FigureId::SensitivityRatio,
+                FigureId::NoiseMagnitude,
+                FigureId::SampleMedians,
+                FigureId::MedianMseVsRate,
+            ],
+        },
+        Section::Widget(Widget::TableOne),
+    ]),
+    readouts,
+    refines: false,
+};
+
+/// Every number of the page (sampling without replacement from the population, replace one).
+pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+    const R: Relation = Relation::ReplaceOne;
+    let (eps, rate) = (v.real(p::EPS), v.real(p::RATE));
+    let mut r = Readings::default();
+    r.push(
+        &EPSILON_N,
+        epsilon_n(eps, rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &DELTA_N,
+        delta_n(v.real(p::DELTA), rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &Q_VALUE,
+        variance_fraction(eps, rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &RATE_FOR_Q,
+        rate_for_variance_fraction(eps, v.real(p::TARGET_Q)).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &MEAN_RATIO,
+        mean_variances(
+            eps,
+            rate,
+            v.count(p::POPULATION_SIZE) as f64,
+            v.real(p::RANGE),
+            v.real(p::POP_VARIANCE),
+        )
+        .map(|m| m.sample_total() / m.population)
+        .map_err(ChartError::from),
+        R,
+    );
+    r
+}

@@ -1,0 +1,83 @@
+//! `page=iteration`: amplification by iteration (seed 004, §3; Feldman, Mironov, Talwar &
+//! Thakurta 2018), and the lecture's summary of the three techniques.
+
+use amp_math::Relation;
+
+use super::{
+    Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+};
+use crate::figures::iteration::{inapplicable, readouts as by_position};
+use crate::figures::{ChartError, FigureId};
+use crate::param as p;
+use crate::params::ParamValues;
+
+const FIRST: ReadoutSpec = ReadoutSpec {
+    id: "iteration-epsilon-first",
+    label: "ε at δ for the first record (t = 1)",
+    digits: 4,
+};
+const MIDDLE: ReadoutSpec = ReadoutSpec {
+    id: "iteration-epsilon-middle",
+    label: "ε at δ for the record in the middle (t = ⌈T/2⌉)",
+    digits: 4,
+};
+const PLAIN: ReadoutSpec = ReadoutSpec {
+    id: "iteration-epsilon-plain",
+    label: "ε at δ without amplification (every record; the last one's too)",
+    digits: 4,
+};
+const WARNING: NoteSpec = NoteSpec {
+    id: "iteration-warning",
+    kind: NoteKind::Warning,
+};
+
+/// The declaration.
+pub static SPEC: PageSpec = PageSpec {
+    id: "iteration",
+    nav: "Iteration",
+    heading: "Amplification by iteration",
+    lede: "When a model is trained by noisy steps and only the final model is published, a record used early is followed by many more noisy steps. \
+           Each of them blurs its influence a little further, so early records end up better protected than the privacy of their own step suggests.",
+    body: Body::Sections(&[
+        Section::Workbench(Workbench {
+            label: "Your noisy SGD run",
+            controls_title: "One pass of noisy SGD",
+            params: &[
+                p::ITERATIONS.spec,
+                p::SIGMA.spec,
+                p::STEP_SIZE.spec,
+                p::SMOOTHNESS.spec,
+                p::DELTA.spec,
+            ],
+            under_controls: None,
+            results_title: Some("Privacy of the last iterate"),
+            groups: &[Group {
+                notes_before: &[&WARNING],
+                remark: Some("Rényi DP converted to (ε, δ) with the improved conversion (Canonne, Kamath & Steinke 2020); σ is in units of the gradient bound L."),
+                ..Group::numbers(&[&FIRST, &MIDDLE, &PLAIN])
+            }],
+        }),
+        Section::Prose(include_str!("../../content/iteration-intro.html")),
+        Section::Figures {
+            label: "Privacy by position",
+            figures: &[FigureId::IterationPrivacyByPosition],
+        },
+        Section::Prose(include_str!("../../content/iteration-bound.html")),
+        Section::Prose(include_str!("../../content/iteration-summary.html")),
+    ]),
+    readouts,
+    refines: false,
+};
+
+/// Every number of the page (replace one: the records of two neighbouring datasets differ at one
+/// step).
+pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+    const R: Relation = Relation::ReplaceOne;
+    let n = by_position(v);
+    let mut r = Readings::default();
+    r.push(&FIRST, n.first.map_err(ChartError::NotApplicable), R);
+    r.push(&MIDDLE, n.middle.map_err(ChartError::NotApplicable), R);
+    r.push(&PLAIN, n.composition.map_err(ChartError::NotApplicable), R);
+    r.note(&WARNING, inapplicable(v));
+    r
+}

@@ -1,0 +1,197 @@
+//! `page=limits`: when subsampling stops being free (seed 001, Steinke, "Limits of privacy
+//! amplification by subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms.
+
+use amp_math::limits::{
+    epsilon_p, noise_factor, noise_factor_bound, noise_ratio, ratio_floor, regime, Duration,
+};
+use amp_math::Relation;
+
+use super::{
+    Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+};
+use crate::figures::{regime_sentence, ChartError, FigureId};
+use crate::param as p;
+use crate::params::ParamValues;
+
+const EPSILON_P: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-p",
+    label: "ε_p the sample may spend",
+    digits: 5,
+};
+const NOISE_RATIO: ReadoutSpec = ReadoutSpec {
+    id: "noise-ratio",
+    label: "Noise ratio R = p·ε_p/ε",
+    digits: 4,
+};
+const NOISE_FACTOR: ReadoutSpec = ReadoutSpec {
+    id: "noise-factor",
+    label: "Noise factor 1/R",
+    digits: 4,
+};
+const RATIO_FLOOR: ReadoutSpec = ReadoutSpec {
+    id: "ratio-floor",
+    label: "Floor log(1 + c)/c",
+    digits: 4,
+};
+const NOISE_BOUND: ReadoutSpec = ReadoutSpec {
+    id: "noise-bound",
+    label: "Most extra noise c/log(1 + c)",
+    digits: 5,
+};
+const REGIME_P: ReadoutSpec = ReadoutSpec {
+    id: "regime-p",
+    label: "Sampling rate p = B/|x|",
+    digits: 4,
+};
+const REGIME_STEPS: ReadoutSpec = ReadoutSpec {
+    id: "regime-steps",
+    label: "Steps k",
+    digits: 6,
+};
+const REGIME_EPS: ReadoutSpec = ReadoutSpec {
+    id: "regime-epsilon-per-step",
+    label: "Per-step ε = ε*/√k",
+    digits: 4,
+};
+const C_VALUE: ReadoutSpec = ReadoutSpec {
+    id: "c-value",
+    label: "c = ε/p",
+    digits: 4,
+};
+const REGIME_FACTOR: ReadoutSpec = ReadoutSpec {
+    id: "regime-noise-factor",
+    label: "Noise factor 1/R",
+    digits: 4,
+};
+const REGIME_BOUND: ReadoutSpec = ReadoutSpec {
+    id: "regime-noise-bound",
+    label: "Bound c/log(1 + c)",
+    digits: 4,
+};
+const REGIME_SENTENCE: NoteSpec = NoteSpec {
+    id: "regime-sentence",
+    kind: NoteKind::Sentence,
+};
+
+/// The declaration.
+pub static SPEC: PageSpec = PageSpec {
+    id: "limits",
+    nav: "Limits",
+    heading: "When subsampling stops being free",
+    lede: "The subsampling page tells a good story: run the mechanism on a sample at rate p, let it spend a larger ε, and the release keeps its guarantee. \
+           The story says this costs nothing in accuracy. That is only true when ε is small compared with p, and this page lets you find where your own setting sits.",
+    body: Body::Sections(&[
+        Section::Workbench(Workbench {
+            label: "ε and p",
+            controls_title: "ε and the rate",
+            params: &[p::EPS.spec, p::P.spec],
+            under_controls: None,
+            results_title: Some("Noise, compared"),
+            groups: &[Group::numbers(&[&EPSILON_P, &NOISE_RATIO, &NOISE_FACTOR])],
+        }),
+        Section::Prose(include_str!("../../content/limits-mechanisms.html")),
+        Section::Figures {
+            label: "The noise ratio",
+            figures: &[FigureId::NoiseRatioVsEpsilon, FigureId::TaylorOrders],
+        },
+        Section::Prose(include_str!("../../content/limits-taylor.html")),
+        Section::Workbench(Workbench {
+            label: "c",
+            controls_title: "The ratio c = ε/p",
+            params: &[p::C.spec],
+            under_controls: None,
+            results_title: Some("Floor and bound"),
+            groups: &[Group::numbers(&[&RATIO_FLOOR, &NOISE_BOUND])],
+        }),
+        Section::Figures {
+            label: "Proportional ε",
+            figures: &[FigureId::NoiseRatioFixedC, FigureId::NoiseBoundVsC],
+        },
+        Section::Prose(include_str!("../../content/limits-mse.html")),
+        Section::Workbench(Workbench {
+            label: "n",
+            controls_title: "Records",
+            params: &[p::N.spec],
+            under_controls: None,
+            results_title: None,
+            groups: &[],
+        }),
+        Section::Figures {
+            label: "Mean squared error",
+            figures: &[FigureId::MseComparison],
+        },
+        Section::Prose(include_str!("../../content/limits-regime.html")),
+        Section::Workbench(Workbench {
+            label: "Training",
+            controls_title: "Your training run",
+            params: &[
+                p::DATASET.spec,
+                p::BATCH.spec,
+                p::EPOCHS.spec,
+                p::TOTAL_EPS.spec,
+            ],
+            under_controls: None,
+            results_title: Some("Regime calculator"),
+            groups: &[super::Group {
+                notes_after: &[&REGIME_SENTENCE],
+                ..Group::numbers(&[
+                    &REGIME_P,
+                    &REGIME_STEPS,
+                    &REGIME_EPS,
+                    &C_VALUE,
+                    &REGIME_FACTOR,
+                    &REGIME_BOUND,
+                ])
+            }],
+        }),
+        Section::Figures {
+            label: "Machine-learning regime",
+            figures: &[FigureId::RegimeMap],
+        },
+    ]),
+    readouts,
+    refines: false,
+};
+
+/// Every number of the page: Poisson sampling of Laplace mechanisms, add/remove one.
+pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+    const R: Relation = Relation::AddRemove;
+    let (eps, rate, c) = (v.real(p::EPS), v.real(p::P), v.real(p::C));
+    let mut r = Readings::default();
+    r.push(
+        &EPSILON_P,
+        epsilon_p(eps, rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &NOISE_RATIO,
+        noise_ratio(eps, rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &NOISE_FACTOR,
+        noise_factor(eps, rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(&RATIO_FLOOR, ratio_floor(c).map_err(ChartError::from), R);
+    r.push(
+        &NOISE_BOUND,
+        noise_factor_bound(c).map_err(ChartError::from),
+        R,
+    );
+    let (d, b, t) = (v.count(p::DATASET), v.count(p::BATCH), v.real(p::TOTAL_EPS));
+    let reg = regime(d, b, Duration::Epochs(v.real(p::EPOCHS)), t).map_err(ChartError::from);
+    let field = |f: fn(&amp_math::limits::Regime) -> f64| reg.clone().map(|x| f(&x));
+    r.push(&REGIME_P, field(|x| x.p), R);
+    r.push(&REGIME_STEPS, field(|x| x.steps as f64), R);
+    r.push(&REGIME_EPS, field(|x| x.epsilon_per_step), R);
+    r.push(&C_VALUE, field(|x| x.c), R);
+    r.push(&REGIME_FACTOR, field(|x| x.noise_factor), R);
+    r.push(&REGIME_BOUND, field(|x| x.noise_factor_bound), R);
+    let sentence = match &reg {
+        Ok(x) => regime_sentence(d, b, t, x),
+        Err(e) => e.to_string(),
+    };
+    r.note(&REGIME_SENTENCE, Some(sentence));
+    r
+}

@@ -1,0 +1,181 @@
+//! `page=renyi`: Rényi DP of subsampled mechanisms, composition and conversion to (ε, δ) (seed
+//! 003, Wang's slides; Mironov 2017; Mironov, Talwar & Zhang 2019; Canonne, Kamath & Steinke 2020).
+
+use amp_math::rdp_accounting::{delta_for_epsilon, Conversion};
+use amp_math::subsampling::Scheme;
+use amp_math::Relation;
+
+use super::{
+    Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+};
+use crate::figures::renyi::{at_order, composition, mechanism, setting, step_curve};
+use crate::figures::{ChartError, FigureId};
+use crate::param as p;
+use crate::params::ParamValues;
+
+const BASE: ReadoutSpec = ReadoutSpec {
+    id: "rdp-base-at-order",
+    label: "Base ε(α)",
+    digits: 5,
+};
+const AT_ORDER: ReadoutSpec = ReadoutSpec {
+    id: "rdp-at-order",
+    label: "ε(α): exact where known, else the upper bound",
+    digits: 5,
+};
+const UPPER: ReadoutSpec = ReadoutSpec {
+    id: "rdp-upper-at-order",
+    label: "Upper bound",
+    digits: 5,
+};
+const LOWER: ReadoutSpec = ReadoutSpec {
+    id: "rdp-lower-at-order",
+    label: "Lower bound (whole orders)",
+    digits: 5,
+};
+const COMPOSED: ReadoutSpec = ReadoutSpec {
+    id: "composed-epsilon",
+    label: "ε at δ, improved conversion",
+    digits: 5,
+};
+const ORDER: ReadoutSpec = ReadoutSpec {
+    id: "optimal-order",
+    label: "Optimal order α*",
+    digits: 5,
+};
+const COMPOSED_CLASSIC: ReadoutSpec = ReadoutSpec {
+    id: "composed-epsilon-classic",
+    label: "ε at δ, classic conversion",
+    digits: 5,
+};
+const COMPOSED_DELTA: ReadoutSpec = ReadoutSpec {
+    id: "composed-delta",
+    label: "δ at the target ε (improved)",
+    digits: 4,
+};
+const CURVE_KIND: NoteSpec = NoteSpec {
+    id: "curve-kind",
+    kind: NoteKind::Small,
+};
+
+/// The declaration.
+pub static SPEC: PageSpec = PageSpec {
+    id: "renyi",
+    nav: "Rényi DP",
+    heading: "Rényi DP: subsampling and composition",
+    lede: "Rényi differential privacy describes a mechanism by a whole curve instead of one (ε, δ) pair. \
+           Two operations that are awkward with (ε, δ) become simple with the curve: running the mechanism on a random sample, and running it many times. \
+           This page draws the curves from the slides of seed 003 with your own parameters, and converts them back to the (ε, δ) people report.",
+    body: Body::Sections(&[
+        Section::Workbench(Workbench {
+            label: "The base mechanism",
+            controls_title: "Base mechanism",
+            params: &[
+                p::MECH.spec,
+                p::SIGMA.spec,
+                p::SCALE.spec,
+                p::EPS.spec,
+                p::K.spec,
+                p::ALPHA.spec,
+            ],
+            under_controls: None,
+            results_title: Some("Its curve at α"),
+            groups: &[Group::numbers(&[&BASE])],
+        }),
+        Section::Prose(include_str!("../../content/renyi-intro.html")),
+        Section::Figures {
+            label: "Base curves",
+            figures: &[FigureId::RdpBase],
+        },
+        Section::Workbench(Workbench {
+            label: "Subsampling",
+            controls_title: "Sampling",
+            params: &[p::SCHEME.spec, p::Q.spec, p::N.spec],
+            under_controls: None,
+            results_title: Some("The subsampled curve at α"),
+            groups: &[Group::numbers(&[&AT_ORDER, &UPPER, &LOWER])],
+        }),
+        Section::Prose(include_str!("../../content/renyi-subsampling.html")),
+        Section::Figures {
+            label: "Subsampled curves",
+            figures: &[FigureId::RdpSubsampled],
+        },
+        Section::Workbench(Workbench {
+            label: "Composition",
+            controls_title: "Composition",
+            params: &[p::STEPS.spec, p::DELTA.spec, p::TARGET_EPS.spec],
+            under_controls: None,
+            results_title: Some("After k steps"),
+            groups: &[Group {
+                notes_after: &[&CURVE_KIND],
+                ..Group::numbers(&[&COMPOSED, &ORDER, &COMPOSED_CLASSIC, &COMPOSED_DELTA])
+            }],
+        }),
+        Section::Prose(include_str!("../../content/renyi-composition.html")),
+        Section::Figures {
+            label: "Figures of the composition",
+            figures: &[FigureId::RdpComposition, FigureId::RdpOptimalOrder],
+        },
+    ]),
+    readouts,
+    refines: false,
+};
+
+/// The neighbouring relation of the page's numbers: replace one for sampling without
+/// replacement, add/remove one otherwise.
+fn relation(v: &ParamValues) -> Relation {
+    if v.choice(p::SCHEME) == Scheme::WithoutReplacement {
+        Relation::ReplaceOne
+    } else {
+        Relation::AddRemove
+    }
+}
+
+/// Every number of the page: the base curve at α, the subsampled curves at α, and k-fold
+/// composition converted to (ε, δ).
+pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+    let rel = relation(v);
+    let na = ChartError::NotApplicable;
+    let mut r = Readings::default();
+    r.push(
+        &BASE,
+        mechanism(v).rdp(v.real(p::ALPHA)).map_err(ChartError::from),
+        rel,
+    );
+    let at = at_order(v).map_err(na);
+    let pick = |f: fn(&crate::figures::renyi::AtOrder) -> Result<f64, String>| {
+        at.clone().and_then(|a| f(&a).map_err(na))
+    };
+    // The guarantee at α: exact where known, otherwise the upper bound.
+    r.push(
+        &AT_ORDER,
+        pick(|a| a.exact.clone().or_else(|_| a.upper.clone())),
+        rel,
+    );
+    r.push(&UPPER, pick(|a| a.upper.clone()), rel);
+    r.push(&LOWER, pick(|a| a.lower.clone()), rel);
+    let comp = composition(v).map_err(na);
+    r.push(&COMPOSED, comp.clone().map(|c| c.improved.epsilon), rel);
+    r.push(&ORDER, comp.clone().map(|c| c.improved.order), rel);
+    r.push(
+        &COMPOSED_CLASSIC,
+        comp.clone().map(|c| c.classic.epsilon),
+        rel,
+    );
+    let delta_at = setting(v).and_then(|st| {
+        let curve = step_curve(&st)?.times(v.real(p::STEPS));
+        delta_for_epsilon(&curve, v.real(p::TARGET_EPS), Conversion::Improved)
+            .map(|c| c.delta)
+            .map_err(|e| e.to_string())
+    });
+    r.push(&COMPOSED_DELTA, delta_at.map_err(na), rel);
+    let kind = match &comp {
+        Ok(c) if !c.exact => {
+            Some("The per-step curve is the upper bound: no exact curve is known here.".into())
+        }
+        Ok(_) => Some("The per-step curve is exact.".into()),
+        Err(_) => None,
+    };
+    r.note(&CURVE_KIND, kind);
+    r
+}

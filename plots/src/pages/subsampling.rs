@@ -1,0 +1,119 @@
+//! `page=subsampling`: amplification by subsampling (seed 000; seed 004 §1; seed 002 §3).
+
+use amp_math::subsampling::{amplify, base_delta, base_epsilon};
+use amp_math::EpsDelta;
+
+use super::{
+    sampling, Body, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+};
+use crate::figures::{ChartError, FigureId};
+use crate::param as p;
+use crate::params::ParamValues;
+
+const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-prime",
+    label: "Amplified ε′",
+    digits: 4,
+};
+const DELTA_PRIME: ReadoutSpec = ReadoutSpec {
+    id: "delta-prime",
+    label: "Amplified δ′",
+    digits: 4,
+};
+const FACTOR: ReadoutSpec = ReadoutSpec {
+    id: "amplification-factor",
+    label: "ε′ / ε",
+    digits: 4,
+};
+const INCLUSION: ReadoutSpec = ReadoutSpec {
+    id: "inclusion-probability",
+    label: "Chance a record is sampled",
+    digits: 4,
+};
+const BASE_EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "base-epsilon",
+    label: "Base ε the sample may spend",
+    digits: 5,
+};
+const BASE_DELTA: ReadoutSpec = ReadoutSpec {
+    id: "base-delta",
+    label: "Base δ the sample may spend",
+    digits: 4,
+};
+
+/// The declaration.
+pub static SPEC: PageSpec = PageSpec {
+    id: "subsampling",
+    nav: "Subsampling",
+    heading: "Amplification by subsampling",
+    lede: "Run a differentially private mechanism on a random sample of the data instead of on all of it, and every person's guarantee gets stronger. \
+           Two things do the work. Most of the time your record is simply not in the sample, and then the output does not depend on it at all. \
+           And when it is in the sample, whoever sees the output cannot tell: the same output could just as well have come from a sample without you.",
+    body: Body::Sections(&[
+        Section::Workbench(Workbench {
+            label: "Parameters and results",
+            controls_title: "Your parameters",
+            params: &[
+                p::SCHEME.spec,
+                p::EPS.spec,
+                p::DELTA.spec,
+                p::P.spec,
+                p::M.spec,
+                p::N.spec,
+            ],
+            under_controls: None,
+            results_title: Some("Results"),
+            groups: &[
+                Group::numbers(&[&EPSILON_PRIME, &DELTA_PRIME, &FACTOR, &INCLUSION]),
+                Group {
+                    heading: Some("The other way round"),
+                    intro: Some("Read ε and δ as the target for the whole release: how much may the mechanism on the sample spend?"),
+                    ..Group::numbers(&[&BASE_EPSILON, &BASE_DELTA])
+                },
+            ],
+        }),
+        Section::Figures {
+            label: "Figures",
+            figures: &[
+                FigureId::AmplificationVsRate,
+                FigureId::AmplificationVsEpsilon,
+                FigureId::SampleBudget,
+            ],
+        },
+        Section::Prose(include_str!("../../content/subsampling-theorem.html")),
+        Section::Prose(include_str!("../../content/subsampling-schemes.html")),
+    ]),
+    readouts,
+    refines: false,
+};
+
+/// Every number of the page: the amplified guarantee and, reading ε and δ as the target of the
+/// whole release, what the mechanism on the sample may spend.
+pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+    let s = sampling(v);
+    let relation = s.relation();
+    let forward = EpsDelta::new(v.real(p::EPS), v.real(p::DELTA))
+        .and_then(|base| amplify(&s, base))
+        .map_err(ChartError::from);
+    let base_eps = s
+        .inclusion_probability()
+        .and_then(|q| base_epsilon(v.real(p::EPS), q))
+        .map_err(ChartError::from);
+    let base_del = base_eps
+        .clone()
+        .and_then(|e| base_delta(&s, e, v.real(p::DELTA)).map_err(ChartError::from));
+    let mut r = Readings::default();
+    let eps = v.real(p::EPS);
+    let pick = |f: fn(&amp_math::subsampling::Amplified) -> f64| forward.clone().map(|a| f(&a));
+    r.push(&EPSILON_PRIME, pick(|a| a.guarantee.epsilon), relation);
+    r.push(&DELTA_PRIME, pick(|a| a.guarantee.delta), relation);
+    r.push(
+        &FACTOR,
+        forward.clone().map(|a| a.guarantee.epsilon / eps),
+        relation,
+    );
+    r.push(&INCLUSION, pick(|a| a.inclusion_probability), relation);
+    r.push(&BASE_EPSILON, base_eps, relation);
+    r.push(&BASE_DELTA, base_del, relation);
+    r
+}
