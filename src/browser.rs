@@ -177,3 +177,25 @@ pub fn set_root_attribute(name: &str, value: &str) {
         let _ = el.set_attribute(name, value);
     }
 }
+
+/// Whether a click on a link is a plain one (primary button, no modifier): only then does the app
+/// navigate in place; Ctrl-, Cmd-, Shift- and Alt-click, and the middle button, are left to the
+/// browser (new tab, new window, download).
+pub fn plain_click(ev: &web_sys::MouseEvent) -> bool {
+    ev.button() == 0 && !(ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.alt_key())
+}
+
+/// Set `document.title`.
+pub fn set_title(title: &str) {
+    if let Some(d) = window().and_then(|w| w.document()) {
+        if d.title() != title {
+            d.set_title(title);
+        }
+    }
+}
+
+/// The `data-page` of the link a click landed in (in-page prose links to other pages), if any.
+pub fn clicked_page_link(ev: &web_sys::MouseEvent) -> Option<String> {
+    let el = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    el.closest("a[data-page]").ok()??.get_attribute("data-page")
+}

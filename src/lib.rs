@@ -13,15 +13,11 @@ pub mod state;
 use amp_plots::pages::{Page, View};
 use leptos::prelude::*;
 
+use amp_plots::pages::Body;
 use components::controls::Controls;
 use components::figure::FigureView;
-use pages::accuracy::AccuracyPage;
-use pages::home::HomePage;
-use pages::iteration::IterationPage;
-use pages::limits::LimitsPage;
-use pages::renyi::RenyiPage;
+use pages::declared::DeclaredPage;
 use pages::shuffling::ShufflingPage;
-use pages::subsampling::SubsamplingPage;
 use pages::training::TrainingPage;
 use state::AppState;
 
@@ -139,6 +135,21 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         browser::set_root_attribute("data-theme", if state.dark() { "dark" } else { "light" });
     });
+    // The document's title names the page or the embedded figure.
+    Effect::new(move |_| {
+        browser::set_title(&document_title(state.view.get()));
+    });
+    // Links to other pages inside prose (`<a href="?page=…" data-page="…">`) navigate in place on
+    // a plain click, like the navigation; other clicks are the browser's.
+    let on_main_click = move |ev: leptos::ev::MouseEvent| {
+        if !browser::plain_click(&ev) {
+            return;
+        }
+        if let Some(page) = browser::clicked_page_link(&ev).and_then(|id| Page::from_id(&id)) {
+            ev.prevent_default();
+            state.navigate(View::Page(page));
+        }
+    };
 
     view! {
         {move || match state.view.get() {
@@ -146,17 +157,14 @@ pub fn App() -> impl IntoView {
             View::Page(page) => view! {
                 <a class="skip" href="#main">"Skip to content"</a>
                 <Nav current=page />
-                <main id="main" tabindex="-1">
+                <main id="main" tabindex="-1" on:click=on_main_click>
                     <Notices />
-                    {match page {
-                        Page::Home => view! { <HomePage /> }.into_any(),
-                        Page::Subsampling => view! { <SubsamplingPage /> }.into_any(),
-                        Page::Limits => view! { <LimitsPage /> }.into_any(),
-                        Page::Accuracy => view! { <AccuracyPage /> }.into_any(),
-                        Page::Renyi => view! { <RenyiPage /> }.into_any(),
-                        Page::Training => view! { <TrainingPage /> }.into_any(),
-                        Page::Shuffling => view! { <ShufflingPage /> }.into_any(),
-                        Page::Iteration => view! { <IterationPage /> }.into_any(),
+                    {match (page, &page.spec().body) {
+                        (_, Body::Sections(_)) => view! { <DeclaredPage page=page /> }.into_any(),
+                        (Page::Training, _) => view! { <TrainingPage /> }.into_any(),
+                        (Page::Shuffling, _) => view! { <ShufflingPage /> }.into_any(),
+                        // A page declared custom without a component shows its heading only.
+                        (_, Body::Custom(_)) => view! { <h1>{page.spec().heading}</h1> }.into_any(),
                     }}
                 </main>
                 <footer class="site-footer">
@@ -165,6 +173,15 @@ pub fn App() -> impl IntoView {
             }
             .into_any(),
         }}
+    }
+}
+
+/// The document title for a view: the page's heading, or the embedded figure's title.
+pub fn document_title(view: View) -> String {
+    match view {
+        View::Page(Page::Home) => "Amplification Explorer".to_string(),
+        View::Page(p) => format!("{} · Amplification Explorer", p.spec().heading),
+        View::Embed(f) => format!("{} · Amplification Explorer", f.title),
     }
 }
 
@@ -187,8 +204,10 @@ fn Nav(current: Page) -> impl IntoView {
                                         aria-current=if p == current { Some("page") } else { None }
                                         data-testid=format!("nav-{}", p.id())
                                         on:click=move |ev| {
-                                            ev.prevent_default();
-                                            state.navigate(View::Page(p));
+                                            if browser::plain_click(&ev) {
+                                                ev.prevent_default();
+                                                state.navigate(View::Page(p));
+                                            }
                                         }
                                     >
                                         {label}

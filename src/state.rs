@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use amp_plots::pages::{check_together, parse_query, to_query, View};
-use amp_plots::params::{param, ParamValues, Value};
+use amp_plots::params::{by_name, ParamSpec, ParamValues, Value};
 use leptos::prelude::*;
 
 use crate::browser;
@@ -114,22 +114,21 @@ impl AppState {
     }
 
     /// Set a value from a slider or a select: always canonical, so any draft is dropped.
-    pub fn set_value(&self, name: &'static str, v: Value) {
+    pub fn set_value(&self, spec: &'static ParamSpec, v: Value) {
         self.drafts.update(|d| {
-            d.remove(name);
+            d.remove(spec.name);
         });
-        self.apply(name, v);
+        self.apply(spec, v);
     }
 
     /// Text typed into a number field. Valid text is applied; invalid text stays as a draft with
     /// its message, and the value in use does not change.
-    pub fn set_text(&self, name: &'static str, text: &str) {
-        let Some(spec) = param(name) else { return };
+    pub fn set_text(&self, spec: &'static ParamSpec, text: &str) {
         self.drafts.update(|d| {
             d.insert(spec.name, text.to_string());
         });
         match spec.parse(text) {
-            Ok(v) => self.apply(spec.name, v),
+            Ok(v) => self.apply(spec, v),
             Err(msg) => self.errors.update(|e| {
                 e.insert(spec.name, msg);
             }),
@@ -138,31 +137,30 @@ impl AppState {
 
     /// When a number field loses focus, show the canonical text of the value in use if the draft
     /// denotes it (e.g. "0.50" becomes "0.5").
-    pub fn settle(&self, name: &'static str) {
-        let Some(spec) = param(name) else { return };
-        let current = self.values.with_untracked(|v| v.get(name));
+    pub fn settle(&self, spec: &'static ParamSpec) {
+        let current = self.values.with_untracked(|v| v.get(spec));
         let same = self
             .drafts
-            .with_untracked(|d| d.get(name).map(|t| spec.parse(t) == Ok(current)));
+            .with_untracked(|d| d.get(spec.name).map(|t| spec.parse(t) == Ok(current)));
         if same == Some(true) {
             self.drafts.update(|d| {
-                d.remove(name);
+                d.remove(spec.name);
             });
         }
     }
 
     /// The text a number field shows: the draft, or the canonical text of the value in use.
-    pub fn field_text(&self, name: &'static str) -> String {
-        if let Some(t) = self.drafts.with(|d| d.get(name).cloned()) {
+    pub fn field_text(&self, spec: &'static ParamSpec) -> String {
+        if let Some(t) = self.drafts.with(|d| d.get(spec.name).cloned()) {
             return t;
         }
-        let v = self.values.with(|v| v.get(name));
-        param(name).map(|s| s.format(v)).unwrap_or_default()
+        spec.format(self.values.with(|v| v.get(spec)))
     }
 
-    fn apply(&self, name: &'static str, v: Value) {
+    fn apply(&self, spec: &'static ParamSpec, v: Value) {
+        let name = spec.name;
         let mut next = self.values.get_untracked();
-        if let Err(msg) = next.set(name, v) {
+        if let Err(msg) = next.set(spec, v) {
             self.errors.update(|e| {
                 e.insert(name, msg);
             });
@@ -185,10 +183,11 @@ impl AppState {
                 .collect()
         });
         for (k, text) in pending {
-            let Some(spec) = param(k) else { continue };
+            // Drafts are keyed by the declared name they were typed for.
+            let Some(spec) = by_name(k) else { continue };
             if let Ok(pv) = spec.parse(&text) {
                 let mut trial = next.clone();
-                if trial.set(k, pv).is_ok() && check_together(&trial).is_ok() {
+                if trial.set(spec, pv).is_ok() && check_together(&trial).is_ok() {
                     next = trial;
                     self.errors.update(|e| {
                         e.remove(k);

@@ -2,24 +2,23 @@
 //! (choices), label, help and the message that explains a refused value.
 
 use amp_plots::pages::is_relevant;
-use amp_plots::params::{param, Domain, ParamSpec, Value};
+use amp_plots::params::{Domain, ParamSpec, Value};
 use leptos::prelude::*;
 
 use crate::state::AppState;
 
 /// Controls for a list of parameters, by name.
 #[component]
-pub fn Controls(names: &'static [&'static str]) -> impl IntoView {
+pub fn Controls(names: &'static [&'static ParamSpec]) -> impl IntoView {
     let state = expect_context::<AppState>();
     view! {
         <div class="controls">
             {names
                 .iter()
-                .filter_map(|n| param(n))
-                .map(|spec| {
+                .map(|&spec| {
                     let shown = Memo::new(move |_| {
                         let view = state.view.get();
-                        state.values.with(|v| is_relevant(view, v, spec.name))
+                        state.values.with(|v| is_relevant(view, v, spec))
                     });
                     view! {
                         <Show when=move || shown.get()>
@@ -41,7 +40,7 @@ pub fn Control(spec: &'static ParamSpec) -> impl IntoView {
     let help_id = format!("help-{name}");
     let err_id = format!("err-{name}");
     let described = format!("{help_id} {err_id}");
-    let value = Memo::new(move |_| state.values.with(|v| v.get(name)));
+    let value = Memo::new(move |_| state.values.with(|v| v.get(spec)));
     let error = Memo::new(move |_| state.errors.with(|e| e.get(name).cloned()));
     let label = if spec.unit.is_empty() {
         spec.label.to_string()
@@ -65,16 +64,17 @@ pub fn Control(spec: &'static ParamSpec) -> impl IntoView {
                     on:change=move |ev| {
                         // A select only offers valid choices: apply it as a value, not as typed text.
                         if let Ok(v) = spec.parse(&event_target_value(&ev)) {
-                            state.set_value(name, v);
+                            state.set_value(spec, v);
                         }
                     }
                 >
                     {options
                         .iter()
-                        .map(|o| {
+                        .enumerate()
+                        .map(|(i, o)| {
                             let id = o.id;
                             view! {
-                                <option value=id prop:selected=move || value.get() == Value::Choice(id)>
+                                <option value=id prop:selected=move || value.get() == Value::Choice(i)>
                                     {o.label}
                                 </option>
                             }
@@ -103,7 +103,7 @@ pub fn Control(spec: &'static ParamSpec) -> impl IntoView {
                             on:input=move |ev| {
                                 if let Ok(pos) = event_target_value(&ev).parse::<u32>() {
                                     if let Some(v) = spec.from_slider(pos) {
-                                        state.set_value(name, v);
+                                        state.set_value(spec, v);
                                     }
                                 }
                             }
@@ -119,9 +119,9 @@ pub fn Control(spec: &'static ParamSpec) -> impl IntoView {
                             aria-describedby=described
                             aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
                             data-testid=format!("field-{name}")
-                            prop:value=move || state.field_text(name)
-                            on:input=move |ev| state.set_text(name, &event_target_value(&ev))
-                            on:change=move |_| state.settle(name)
+                            prop:value=move || state.field_text(spec)
+                            on:input=move |ev| state.set_text(spec, &event_target_value(&ev))
+                            on:change=move |_| state.settle(spec)
                         />
                     </div>
                     {message}

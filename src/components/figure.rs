@@ -36,7 +36,9 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
     let later = spec.is_deferred().then(|| {
         deferred(inputs, REST, move || {
             browser::timed(&format!("chart:{}", spec.id), || {
-                state.values.with_untracked(|v| spec.chart_with(v, None))
+                state
+                    .values
+                    .with_untracked(|v| spec.chart_with(v, None).map_err(|e| e.to_string()))
             })
         })
     });
@@ -56,9 +58,10 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         };
         // Measured as `chart:<figure-id>` (the computation; `redraw:` is the painting).
         browser::timed(&format!("chart:{}", spec.id), || {
-            state
-                .values
-                .with_untracked(|v| spec.chart_with(v, sim.as_deref()))
+            state.values.with_untracked(|v| {
+                spec.chart_with(v, sim.as_deref())
+                    .map_err(|e| e.to_string())
+            })
         })
     });
     // For simulated figures: what the simulation is doing, shown instead of an error while it runs.
@@ -123,7 +126,11 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         };
         // An error keeps the last good picture on the canvas; the message shows below it.
         // Borrow the chart rather than cloning it out of the memo.
-        let drawn = chart.with(|c| c.as_ref().ok().map(|c| paint(&canvas, c, spec.id, dark)));
+        let drawn = chart.with(|c| {
+            c.as_ref()
+                .ok()
+                .map(|c| paint(&canvas, c, spec.id.as_str(), dark))
+        });
         let Some(drawn) = drawn else { return };
         hover.set(None);
         match drawn {
@@ -167,7 +174,7 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         copied.set(Some(text));
     };
     view! {
-        <figure class="figure" id=fig_id data-figure=spec.id aria-labelledby=labelled_by>
+        <figure class="figure" id=fig_id data-figure=spec.id.as_str() aria-labelledby=labelled_by>
             {if embedded {
                 view! { <h1 class="figure-title" id=title_id>{spec.title}</h1> }.into_any()
             } else {

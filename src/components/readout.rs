@@ -1,7 +1,9 @@
 //! A computed number: rounded text, the full-precision value in `data-value`, and a badge naming
 //! the neighbouring relation it holds for.
 
+use amp_math::Relation;
 use amp_plots::format::{compact_number, display_number};
+use amp_plots::pages::{Readings, ReadoutSpec};
 use leptos::prelude::*;
 
 /// One readout. `value` is the number or the reason there is none; a number is never shown when
@@ -14,8 +16,8 @@ pub fn Readout(
     label: &'static str,
     /// The number, or why it is unavailable.
     value: Signal<Result<f64, String>>,
-    /// The neighbouring relation's label ("add/remove one").
-    relation: Signal<&'static str>,
+    /// The neighbouring relation the number holds for (its badge shows the relation's label).
+    relation: Signal<Relation>,
     /// Significant digits shown.
     #[prop(default = 4)]
     digits: usize,
@@ -35,7 +37,7 @@ pub fn Readout(
                 >
                     {move || finite().map(|v| display_number(v, digits)).unwrap_or_else(|| "—".into())}
                 </output>
-                <span class="badge" title="neighbouring relation">{move || relation.get()}</span>
+                <span class="badge" title="neighbouring relation">{move || relation.get().label()}</span>
                 {move || {
                     value
                         .get()
@@ -45,4 +47,22 @@ pub fn Readout(
             </dd>
         </div>
     }
+}
+
+/// A declared readout of a page, read from the page's [`Readings`].
+#[component]
+pub fn DeclaredReadout(
+    /// The page's numbers.
+    readings: Memo<Readings>,
+    /// Which one.
+    spec: &'static ReadoutSpec,
+) -> impl IntoView {
+    let reading = move || readings.with(|r| r.get(spec).cloned());
+    let value = Signal::derive(move || match reading() {
+        Some(r) => r.value.map_err(|e| e.to_string()),
+        None => Err("not computed".into()),
+    });
+    let relation =
+        Signal::derive(move || reading().map(|r| r.relation).unwrap_or(Relation::AddRemove));
+    view! { <Readout testid=spec.id label=spec.label value=value relation=relation digits=spec.digits /> }
 }

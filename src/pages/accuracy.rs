@@ -1,140 +1,18 @@
-//! `page=accuracy`: when sampling first makes a release more accurate (seed 002, Hu, Drechsler &
-//! Kim). Sampling without replacement, replace-one neighbours.
+//! The accuracy page's widgets (the page itself is declared in `amp_plots::pages`): the median
+//! simulation's panel, the comparison with the paper, and the live Table 1 (seed 002).
 
-use amp_math::accuracy::{
-    delta_n, epsilon_n, mean_variances, rate_for_variance_fraction, variance_fraction,
-};
 use amp_math::median_sim::{quantiles, Population, PAPER_EPSILONS};
 use amp_plots::figures::accuracy::{gain_table, sim_config};
-use amp_plots::figures::figure;
 use amp_plots::format::short_number;
+use amp_plots::param as p;
 use leptos::prelude::*;
 
-use crate::components::controls::Controls;
-use crate::components::figure::FigureView;
-use crate::components::readout::Readout;
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
 
-fn fig(id: &'static str) -> impl IntoView {
-    figure(id).map(|spec| view! { <FigureView spec=spec /> })
-}
-
-const REPLACE_ONE: &str = "replace one";
-
-/// The accuracy page.
-#[component]
-pub fn AccuracyPage() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let relation = Signal::derive(|| REPLACE_ONE);
-    let read = move |f: fn(&amp_plots::params::ParamValues) -> Result<f64, String>| {
-        Signal::derive(move || state.values.with(f))
-    };
-    let eps_n = read(|v| epsilon_n(v.real("eps"), v.real("rate")).map_err(|e| e.to_string()));
-    let del_n = read(|v| delta_n(v.real("delta"), v.real("rate")).map_err(|e| e.to_string()));
-    let q = read(|v| variance_fraction(v.real("eps"), v.real("rate")).map_err(|e| e.to_string()));
-    let rate_q = read(|v| {
-        rate_for_variance_fraction(v.real("eps"), v.real("target-q")).map_err(|e| e.to_string())
-    });
-    let ratio = read(|v| {
-        mean_variances(
-            v.real("eps"),
-            v.real("rate"),
-            v.count("N") as f64,
-            v.real("range"),
-            v.real("pop-variance"),
-        )
-        .map(|m| m.sample_total() / m.population)
-        .map_err(|e| e.to_string())
-    });
-
-    view! {
-        <article class="page page-accuracy">
-            <h1>"When sampling first makes a release more accurate"</h1>
-            <p class="lede">
-                "A statistical agency that holds a whole population and has to publish with (ε, δ)-differential privacy has an odd option: draw a random sample first, and run the private mechanism on the sample with the larger budget that amplification allows. "
-                "Less noise, but now there is sampling error, and the statistic may be more sensitive on fewer records. Hu, Drechsler and Kim ask when the trade comes out ahead."
-            </p>
-
-            <section class="workbench" aria-label="Budget and sampling rate">
-                <div class="panel">
-                    <h2>"Budget and sampling rate"</h2>
-                    <Controls names=&["eps", "delta", "rate", "target-q"] />
-                </div>
-                <div class="panel results">
-                    <h2>"What the sample may spend"</h2>
-                    <dl class="readouts">
-                        <Readout testid="epsilon-n" label="ε_n on the sample" value=eps_n relation=relation digits=5 />
-                        <Readout testid="delta-n" label="δ_n on the sample" value=del_n relation=relation />
-                        <Readout testid="q-value" label="q = 1 − ε²/ε_n²" value=q relation=relation />
-                        <Readout testid="rate-for-q" label="Rate at which q reaches the target" value=rate_q relation=relation />
-                    </dl>
-                </div>
-            </section>
-
-            <section class="explain" inner_html=include_str!("../content/accuracy-budget.html")></section>
-
-            <section class="figures" aria-label="Amplified budget">
-                {fig("sample-budget")}
-                {fig("variance-fraction-q")}
-            </section>
-
-            <section class="explain" inner_html=include_str!("../content/accuracy-mean.html")></section>
-
-            <section class="workbench" aria-label="The mean">
-                <div class="panel">
-                    <h2>"The population and its values"</h2>
-                    <Controls names=&["N", "range", "pop-variance", "naive"] />
-                </div>
-                <div class="panel results">
-                    <h2>"Private mean"</h2>
-                    <dl class="readouts">
-                        <Readout testid="mean-variance-ratio" label="V_n / V_N at your rate" value=ratio relation=relation />
-                    </dl>
-                </div>
-            </section>
-
-            <section class="figures" aria-label="Figures of the mean">
-                {fig("mean-variance-vs-rate")}
-                {fig("mean-noise-ratio")}
-            </section>
-
-            <section class="explain" inner_html=include_str!("../content/accuracy-median.html")></section>
-
-            <section class="workbench" aria-label="Simulation">
-                <div class="panel">
-                    <h2>"Simulation"</h2>
-                    <Controls names=&["population", "runs", "seed"] />
-                    <SimPanel />
-                </div>
-                <div class="panel results">
-                    <h2>"Against the paper"</h2>
-                    <Reproduction />
-                </div>
-            </section>
-
-            <section class="figures" aria-label="The median simulation">
-                {fig("population-density")}
-                {fig("sensitivity-ratio")}
-                {fig("noise-magnitude")}
-                {fig("sample-medians")}
-                {fig("median-mse-vs-rate")}
-            </section>
-
-            <section class="explain">
-                <h2>"Table 1, live"</h2>
-                <p>
-                    "For each ε, does some sampling rate give a smaller mean squared error than privatizing the population median? Rows fill in as you simulate each population (with the same N, runs and seed)."
-                </p>
-                <TableOne />
-            </section>
-        </article>
-    }
-}
-
 /// Progress, cancel and run-again for the simulation.
 #[component]
-fn SimPanel() -> impl IntoView {
+pub fn SimPanel() -> impl IntoView {
     let runner = expect_context::<SimRunner>();
     view! {
         <div class="sim-panel" data-testid="sim-panel">
@@ -176,7 +54,7 @@ fn SimPanel() -> impl IntoView {
 
 /// The paper's reported sensitivity ratios next to this run's, at the paper's settings.
 #[component]
-fn Reproduction() -> impl IntoView {
+pub fn Reproduction() -> impl IntoView {
     let runner = expect_context::<SimRunner>();
     let state = expect_context::<AppState>();
     const PAPER: [(f64, f64, f64); 4] = [
@@ -206,7 +84,7 @@ fn Reproduction() -> impl IntoView {
                         };
                         let label = move || {
                             let n = state.values.with(|v| {
-                                amp_math::median_sim::sample_size(rate, v.count("N") as usize)
+                                amp_math::median_sim::sample_size(rate, v.count(p::POPULATION_SIZE) as usize)
                             });
                             format!("ε = {eps}, n = {n}")
                         };
@@ -235,7 +113,7 @@ fn Reproduction() -> impl IntoView {
 
 /// Table 1 of the paper, filled from the simulations run so far.
 #[component]
-fn TableOne() -> impl IntoView {
+pub fn TableOne() -> impl IntoView {
     let runner = expect_context::<SimRunner>();
     let state = expect_context::<AppState>();
     let rows = [
@@ -252,6 +130,11 @@ fn TableOne() -> impl IntoView {
         (Population::Beta, "Beta(2, 10)", "not in the paper's table"),
     ];
     view! {
+        <section class="explain">
+        <h2>"Table 1, live"</h2>
+        <p>
+            "For each ε, does some sampling rate give a smaller mean squared error than privatizing the population median? Rows fill in as you simulate each population (with the same N, runs and seed)."
+        </p>
         <table class="table-one" data-testid="table-one">
             <thead>
                 <tr>
@@ -314,5 +197,6 @@ fn TableOne() -> impl IntoView {
                     .collect_view()}
             </tbody>
         </table>
+        </section>
     }
 }

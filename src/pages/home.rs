@@ -1,169 +1,119 @@
-//! The home page: what privacy amplification is, and the way to the pages that exist.
+//! The home page's widget: the three techniques, each with a live number from the page's
+//! readouts (the page itself is declared in `amp_plots::pages`).
 
-use amp_math::subsampling::amplified_epsilon;
-use amp_plots::figures::iteration::readouts;
 use amp_plots::format::{compact_number, display_number};
-use amp_plots::pages::{Page, View};
+use amp_plots::pages::{home as decl, Page, Readings, ReadoutSpec, View};
+use amp_plots::param as p;
 use leptos::prelude::*;
 
+use crate::browser;
+use crate::pages::declared::PageReadings;
 use crate::state::AppState;
 
-/// The home page.
+/// A link to another page of the app: navigates in place on a plain click, and leaves Ctrl-,
+/// Cmd-, Shift- and middle-clicks to the browser.
 #[component]
-pub fn HomePage() -> impl IntoView {
+pub fn PageLink(page: Page, children: Children) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let live = Memo::new(move |_| {
-        state.values.with(|v| {
-            let (eps, p) = (v.real("eps"), v.real("p"));
-            (eps, p, amplified_epsilon(eps, p).ok())
+    view! {
+        <a
+            href=format!("?page={}", page.id())
+            on:click=move |ev| {
+                if browser::plain_click(&ev) {
+                    ev.prevent_default();
+                    state.navigate(View::Page(page));
+                }
+            }
+        >
+            {children()}
+        </a>
+    }
+}
+
+fn number(readings: Memo<Readings>, spec: &'static ReadoutSpec) -> Option<f64> {
+    readings.with(|r| {
+        r.get(spec)
+            .and_then(|x| x.value.clone().ok())
+            .filter(|v| v.is_finite())
+    })
+}
+
+/// The three ways to amplify privacy, each with a live number.
+#[component]
+pub fn Techniques() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let PageReadings(readings) = expect_context::<PageReadings>();
+    let value = move |f: fn(&amp_plots::params::ParamValues) -> f64| state.values.with(f);
+    let out = move |spec: &'static ReadoutSpec| {
+        number(readings, spec).map(|v| {
+            view! { <output data-testid=spec.id data-value=compact_number(v)>{display_number(v, spec.digits)}</output> }
         })
-    });
-    let iteration = Memo::new(move |_| {
-        state.values.with(|v| {
-            let r = readouts(v);
-            (
-                v.count("iterations"),
-                v.real("sigma"),
-                r.first.ok(),
-                r.composition.ok(),
-            )
-        })
-    });
-    let shuffle = Memo::new(move |_| {
-        state.values.with(|v| {
-            (
-                v.real("eps0"),
-                v.count("users"),
-                amp_plots::figures::shuffle::tightest(v)
-                    .ok()
-                    .and_then(|b| b.epsilon.map(|e| (e, b.bound.name()))),
-            )
-        })
-    });
-    let go_shuffling = move |ev: leptos::ev::MouseEvent| {
-        ev.prevent_default();
-        state.navigate(View::Page(Page::Shuffling));
-    };
-    let go_iteration = move |ev: leptos::ev::MouseEvent| {
-        ev.prevent_default();
-        state.navigate(View::Page(Page::Iteration));
-    };
-    let go = move |ev: leptos::ev::MouseEvent| {
-        ev.prevent_default();
-        state.navigate(View::Page(Page::Subsampling));
     };
     view! {
-        <article class="page page-home">
-            <h1>"Privacy amplification, live"</h1>
-            <p class="lede">
-                "A differentially private mechanism can become more private, at no cost in noise, when it is combined with an innocent-looking random step: "
-                "running it on a random sample, shuffling the users' messages before anyone sees them, or hiding it inside a long run of later noisy steps. "
-                "This explorer turns the results behind those three effects into figures and numbers you can move with your own parameters."
-            </p>
-            <table class="techniques">
-                <caption>"Three ways to amplify privacy"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Technique"</th>
-                        <th scope="col">"What happens"</th>
-                        <th scope="col">"A live number"</th>
-                    </tr>
-                </thead>
-                <tbody>
-                    <tr>
-                        <th scope="row">
-                            <a href="?page=subsampling" on:click=go>"Subsampling"</a>
-                        </th>
-                        <td>"The mechanism sees a random sample; your record is usually not in it, and nobody knows whether it is."</td>
-                        <td>
-                            {move || {
-                                let (eps, p, out) = live.get();
-                                match out {
-                                    Some(e) => view! {
-                                        <span>
-                                            "ε = " {display_number(eps, 4)} " on a sample at rate p = "
-                                            {display_number(p, 4)} " gives ε′ = "
-                                            <output data-testid="home-epsilon-prime" data-value=compact_number(e)>
-                                                {display_number(e, 4)}
-                                            </output>
-                                            " (add/remove one)"
-                                        </span>
-                                    }
-                                    .into_any(),
-                                    None => view! { <span>"—"</span> }.into_any(),
-                                }
-                            }}
-                        </td>
-                    </tr>
-                    <tr>
-                        <th scope="row">
-                            <a href="?page=shuffling" on:click=go_shuffling>"Shuffling"</a>
-                        </th>
-                        <td>"Each user randomizes their own data; a shuffler hides who sent which message."</td>
-                        <td>
-                            {move || {
-                                let (eps0, n, out) = shuffle.get();
-                                match out {
-                                    Some((e, name)) => view! {
-                                        <span>
-                                            {n} " users at local ε₀ = " {display_number(eps0, 4)} " are, shuffled, "
-                                            <output data-testid="home-shuffle-epsilon" data-value=compact_number(e)>
-                                                {display_number(e, 4)}
-                                            </output>
-                                            "-DP together (" {name} ", δ = " {display_number(state.values.with(|v| v.real("delta")), 2)} ", replace one)"
-                                        </span>
-                                    }
-                                    .into_any(),
-                                    None => view! { <span>"—"</span> }.into_any(),
-                                }
-                            }}
-                        </td>
-                    </tr>
-                    <tr>
-                        <th scope="row">
-                            <a href="?page=iteration" on:click=go_iteration>"Iteration"</a>
-                        </th>
-                        <td>"In noisy iterative training, the steps after a record is used wash out its influence."</td>
-                        <td>
-                            {move || {
-                                let (t, sigma, first, plain) = iteration.get();
-                                match (first, plain) {
-                                    (Some(a), Some(b)) => view! {
-                                        <span>
-                                            "In " {t} " noisy steps with σ = " {display_number(sigma, 4)}
-                                            ", the first record's ε is "
-                                            <output data-testid="home-iteration-epsilon" data-value=compact_number(a)>
-                                                {display_number(a, 3)}
-                                            </output>
-                                            " instead of " {display_number(b, 3)} " (δ = " {display_number(state.values.with(|v| v.real("delta")), 2)} ", replace one)"
-                                        </span>
-                                    }
-                                    .into_any(),
-                                    _ => view! { <span>"—"</span> }.into_any(),
-                                }
-                            }}
-                        </td>
-                    </tr>
-                </tbody>
-            </table>
-            <p>
-                "Subsampling is not always free: "
-                <a href="?page=limits" on:click=move |ev: leptos::ev::MouseEvent| {
-                    ev.prevent_default();
-                    state.navigate(View::Page(Page::Limits));
-                }>"its limits"</a>
-                " show how much extra noise it costs when ε is not small compared with the sampling rate, as in most machine-learning training. "
-                "For a training run itself, "
-                <a href="?page=training" on:click=move |ev: leptos::ev::MouseEvent| {
-                    ev.prevent_default();
-                    state.navigate(View::Page(Page::Training));
-                }>"the training page"</a>
-                " gives the tight ε of DP-SGD between two certified bounds, beside the Rényi DP number, and the noise a target ε needs."
-            </p>
-            <p>
-                "Every number names the neighbouring relation it holds for (adding or removing one record, or replacing one), and every figure can be copied as a link or embedded in another page. "
-                "The same numbers and figures come from the command-line tool " <code>"amplify"</code> "."
-            </p>
-        </article>
+        <table class="techniques">
+            <caption>"Three ways to amplify privacy"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"Technique"</th>
+                    <th scope="col">"What happens"</th>
+                    <th scope="col">"A live number"</th>
+                </tr>
+            </thead>
+            <tbody>
+                <tr>
+                    <th scope="row"><PageLink page=Page::Subsampling>"Subsampling"</PageLink></th>
+                    <td>"The mechanism sees a random sample; your record is usually not in it, and nobody knows whether it is."</td>
+                    <td>
+                        {move || match out(&decl::EPSILON_PRIME) {
+                            Some(o) => view! {
+                                <span>
+                                    "ε = " {display_number(value(|v| v.real(p::EPS)), 4)} " on a sample at rate p = "
+                                    {display_number(value(|v| v.real(p::P)), 4)} " gives ε′ = " {o} " (add/remove one)"
+                                </span>
+                            }
+                            .into_any(),
+                            None => view! { <span>"—"</span> }.into_any(),
+                        }}
+                    </td>
+                </tr>
+                <tr>
+                    <th scope="row"><PageLink page=Page::Shuffling>"Shuffling"</PageLink></th>
+                    <td>"Each user randomizes their own data; a shuffler hides who sent which message."</td>
+                    <td>
+                        {move || match out(&decl::SHUFFLE_EPSILON) {
+                            Some(o) => view! {
+                                <span>
+                                    {state.values.with(|v| v.count(p::USERS))} " users at local ε₀ = "
+                                    {display_number(value(|v| v.real(p::EPS0)), 4)} " are, shuffled, " {o}
+                                    "-DP together ("
+                                    {readings.with(|r| r.text(&decl::SHUFFLE_BOUND).unwrap_or_default().to_string())}
+                                    ", δ = " {display_number(value(|v| v.real(p::DELTA)), 2)} ", replace one)"
+                                </span>
+                            }
+                            .into_any(),
+                            None => view! { <span>"—"</span> }.into_any(),
+                        }}
+                    </td>
+                </tr>
+                <tr>
+                    <th scope="row"><PageLink page=Page::Iteration>"Iteration"</PageLink></th>
+                    <td>"In noisy iterative training, the steps after a record is used wash out its influence."</td>
+                    <td>
+                        {move || match (out(&decl::ITERATION_EPSILON), number(readings, &decl::ITERATION_PLAIN)) {
+                            (Some(o), Some(plain)) => view! {
+                                <span>
+                                    "In " {state.values.with(|v| v.count(p::ITERATIONS))} " noisy steps with σ = "
+                                    {display_number(value(|v| v.real(p::SIGMA)), 4)} ", the first record's ε is " {o}
+                                    " instead of " {display_number(plain, 3)} " (δ = "
+                                    {display_number(value(|v| v.real(p::DELTA)), 2)} ", replace one)"
+                                </span>
+                            }
+                            .into_any(),
+                            _ => view! { <span>"—"</span> }.into_any(),
+                        }}
+                    </td>
+                </tr>
+            </tbody>
+        </table>
     }
 }

@@ -5,9 +5,11 @@
 
 use amp_math::shuffle::{tightest, Bound};
 use amp_math::subsampling::base_epsilon;
-use amp_plots::figures::figure;
+use amp_math::Relation;
 use amp_plots::figures::shuffle::{local_for_target, table};
+use amp_plots::figures::FigureId;
 use amp_plots::format::{compact_number, display_number};
+use amp_plots::param as p;
 use leptos::prelude::*;
 
 use crate::browser;
@@ -16,16 +18,16 @@ use crate::components::figure::FigureView;
 use crate::components::readout::Readout;
 use crate::state::AppState;
 
-fn fig(id: &'static str) -> impl IntoView {
-    figure(id).map(|spec| view! { <FigureView spec=spec /> })
+fn fig(id: FigureId) -> impl IntoView {
+    view! { <FigureView spec=id.spec() /> }
 }
 
 /// The shuffling page.
 #[component]
 pub fn ShufflingPage() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let replace = Signal::derive(|| "replace one");
-    let add_remove = Signal::derive(|| "add/remove one");
+    let replace = Signal::derive(|| Relation::ReplaceOne);
+    let add_remove = Signal::derive(|| Relation::AddRemove);
     // Every bound once (the exact clone bound and the published method's range included); the
     // tightest, its name and the clone bound's two ends are read from these rows. Measured as
     // `shuffle:table` and `shuffle:inverse` for the benchmark.
@@ -44,7 +46,8 @@ pub fn ShufflingPage() -> impl IntoView {
     });
     let srr = Memo::new(move |_| {
         state.values.with(|v| {
-            amp_math::shuffle::subsampled_rr(v.real("eps"), v.real("p")).map_err(|e| e.to_string())
+            amp_math::shuffle::subsampled_rr(v.real(p::EPS), v.real(p::P))
+                .map_err(|e| e.to_string())
         })
     });
 
@@ -90,7 +93,7 @@ pub fn ShufflingPage() -> impl IntoView {
     };
     let sub_base = Signal::derive(move || {
         state.values.with(|v| {
-            base_epsilon(v.real("target-eps"), v.real("p"))
+            base_epsilon(v.real(p::TARGET_EPS), v.real(p::P))
                 .map_err(|e| e.to_string())
                 .and_then(|e| {
                     if e.is_finite() {
@@ -159,7 +162,7 @@ pub fn ShufflingPage() -> impl IntoView {
             <section class="workbench" aria-label="Your shuffle setting">
                 <div class="panel">
                     <h2>"Users and their randomizer"</h2>
-                    <Controls names=&["eps0", "users", "delta", "randomizer", "k"] />
+                    <Controls names=&[p::EPS0.spec, p::USERS.spec, p::DELTA.spec, p::RANDOMIZER.spec, p::K.spec] />
                 </div>
                 <div class="panel results">
                     <h2>"Central privacy after shuffling"</h2>
@@ -180,17 +183,17 @@ pub fn ShufflingPage() -> impl IntoView {
                 </div>
             </section>
 
-            <section class="explain" inner_html=include_str!("../content/shuffling-intro.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/shuffling-intro.html")></section>
             <section class="figures" aria-label="Every bound">
-                {fig("shuffle-epsilon-vs-users")}
-                {fig("shuffle-epsilon-vs-local")}
+                {fig(FigureId::ShuffleEpsilonVsUsers)}
+                {fig(FigureId::ShuffleEpsilonVsLocal)}
             </section>
-            <section class="explain" inner_html=include_str!("../content/shuffling-bounds.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/shuffling-bounds.html")></section>
 
             <section class="workbench" aria-label="A central target">
                 <div class="panel">
                     <h2>"A central target"</h2>
-                    <Controls names=&["target-eps", "p"] />
+                    <Controls names=&[p::TARGET_EPS.spec, p::P.spec] />
                 </div>
                 <div class="panel results">
                     <h2>"What it allows"</h2>
@@ -202,19 +205,19 @@ pub fn ShufflingPage() -> impl IntoView {
                 </div>
             </section>
             <section class="figures" aria-label="Shuffling against subsampling">
-                {fig("shuffle-vs-subsample")}
+                {fig(FigureId::ShuffleVsSubsample)}
             </section>
 
-            <section class="explain" inner_html=include_str!("../content/shuffling-error.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/shuffling-error.html")></section>
             <section class="figures" aria-label="Error of a mean">
-                {fig("error-central-local-shuffle")}
+                {fig(FigureId::ErrorCentralLocalShuffle)}
             </section>
 
-            <section class="explain" inner_html=include_str!("../content/shuffling-subsampled-rr.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/shuffling-subsampled-rr.html")></section>
             <section class="workbench" aria-label="Subsampled randomized response">
                 <div class="panel">
                     <h2>"Randomized response on a sample"</h2>
-                    <Controls names=&["eps"] />
+                    <Controls names=&[p::EPS.spec] />
                     <p class="small">"At the sampling rate p set above."</p>
                 </div>
                 <div class="panel results">
@@ -226,7 +229,7 @@ pub fn ShufflingPage() -> impl IntoView {
                 </div>
             </section>
             <section class="figures" aria-label="Subsampled randomized response against the rate">
-                {fig("subsampled-rr")}
+                {fig(FigureId::SubsampledRr)}
             </section>
         </article>
     }

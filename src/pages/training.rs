@@ -2,12 +2,14 @@
 //! band the true value lies in, Rényi DP beside it, the noise for a target ε, and a copyable
 //! statement (issue 6; seed 001's machine-learning regime).
 
-use amp_plots::figures::figure;
+use amp_math::Relation;
 use amp_plots::figures::training::{
     account, cached_band, setting, statement, warnings, Account, FINE, QUICK,
 };
+use amp_plots::figures::FigureId;
 use amp_plots::format::{compact_number, short_number};
 use amp_plots::pages::Page;
+use amp_plots::param as p;
 use amp_plots::params::Value;
 use leptos::prelude::*;
 
@@ -18,8 +20,8 @@ use crate::components::figure::FigureView;
 use crate::components::readout::Readout;
 use crate::state::AppState;
 
-fn fig(id: &'static str) -> impl IntoView {
-    figure(id).map(|spec| view! { <FigureView spec=spec /> })
+fn fig(id: FigureId) -> impl IntoView {
+    view! { <FigureView spec=id.spec() /> }
 }
 
 /// [`account`], with performance measures for the benchmark: `pld:quick` / `pld:fine` (the
@@ -42,7 +44,7 @@ fn measured(values: &amp_plots::params::ParamValues, fine: bool) -> Result<Accou
 #[component]
 pub fn TrainingPage() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let relation = Signal::derive(|| "add/remove one");
+    let relation = Signal::derive(|| Relation::AddRemove);
     // The page's inputs: the refined numbers are recomputed only when one of them changes.
     let inputs = Memo::new(move |_| {
         state.values.with(|v| {
@@ -124,10 +126,10 @@ pub fn TrainingPage() -> impl IntoView {
             <section class="workbench" aria-label="Your training run">
                 <div class="panel">
                     <h2>"Your run"</h2>
-                    <Controls names=&["dataset", "batch", "length", "epochs", "steps", "batching"] />
+                    <Controls names=&[p::DATASET.spec, p::BATCH.spec, p::LENGTH.spec, p::EPOCHS.spec, p::STEPS.spec, p::BATCHING.spec] />
                     <p class="small" data-testid="run-shape">{steps_text}</p>
                     <h2>"Noise and target"</h2>
-                    <Controls names=&["mech", "sigma", "scale", "delta", "target-eps"] />
+                    <Controls names=&[p::MECH.spec, p::SIGMA.spec, p::SCALE.spec, p::DELTA.spec, p::TARGET_EPS.spec] />
                 </div>
                 <div class="panel results">
                     <h2>"Privacy of the run"</h2>
@@ -168,17 +170,17 @@ pub fn TrainingPage() -> impl IntoView {
                 </div>
             </section>
 
-            <section class="explain" inner_html=include_str!("../content/training-intro.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/training-intro.html")></section>
             <section class="figures" aria-label="Your run">
-                {fig("epsilon-vs-epochs")}
-                {fig("privacy-profile")}
+                {fig(FigureId::EpsilonVsEpochs)}
+                {fig(FigureId::PrivacyProfile)}
             </section>
-            <section class="explain" inner_html=include_str!("../content/training-noise.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/training-noise.html")></section>
             <section class="figures" aria-label="Noise">
-                {fig("noise-for-target")}
-                {fig("gaussian-noise-ratio")}
+                {fig(FigureId::NoiseForTarget)}
+                {fig(FigureId::GaussianNoiseRatio)}
             </section>
-            <section class="explain" inner_html=include_str!("../content/training-sampling.html")></section>
+            <section class="explain" inner_html=include_str!("../../plots/content/training-sampling.html")></section>
         </article>
     }
 }

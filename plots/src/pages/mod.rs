@@ -9,7 +9,7 @@
 
 mod accuracy;
 mod bind;
-mod home;
+pub mod home;
 mod iteration;
 mod limits;
 mod renyi;
@@ -298,8 +298,6 @@ impl Group {
 pub enum Widget {
     /// The three techniques with a live number each (home).
     Techniques,
-    /// Where to go next, with links (home).
-    HomeLinks,
     /// Progress, cancel and run again for the median simulation (accuracy).
     SimPanel,
     /// The paper's sensitivity ratios beside this run's (accuracy).
