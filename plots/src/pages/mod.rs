@@ -94,7 +94,8 @@ impl Page {
     /// The parameters this page's controls show, in order of appearance (derived from the
     /// declaration, once).
     pub fn params(self) -> &'static [&'static ParamSpec] {
-        static CACHE: [OnceLock<Vec<&'static ParamSpec>>; 8] = [const { OnceLock::new() }; 8];
+        static CACHE: [OnceLock<Vec<&'static ParamSpec>>; Page::ALL.len()] =
+            [const { OnceLock::new() }; Page::ALL.len()];
         let i = Page::ALL.iter().position(|&p| p == self).unwrap_or(0);
         CACHE[i].get_or_init(|| self.spec().params())
     }
