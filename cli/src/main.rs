@@ -15,7 +15,8 @@ use amp_math::EpsDelta;
 use amp_plots::figures::{figure, renyi, FIGURES};
 use amp_plots::format::{compact_number, json_string};
 use amp_plots::pages::{check_together, sampling};
-use amp_plots::params::{param_or_alias, ParamValues, PARAMS};
+use amp_plots::param as p;
+use amp_plots::params::{by_name_or_alias as param_or_alias, ParamValues, PARAMS};
 use amp_plots::svg::{render_svg, SIZE};
 
 fn main() -> ExitCode {
@@ -139,7 +140,7 @@ fn param_values(flags: &Flags, allowed: &[&str], extra: &[&str]) -> Result<Param
                 format!("unknown option --{name} (see amplify --help)")
             });
         };
-        values.set_text(spec.name, text)?;
+        values.set_text(spec, text)?;
     }
     check_together(&values).map_err(|(_, msg)| msg)?;
     Ok(values)
@@ -225,7 +226,7 @@ fn subsample(flags: &Flags) -> Result<String, String> {
     let values = param_values(flags, &allowed, &["json", "invert"])?;
     let s = sampling(&values);
     let given =
-        EpsDelta::new(values.real("eps"), values.real("delta")).map_err(|e| e.to_string())?;
+        EpsDelta::new(values.real(p::EPS), values.real(p::DELTA)).map_err(|e| e.to_string())?;
     let invert = flags.values.contains_key("invert");
     let json = flags.values.contains_key("json");
     // (ε, δ or why there is none, relation)
@@ -376,18 +377,18 @@ fn shuffle_cmd(flags: &Flags) -> Result<String, String> {
     let mut allowed = needed.to_vec();
     allowed.extend(["randomizer", "k"]);
     let v = param_values(flags, &allowed, &["json", "invert", "bound"])?;
-    if given(flags, "k") && v.choice("randomizer") != "k-rr" {
+    if given(flags, "k") && v.choice(p::RANDOMIZER) != amp_plots::params::RandomizerKind::KRr {
         return Err("--k only applies with --randomizer k-rr".into());
     }
     let randomizer = amp_plots::figures::shuffle::randomizer(&v);
-    let (n, delta) = (v.count("users"), v.real("delta"));
+    let (n, delta) = (v.count(p::USERS), v.real(p::DELTA));
     let e = |x: amp_math::MathError| x.to_string();
     let r_text = match randomizer {
         Randomizer::Generic => "generic".to_string(),
         Randomizer::KRr { k } => format!("{k}-rr"),
     };
     if invert {
-        let target = v.real("target-eps");
+        let target = v.real(p::TARGET_EPS);
         let bounds: Vec<Bound> = match choice {
             Choice::Best => Bound::ALL.to_vec(),
             Choice::One(b) => vec![b],
@@ -411,7 +412,7 @@ fn shuffle_cmd(flags: &Flags) -> Result<String, String> {
             ],
         ));
     }
-    let eps0 = v.real("eps0");
+    let eps0 = v.real(p::EPS0);
     let r = match choice {
         Choice::Best => best_with(randomizer, eps0, n, delta).map_err(e)?,
         Choice::One(b) => shuffle_epsilon_with(b, randomizer, eps0, n, delta).map_err(e)?,
@@ -454,8 +455,8 @@ fn subsampled_rr_cmd(flags: &Flags) -> Result<String, String> {
         }
     }
     let v = param_values(flags, &["eps", "p"], &["json"])?;
-    let s =
-        amp_math::shuffle::subsampled_rr(v.real("eps"), v.real("p")).map_err(|e| e.to_string())?;
+    let s = amp_math::shuffle::subsampled_rr(v.real(p::EPS), v.real(p::P))
+        .map_err(|e| e.to_string())?;
     output(
         flags,
         &[
@@ -488,7 +489,7 @@ fn iteration_cmd(flags: &Flags) -> Result<String, String> {
             ("epsilon_first", r.first?),
             ("epsilon_middle", r.middle?),
             ("epsilon_plain", r.composition?),
-            ("delta", v.real("delta")),
+            ("delta", v.real(p::DELTA)),
         ],
     )
 }
@@ -502,7 +503,7 @@ fn ratio(flags: &Flags) -> Result<String, String> {
             return Err("ratio takes either --c, or --eps and --p".into());
         }
         let v = param_values(flags, &["c"], &["json"])?;
-        let c = v.real("c");
+        let c = v.real(p::C);
         return output(
             flags,
             &[
@@ -515,7 +516,7 @@ fn ratio(flags: &Flags) -> Result<String, String> {
         return Err("ratio needs --eps and --p (or --c)".into());
     }
     let v = param_values(flags, &["eps", "p"], &["json"])?;
-    let (eps, p) = (v.real("eps"), v.real("p"));
+    let (eps, p) = (v.real(p::EPS), v.real(p::P));
     let (lower, upper) = limits::noise_ratio_bounds(eps, p).map_err(e)?;
     output(
         flags,
@@ -552,11 +553,11 @@ fn regime_cmd(flags: &Flags) -> Result<String, String> {
         &["json"],
     )?;
     let d = if duration == "epochs" {
-        limits::Duration::Epochs(v.real("epochs"))
+        limits::Duration::Epochs(v.real(p::EPOCHS))
     } else {
-        limits::Duration::Steps(v.count("steps"))
+        limits::Duration::Steps(v.count(p::STEPS))
     };
-    let (dataset, batch, total) = (v.count("dataset"), v.count("batch"), v.real("total-eps"));
+    let (dataset, batch, total) = (v.count(p::DATASET), v.count(p::BATCH), v.real(p::TOTAL_EPS));
     let r = limits::regime(dataset, batch, d, total).map_err(|x| x.to_string())?;
     let numbers = output(
         flags,
@@ -601,11 +602,11 @@ fn accuracy_cmd(flags: &Flags) -> Result<String, String> {
     };
     let v = param_values(flags, allowed, &["json"])?;
     let e = |x: amp_math::MathError| x.to_string();
-    let eps = v.real("eps");
+    let eps = v.real(p::EPS);
     let rate = if by_rate {
-        v.real("rate")
+        v.real(p::RATE)
     } else {
-        amp_math::accuracy::rate_for_variance_fraction(eps, v.real("target-q")).map_err(e)?
+        amp_math::accuracy::rate_for_variance_fraction(eps, v.real(p::TARGET_Q)).map_err(e)?
     };
     output(
         flags,
@@ -616,7 +617,7 @@ fn accuracy_cmd(flags: &Flags) -> Result<String, String> {
             ),
             (
                 "delta_n",
-                amp_math::accuracy::delta_n(v.real("delta"), rate).map_err(e)?,
+                amp_math::accuracy::delta_n(v.real(p::DELTA), rate).map_err(e)?,
             ),
             (
                 "q",
@@ -645,15 +646,15 @@ fn median_sim_cmd(flags: &Flags) -> Result<String, String> {
         &["population", "eps", "n", "N", "runs", "seed"],
         &["json"],
     )?;
-    let big_n = v.count("N") as usize;
-    let n = v.count("n") as usize;
+    let big_n = v.count(p::POPULATION_SIZE) as usize;
+    let n = v.count(p::N) as usize;
     if n % 2 == 0 || n > big_n {
         return Err(format!(
             "--n must be an odd sample size at most N = {big_n} (the median of an odd count)"
         ));
     }
     let mut config = amp_plots::figures::accuracy::sim_config(&v)?;
-    let eps = v.real("eps");
+    let eps = v.real(p::EPS);
     config.epsilons = vec![eps];
     config.rates = vec![n as f64 / big_n as f64];
     let mut sim = amp_math::median_sim::Simulation::new(config).map_err(|e| e.to_string())?;
@@ -735,11 +736,11 @@ fn rdp_setting(
     let mut values = param_values(flags, &allowed, &other_flags)?;
     if !sampled {
         // No sampling: the base mechanism (q = 1 under Poisson is the base curve).
-        values.set("q", amp_plots::params::Value::Real(1.0))?;
+        values.set(p::Q.spec, amp_plots::params::Value::Real(1.0))?;
     }
     if given(flags, "scheme")
         && !given(flags, "n")
-        && values.choice("scheme") == "without-replacement"
+        && values.choice(p::SCHEME) == Scheme::WithoutReplacement
     {
         return Err(
             "--scheme without-replacement needs --n (the sample is m = q·n of n records)".into(),
@@ -776,11 +777,7 @@ fn rdp_cmd(flags: &Flags) -> Result<String, String> {
             }
         })
         .collect::<Result<_, String>>()?;
-    let bound = match values.choice("bound") {
-        "upper" => Bound::Upper,
-        "lower" => Bound::Lower,
-        _ => Bound::Exact,
-    };
+    let bound: Bound = values.choice(p::BOUND);
     let rdp: Vec<f64> = orders
         .iter()
         .map(|&a| subsampled(&st.mech, st.sampling, bound, a).map_err(|e| e.to_string()))
@@ -838,15 +835,12 @@ fn account_cmd(flags: &Flags) -> Result<String, String> {
         &["steps", "delta", "target-eps", "conversion"],
         &["accountant"],
     )?;
-    let conversion = match values.choice("conversion") {
-        "classic" => Conversion::Classic,
-        _ => Conversion::Improved,
-    };
-    let curve = renyi::step_curve(&st)?.times(values.real("steps"));
+    let conversion: Conversion = values.choice(p::CONVERSION);
+    let curve = renyi::step_curve(&st)?.times(values.real(p::STEPS));
     let c = if by_delta {
-        epsilon_for_delta(&curve, values.real("delta"), conversion)
+        epsilon_for_delta(&curve, values.real(p::DELTA), conversion)
     } else {
-        delta_for_epsilon(&curve, values.real("target-eps"), conversion)
+        delta_for_epsilon(&curve, values.real(p::TARGET_EPS), conversion)
     }
     .map_err(|e| e.to_string())?;
     let exact = amp_math::rdp_accounting::guarantee_is_exact(&st.mech, st.sampling);
@@ -897,7 +891,7 @@ fn account_pld(flags: &Flags) -> Result<String, String> {
         &["accountant", "grid"],
     )?;
     let grid = grid_step(flags)?;
-    let steps = values.real("steps");
+    let steps = values.real(p::STEPS);
     if steps.fract() != 0.0 || steps < 1.0 {
         return Err(format!(
             "--steps must be a whole number of at least 1 (got {steps})"
@@ -938,7 +932,7 @@ fn account_pld(flags: &Flags) -> Result<String, String> {
     let relation = json_string(st.sampling.relation().id());
     let json = flags.values.contains_key("json");
     if by_delta {
-        let delta = values.real("delta");
+        let delta = values.real(p::DELTA);
         let e_hi = hi.epsilon_for_delta(delta).map_err(|e| e.to_string())?;
         let e_lo = lo.epsilon_for_delta(delta).map_err(|e| e.to_string())?;
         if json {
@@ -956,7 +950,7 @@ fn account_pld(flags: &Flags) -> Result<String, String> {
             )
         }
     } else {
-        let eps = values.real("target-eps");
+        let eps = values.real(p::TARGET_EPS);
         let (d_hi, d_lo) = (hi.delta_for_epsilon(eps), lo.delta_for_epsilon(eps));
         if json {
             Ok(format!(
@@ -1017,10 +1011,10 @@ fn calibrate_cmd(flags: &Flags) -> Result<String, String> {
     )?;
     let grid = grid_step(flags)?;
     let (q, steps, delta, target) = (
-        values.real("q"),
-        values.real("steps"),
-        values.real("delta"),
-        values.real("target-eps"),
+        values.real(p::Q),
+        values.real(p::STEPS),
+        values.real(p::DELTA),
+        values.real(p::TARGET_EPS),
     );
     if q == 0.0 {
         return Err("--q must be above 0".into());
@@ -1074,10 +1068,10 @@ fn figures(flags: &Flags) -> Result<String, String> {
         let items: Vec<String> = FIGURES
             .iter()
             .map(|f| {
-                let params: Vec<String> = f.params.iter().map(|p| json_string(p)).collect();
+                let params: Vec<String> = f.params.iter().map(|p| json_string(p.name)).collect();
                 format!(
                     "{{\"id\":{},\"title\":{},\"page\":{},\"params\":[{}]}}",
-                    json_string(f.id),
+                    json_string(f.id.as_str()),
                     json_string(f.title),
                     json_string(f.page.id()),
                     params.join(",")
@@ -1088,7 +1082,7 @@ fn figures(flags: &Flags) -> Result<String, String> {
     } else {
         Ok(FIGURES
             .iter()
-            .map(|f| format!("{:<28} {:<12} {}", f.id, f.page.id(), f.title))
+            .map(|f| format!("{:<28} {:<12} {}", f.id.as_str(), f.page.id(), f.title))
             .collect::<Vec<_>>()
             .join("\n"))
     }
@@ -1125,10 +1119,12 @@ fn plot(flags: &Flags) -> Result<String, String> {
         }
     };
     let size = (dim("width", SIZE.0)?, dim("height", SIZE.1)?);
-    let values = param_values(flags, fig.params, &["out", "width", "height", "format"])?;
+    let names: Vec<&str> = fig.params.iter().map(|p| p.name).collect();
+    let values = param_values(flags, &names, &["out", "width", "height", "format"])?;
+    let chart = |v: &ParamValues| fig.chart(v).map_err(|e| e.to_string());
     let text = match format {
-        "csv" => amp_plots::export::chart_csv(fig, &values, &fig.chart(&values)?),
-        "json" => amp_plots::export::chart_json(fig, &values, &fig.chart(&values)?),
+        "csv" => amp_plots::export::chart_csv(fig, &values, &chart(&values)?),
+        "json" => amp_plots::export::chart_json(fig, &values, &chart(&values)?),
         _ => render_svg(fig, &values, size)?,
     };
     std::fs::write(out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
