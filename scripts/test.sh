@@ -19,9 +19,24 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     || die "apt-get could not install chromium and chromium-driver (needs Debian's package mirror)"
 fi
 
-if ! python3 -c 'import mpmath, sys; sys.exit(mpmath.__version__ != "1.3.0")' 2>/dev/null; then
-  echo "test: installing mpmath 1.3.0 from PyPI (the reference oracle)" >&2
-  python3 -m pip install --quiet "mpmath==1.3.0" || die "pip could not install mpmath==1.3.0"
+# The reference oracle runs in a virtual environment of its own (a stock Debian 12 refuses
+# `pip install` into the system Python, PEP 668).
+VENV=target/venv
+PY=$VENV/bin/python
+if [ ! -x "$PY" ]; then
+  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    echo "test: installing python3-venv from Debian" >&2
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then command -v sudo >/dev/null && SUDO=sudo || die "need root or sudo to apt-get install python3-venv"; fi
+    { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq python3-venv; } \
+      || die "apt-get could not install python3-venv (needs Debian's package mirror)"
+  fi
+  mkdir -p target
+  python3 -m venv "$VENV" || die "python3 -m venv could not create $VENV"
+fi
+if ! "$PY" -c 'import mpmath, sys; sys.exit(mpmath.__version__ != "1.3.0")' 2>/dev/null; then
+  echo "test: installing mpmath 1.3.0 from PyPI into $VENV (the reference oracle)" >&2
+  "$PY" -m pip install --quiet "mpmath==1.3.0" || die "pip could not install mpmath==1.3.0 into $VENV"
 fi
 
 STARTED=$SECONDS
@@ -36,7 +51,7 @@ step() {
 step "format" cargo fmt --all -- --check
 step "clippy, native" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy, wasm32" cargo clippy --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked -- -D warnings
-step "reference tables reproduce from mpmath" bash -c 'for g in tools/reference/*.py; do python3 "$g" || exit 1; done; git diff --exit-code -- math/tests/data'
+step "reference tables reproduce from mpmath" bash -c 'for g in tools/reference/*.py; do "$0" "$g" || exit 1; done; git diff --exit-code -- math/tests/data' "$PY"
 step "native tests" cargo test --workspace --locked
 step "browser tests (wasm-bindgen-test, headless Chromium)" cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
 step "release build (trunk)" trunk build --release
