@@ -648,7 +648,7 @@ fn median_sim_cmd(flags: &Flags) -> Result<String, String> {
     )?;
     let big_n = v.count(p::POPULATION_SIZE) as usize;
     let n = v.count(p::N) as usize;
-    if n % 2 == 0 || n > big_n {
+    if n.is_multiple_of(2) || n > big_n {
         return Err(format!(
             "--n must be an odd sample size at most N = {big_n} (the median of an odd count)"
         ));

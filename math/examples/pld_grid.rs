@@ -1,5 +1,6 @@
 //! How the PLD band narrows with the grid step h, and what each step costs:
 //! `cargo run --release -p amp-math --example pld_grid`.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::pld::{self, Estimate};
 use std::time::Instant;
 

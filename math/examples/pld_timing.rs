@@ -1,5 +1,6 @@
 //! Timing of the PLD accountant's stages (pessimistic and optimistic, both directions):
 //! `cargo run --release -p amp-math --example pld_timing`.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::pld::{self, Estimate};
 use std::time::Instant;
 

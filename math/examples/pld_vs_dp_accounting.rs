@@ -9,6 +9,7 @@
 //! number), and `pld::gaussian_epsilon` (upper and lower). Ratios are their seconds over ours.
 //! `tools/external/bench_pld.sh` re-times dp_accounting on a few cases and runs this on them, so
 //! both sides are timed on the same machine in the same run.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::pld::{self, Estimate};
 use std::time::Instant;
 

@@ -1,3 +1,4 @@
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::rdp::Mechanism;
 use amp_math::rdp_accounting::*;
 fn main() {

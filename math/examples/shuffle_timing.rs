@@ -3,6 +3,7 @@
 //! For n = 1e4 … 1e7 users it times the exact clone-reduction ε (`fmt21_numerical`, both ends),
 //! the published block method (`fmt21_published`), the blanket bounds and the inverse
 //! `largest_eps0` of the exact bound. Each time is the best of a few runs, in milliseconds.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::shuffle::{self, Bound};
 use std::time::Instant;
 

@@ -1,4 +1,5 @@
 //! Time per cell of the Figure 8 grid (development aid). `cargo run --release -p amp-math --example sim_profile`
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::median_sim::{Population, SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES};
 use std::time::Instant;
 fn main() {

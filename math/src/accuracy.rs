@@ -112,7 +112,7 @@ pub fn mean_noise_ratio(epsilon: f64, rate: f64) -> Result<f64, MathError> {
 /// scatters around 1, above it as often as below. That rounding, not mathematics, is behind the
 /// values > 1 in the paper's Figure 5. Never used for a number the app presents as correct.
 pub fn mean_noise_ratio_naive(epsilon: f64, rate: f64) -> f64 {
-    let inner = (1.0 + (1.0 / rate) * (libm::exp(epsilon) - 1.0)).ln();
+    let inner = crate::special::ln(1.0 + (1.0 / rate) * (libm::exp(epsilon) - 1.0));
     let x = rate * inner / epsilon;
     x * x
 }
@@ -165,9 +165,9 @@ pub fn mean_variances(
     }
     let n = (rate * population).round().max(1.0);
     let en = base_epsilon(epsilon, n / population)?;
-    let pop = 2.0 * (range / (epsilon * population)).powi(2);
+    let pop = 2.0 * crate::special::powi(range / (epsilon * population), 2);
     let sampling = (1.0 - n / population) * pop_variance / n;
-    let sample_noise = 2.0 * (range / (en * n)).powi(2);
+    let sample_noise = 2.0 * crate::special::powi(range / (en * n), 2);
     Ok(MeanVariances {
         population: pop,
         sampling,
@@ -180,10 +180,12 @@ pub fn mean_variances(
 /// least 2Δ_N²(1/ε² − 1/ε_n²) = q·V_N. Returns that threshold. Exact.
 pub fn no_gain_threshold(epsilon: f64, rate: f64, sensitivity: f64) -> Result<f64, MathError> {
     let q = variance_fraction(epsilon, rate)?;
-    Ok(q * 2.0 * (sensitivity / epsilon).powi(2))
+    Ok(q * 2.0 * crate::special::powi(sensitivity / epsilon, 2))
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

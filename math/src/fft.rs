@@ -62,7 +62,7 @@ pub(crate) fn size_for(span: usize) -> usize {
 
 /// The length of each third when n = 3·2^m (m ≥ 10), or `None` for a power of two.
 fn third(n: usize) -> Option<usize> {
-    (n % 3 == 0 && (n / 3).is_power_of_two() && n / 3 >= LEAF).then_some(n / 3)
+    (n.is_multiple_of(3) && (n / 3).is_power_of_two() && n / 3 >= LEAF).then_some(n / 3)
 }
 
 /// e^{−2πij/n} for j < n/3 (n = 3M), as in [`quadrant`]: libm's cos and sin at multiples of 64
@@ -616,6 +616,8 @@ fn dit4_unit(r: &mut [f64], i: &mut [f64]) {
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

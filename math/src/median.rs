@@ -116,7 +116,7 @@ pub fn smooth_sensitivity_with(
     let span = hi - lo;
     // Pairs at distance d have f ≤ span·e^{−βd}; beyond `reach` none can beat s0.
     let reach = if s0 > 0.0 && beta > 0.0 && span > s0 {
-        ((span / s0).ln() / beta).ceil().min(ni as f64) as i64
+        (crate::special::ln(span / s0) / beta).ceil().min(ni as f64) as i64
     } else if s0 > 0.0 && span <= s0 {
         0
     } else {
@@ -196,6 +196,8 @@ pub fn smoothing_beta(epsilon: f64, delta: f64) -> f64 {
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
     use crate::rng::Rng;

@@ -91,7 +91,7 @@ pub fn generate_population(
     n: usize,
     seed: u64,
 ) -> Result<PopulationData, MathError> {
-    if !(3..=MAX_POPULATION).contains(&n) || n % 2 == 0 {
+    if !(3..=MAX_POPULATION).contains(&n) || n.is_multiple_of(2) {
         return Err(MathError::OutOfDomain {
             name: "N",
             value: n as f64,
@@ -469,7 +469,9 @@ impl Simulation {
         let median = at(m);
         let s0 = (at(m + 1) - median).max(median - at(m - 1));
         let reach = if s0 > 0.0 && hi - lo > s0 {
-            (((hi - lo) / s0).ln() / beta).ceil().min(n as f64) as usize
+            (crate::special::ln((hi - lo) / s0) / beta)
+                .ceil()
+                .min(n as f64) as usize
         } else {
             n
         };
@@ -532,6 +534,8 @@ pub fn five_numbers(values: &[f64]) -> [f64; 5] {
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

@@ -600,6 +600,8 @@ pub fn advanced_composition(
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

@@ -149,6 +149,8 @@ impl Rng {
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

@@ -677,7 +677,7 @@ fn bbgn19_epsilon(
                 .min_by(|&x, &y| values[x].total_cmp(&values[y]))
                 .unwrap_or(0);
             let (lo, hi) = (grid[j.saturating_sub(1)], grid[(j + 1).min(last)]);
-            let x_min = golden_section_min(&f, lo, hi, 100);
+            let x_min = crate::root::golden_section_min(&f, lo, hi, 100);
             if f(x_min) > 0.0 {
                 let mut out = ShuffleEpsilon::valid(bound, randomizer, eps0);
                 out.no_amplification = true;
@@ -690,36 +690,6 @@ fn bbgn19_epsilon(
     // Step to the side where δ(ε) ≤ target (the bracket is narrower than the tolerance).
     let eps = (root * (1.0 + 2e-13) + 2e-15).min(eps0);
     Ok(ShuffleEpsilon::valid(bound, randomizer, eps))
-}
-
-/// The minimiser of a unimodal `f` on [lo, hi] by golden-section search (`iterations` steps, each
-/// shrinking the interval by 0.618).
-fn golden_section_min(f: &impl Fn(f64) -> f64, lo: f64, hi: f64, iterations: usize) -> f64 {
-    let g = 0.5 * (5f64.sqrt() - 1.0);
-    let (mut a, mut b) = (lo, hi);
-    let mut c = b - g * (b - a);
-    let mut d = a + g * (b - a);
-    let (mut fc, mut fd) = (f(c), f(d));
-    for _ in 0..iterations {
-        if fc < fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - g * (b - a);
-            fc = f(c);
-        } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + g * (b - a);
-            fd = f(d);
-        }
-    }
-    if fc < fd {
-        c
-    } else {
-        d
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -907,7 +877,7 @@ impl CloneWindow {
                 }
             }
             c -= 1;
-            wc = if (mode - c) % ANCHOR == 0 {
+            wc = if (mode - c).is_multiple_of(ANCHOR) {
                 exp(ln_pmf(c))
             } else {
                 wc * r
@@ -930,7 +900,7 @@ impl CloneWindow {
                 }
             }
             c += 1;
-            wc = if (c - mode) % ANCHOR == 0 {
+            wc = if (c - mode).is_multiple_of(ANCHOR) {
                 exp(ln_pmf(c))
             } else {
                 wc * r
@@ -1642,7 +1612,7 @@ fn mean_error(n: u64, mean: f64, privacy_sd: f64, local_eps0: Option<f64>) -> Me
     MeanError {
         sampling_sd,
         privacy_sd,
-        rmse: sampling_sd.hypot(privacy_sd),
+        rmse: crate::special::hypot(sampling_sd, privacy_sd),
         local_eps0,
     }
 }
@@ -1701,6 +1671,8 @@ pub fn mean_error_shuffled_rr(
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

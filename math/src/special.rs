@@ -33,6 +33,25 @@ pub fn pow(x: f64, y: f64) -> f64 {
     libm::pow(x, y)
 }
 
+/// x^n for a whole exponent (libm's `pow`, not std's `powi`, whose repeated multiplication
+/// rounds differently from one platform to another).
+#[inline]
+pub fn powi(x: f64, n: i32) -> f64 {
+    libm::pow(x, n as f64)
+}
+
+/// Base-10 logarithm.
+#[inline]
+pub fn log10(x: f64) -> f64 {
+    libm::log10(x)
+}
+
+/// √(x² + y²) without overflow or underflow in the squares.
+#[inline]
+pub fn hypot(x: f64, y: f64) -> f64 {
+    libm::hypot(x, y)
+}
+
 /// log(e^x − 1) for x > 0, without overflow for large x and without cancellation for small x.
 ///
 /// Regimes: for x > 36, e^(−x) < 2^(−52) and log(e^x − 1) = x + log1p(−e^(−x)); otherwise
@@ -209,6 +228,8 @@ pub fn ln_normal_cdf(y: f64) -> f64 {
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

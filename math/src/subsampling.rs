@@ -485,6 +485,8 @@ pub fn base_for_target(sampling: &Sampling, target: EpsDelta) -> Result<BaseBudg
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

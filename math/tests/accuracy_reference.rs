@@ -1,5 +1,6 @@
 //! The analytic part of seed 002 against `tools/reference/accuracy.py` (mpmath, 60 digits).
 //! Tolerance 1e-12 relative (issue #4).
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::accuracy::{
     mean_noise_ratio, mean_variances, rate_for_variance_fraction, variance_fraction,

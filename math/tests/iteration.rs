@@ -5,6 +5,7 @@
 //! increasing in t, decreasing in σ and in T; amplified ≤ composition everywhere, with equality
 //! at t = T; the whole curve equal to the one-position function; the positions for the figure;
 //! the mean factor H_T/T; the step-size condition; and bad inputs giving errors, never panics.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::iteration::{
     amplification_factor, check_step_size, composition_epsilon, composition_rdp,

@@ -1,5 +1,6 @@
 //! The limits functions against the mpmath table written by `tools/reference/limits.py`.
 //! Tolerance 1e-12 relative (issue #3) on ε ∈ [1e-9, 10], p ∈ [1e-9, 1], c ∈ [1e-6, 1e4].
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::limits::{
     mse_break_even_rate, mse_subsampled_terms, noise_factor_bound, noise_ratio, ratio_floor,

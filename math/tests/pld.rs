@@ -1,6 +1,7 @@
 //! The PLD accountant against independent values: the Gaussian mechanism's exact δ (Balle & Wang
 //! 2018) for q = 1, where the composed PLD is known in closed form; randomized response composed k
 //! times against the exact binomial sum; and Opacus's published PRV test value.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::pld::{self, Estimate};
 use amp_math::rdp_accounting::gaussian_delta;

@@ -3,6 +3,7 @@
 //! the true δ lies between them, so the optimistic ε never exceeds the RDP bound (an upper bound
 //! on the truth); ε(δ) and δ(ε) invert each other; more steps, a larger rate or less noise never
 //! give a smaller ε.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::pld::{self, Estimate, PldPair};
 use amp_math::rdp::Mechanism;

@@ -1,5 +1,6 @@
 //! Property tests for amplification by subsampling (issue #2): monotonicity, the bounds
 //! pε ≤ ε′ ≤ min(ε, p(e^ε − 1)), inverse∘forward = identity, and no NaN on the domain.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::subsampling::{
     amplified_epsilon, amplify, base_delta, base_epsilon, base_for_target, with_replacement_delta,

@@ -10,6 +10,7 @@
 //! Also: the upper bounds never exceed the base curve, and the exact curve has a value (matching
 //! mpmath's integration) just below q = 1/2, where an earlier version stopped with
 //! `NoConvergence`.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::rdp::{self, Mechanism};
 use amp_math::rdp_accounting::{

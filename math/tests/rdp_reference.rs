@@ -5,6 +5,7 @@
 //! Poisson-subsampled Gaussian at whole orders and the paper bounds 1e-10; the exact Poisson
 //! subsampled Gaussian at fractional orders (mpmath integrates the divergence numerically) 1e-8.
 //! Every row is held to its tolerance; the worst error per kind is printed (`-- --nocapture`).
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::rdp::{self, Mechanism};
 use amp_math::rdp_accounting::{

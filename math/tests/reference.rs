@@ -1,6 +1,7 @@
 //! Checks the subsampling functions against the mpmath table written by
 //! `tools/reference/subsampling.py` (60 digits). Tolerance: 1e-12 relative (issue #2); the largest
 //! error seen is printed so the doc comments' accuracy claims can be checked.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::subsampling::{
     amplified_epsilon, base_epsilon, with_replacement_delta, with_replacement_inclusion,

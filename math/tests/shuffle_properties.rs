@@ -16,6 +16,7 @@
 //!
 //! amp-math is optimised in the test profile (workspace Cargo.toml), so the numerical bounds,
 //! solved several times per case, stay fast enough for hundreds of cases.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::shuffle::{self, Bound, Randomizer};
 use amp_math::MathError;

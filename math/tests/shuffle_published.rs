@@ -10,6 +10,7 @@
 //!   (github.com/BorjaBalle/amplification-by-shuffling, n = 5000, ε₀ = 0.4), δ at ε = 0.005 to
 //!   1e-9 relative, ε at δ = 1e-6 and ε₀ for ε = 0.005 to 1e-9 absolute (their root finder's
 //!   tolerance and numerical expectation leave ~2e-11).
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::shuffle::{self, bbgn19_bennett_delta, bbgn19_hoeffding_delta, Bound, Randomizer};
 use amp_math::special::ln_binomial;

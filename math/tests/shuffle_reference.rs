@@ -7,6 +7,7 @@
 //! reduction's δ(ε) is held to more than a tolerance: its certified lower and upper values must
 //! bracket mpmath's value (allowing 1e-12 for the oracle's own rounding) and each lie within 2e-9
 //! of it. The worst error per kind is printed (`-- --nocapture`).
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::shuffle::{
     self, bbgn19_bennett_delta, bbgn19_hoeffding_delta, clone_divergence, fmt21_numerical_delta,

@@ -1,4 +1,5 @@
 //! Writes every registry figure at default parameters to target/figures/<id>.svg (for looking at).
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_plots::figures::FIGURES;
 use amp_plots::params::ParamValues;
 use amp_plots::svg::{render_svg, SIZE};

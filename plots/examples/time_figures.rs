@@ -1,5 +1,6 @@
 //! Times each registry figure's chart computation at default parameters (native, release):
 //! `cargo run --release -p amp-plots --example time_figures`.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_plots::figures::FIGURES;
 use amp_plots::params::ParamValues;
 

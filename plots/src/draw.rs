@@ -83,7 +83,7 @@ impl Theme {
 
 pub(crate) fn to_axis(v: f64, log: bool) -> f64 {
     if log {
-        v.log10()
+        amp_math::special::log10(v)
     } else {
         v
     }
@@ -98,7 +98,7 @@ fn tick(v: f64, log: bool, span: f64) -> String {
     if (v - k).abs() < 1e-6 {
         decade_label(k as i32)
     } else if span < 1.5 {
-        display_number(10f64.powf(v), 2)
+        display_number(amp_math::special::pow(10.0, v), 2)
     } else {
         String::new()
     }
@@ -187,7 +187,11 @@ impl Frame {
             to_axis(self.x_max, self.x_log),
         );
         let v = a + t * (b - a);
-        Some(if self.x_log { 10f64.powf(v) } else { v })
+        Some(if self.x_log {
+            amp_math::special::pow(10.0, v)
+        } else {
+            v
+        })
     }
 }
 
@@ -212,7 +216,11 @@ pub fn values_at(chart: &Chart, x: f64) -> Vec<(String, f64)> {
             return None;
         }
         let v = py + (ax - px) / (qx - px) * (qy - py);
-        Some(if yl { 10f64.powf(v) } else { v })
+        Some(if yl {
+            amp_math::special::pow(10.0, v)
+        } else {
+            v
+        })
     };
     let mut out = Vec::new();
     for s in &chart.series {
@@ -550,7 +558,11 @@ fn heat_range(hm: &Heatmap) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for &v in &hm.values {
         if v.is_finite() && (!hm.log_color || v > 0.0) {
-            let c = if hm.log_color { v.log10() } else { v };
+            let c = if hm.log_color {
+                amp_math::special::log10(v)
+            } else {
+                v
+            };
             lo = lo.min(c);
             hi = hi.max(c);
         }
@@ -565,7 +577,7 @@ fn heat_range(hm: &Heatmap) -> (f64, f64) {
 }
 
 fn heat_t(v: f64, (lo, hi): (f64, f64), log: bool) -> f64 {
-    let c = if log { v.log10() } else { v };
+    let c = if log { amp_math::special::log10(v) } else { v };
     (c - lo) / (hi - lo)
 }
 
@@ -619,7 +631,11 @@ fn draw_colorbar<DB: DrawingBackend>(
     for c in ticks {
         let t = (c - lo) / (hi - lo);
         let y = bottom - ((bottom - top) as f64 * t).round() as i32;
-        let v = if hm.log_color { 10f64.powf(c) } else { c };
+        let v = if hm.log_color {
+            amp_math::special::pow(10.0, c)
+        } else {
+            c
+        };
         root.draw(&PathElement::new(
             vec![(x0 + w, y), (x0 + w + theme.px(4.0) as i32, y)],
             theme.text.stroke_width(1),
@@ -734,6 +750,7 @@ fn draw_legend<DB: DrawingBackend>(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // std as an independent check
 mod pointer_tests {
     use super::*;
     use crate::figures::{Axis, Band, LegendCorner, Role, Series};

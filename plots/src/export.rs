@@ -236,6 +236,8 @@ pub fn chart_json(spec: &FigureSpec, values: &ParamValues, chart: &Chart) -> Str
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
     use crate::figures::figure;

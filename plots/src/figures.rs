@@ -751,13 +751,13 @@ pub fn figure(id: &str) -> Option<&'static FigureSpec> {
 
 /// `count` points spaced evenly in log between lo and hi (inclusive), lo > 0.
 pub fn log_grid(lo: f64, hi: f64, count: usize) -> Vec<f64> {
-    let (a, b) = (lo.ln(), hi.ln());
+    let (a, b) = (amp_math::special::ln(lo), amp_math::special::ln(hi));
     (0..count)
         .map(|i| {
             if i + 1 == count {
                 hi
             } else {
-                (a + (b - a) * i as f64 / (count - 1) as f64).exp()
+                amp_math::special::exp(a + (b - a) * i as f64 / (count - 1) as f64)
             }
         })
         .collect()

@@ -37,12 +37,12 @@ pub fn display_number(x: f64, digits: usize) -> String {
     if !(1e-4..1e6).contains(&a) {
         return format!("{:.*e}", digits - 1, x);
     }
-    let magnitude = a.log10().floor() as i32;
+    let magnitude = amp_math::special::log10(a).floor() as i32;
     let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
     let s = format!("{x:.decimals$}");
     // A value like 9.99996 rounds up to 10.000: drop one decimal to keep `digits` significant.
     let rounded: f64 = s.parse().unwrap_or(x);
-    if decimals > 0 && rounded.abs() >= 10f64.powi(magnitude + 1) {
+    if decimals > 0 && rounded.abs() >= amp_math::special::powi(10.0, magnitude + 1) {
         return format!("{:.*}", decimals - 1, x);
     }
     s
@@ -96,13 +96,15 @@ pub fn escape_display(s: &str) -> String {
 /// Tick label for a log axis at 10^k: "0.001", "1", "100", or "1e-9" outside that range.
 pub fn decade_label(k: i32) -> String {
     match k {
-        -3..=-1 => format!("{}", 10f64.powi(k)),
+        -3..=-1 => format!("{}", amp_math::special::powi(10.0, k)),
         0..=3 => format!("{}", 10i64.pow(k as u32)),
         _ => format!("1e{k}"),
     }
 }
 
 #[cfg(test)]
+// Tests compare against std's functions on purpose (an independent computation).
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

@@ -259,7 +259,7 @@ impl ParamSpec {
                 if x <= 0.0 {
                     0.0
                 } else {
-                    (x / lo).ln() / (hi / lo).ln()
+                    amp_math::special::ln(x / lo) / amp_math::special::ln(hi / lo)
                 }
             }
         };
@@ -278,7 +278,7 @@ impl ParamSpec {
         let t = pos.min(Self::SLIDER_STEPS) as f64 / Self::SLIDER_STEPS as f64;
         let x = match scale {
             Scale::Linear => lo + t * (hi - lo),
-            Scale::Log => lo * (hi / lo).powf(t),
+            Scale::Log => lo * amp_math::special::pow(hi / lo, t),
         };
         Some(match self.domain {
             Domain::Count { min, max, odd, .. } => {
@@ -310,8 +310,8 @@ pub fn round_sig(x: f64, digits: i32) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }
-    let e = x.abs().log10().floor() as i32;
-    let f = 10f64.powi(digits - 1 - e);
+    let e = amp_math::special::log10(x.abs()).floor() as i32;
+    let f = amp_math::special::powi(10.0, digits - 1 - e);
     let r = (x * f).round() / f;
     // Reparse through text so the value is the shortest decimal (0.01 rather than 0.010000000000000002).
     format!("{:.*e}", (digits - 1) as usize, r)

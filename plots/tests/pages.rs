@@ -1,5 +1,6 @@
 //! Pages as data: every declaration resolves, every declared number and sentence is produced by the
 //! page's one readouts function, and ids are unique across pages.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_plots::figures::{FigureId, FIGURES};
 use amp_plots::pages::{Body, Page, Precision, Section};

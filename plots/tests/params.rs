@@ -1,4 +1,5 @@
 //! Parameter declarations and URL state: defaults valid, slider mapping, hostile query strings.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_plots::pages::{parse_query, percent_decode, to_query, Page, View};
 use amp_plots::param as p;

@@ -1,4 +1,5 @@
 //! Helpers shared by the property tests (each test file that needs them has `mod common;`).
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use proptest::prelude::*;
 
 /// Any float a hostile caller might pass: NaN, ±∞, ±0, the extremes of the range, a few

@@ -182,7 +182,7 @@ pub fn vs_epsilon(values: &ParamValues) -> ChartResult {
         let Ok(y) = amplified_epsilon(e, q) else {
             continue;
         };
-        let (l, u) = (q * e, e.min(q * e.exp_m1()));
+        let (l, u) = (q * e, e.min(q * amp_math::special::exp_m1(e)));
         if y > 0.0 && l > 0.0 {
             exact.push((e, y));
             lower.push((e, l));

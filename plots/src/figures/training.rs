@@ -612,20 +612,20 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
     let one = amp_math::root::brent(
         // Below the bracket's low end ε is beyond every target (ε of the analytic Gaussian
         // is refused past its domain: count that as "too much").
-        |ls: f64| match rdpa::gaussian_epsilon(ls.exp(), delta) {
+        |ls: f64| match rdpa::gaussian_epsilon(amp_math::special::exp(ls), delta) {
             Ok(e) => e - epsilon,
             Err(_) => 1e6,
         },
-        (1e-2f64).ln(),
-        (1e5f64).ln(),
+        amp_math::special::ln(1e-2),
+        amp_math::special::ln(1e5),
         amp_math::root::Tolerance {
             abs: 1e-9,
             rel: 0.0,
             max_iterations: 200,
         },
     )
-    .map_err(|e| e.to_string())?
-    .exp();
+    .map_err(|e| e.to_string())
+    .map(amp_math::special::exp)?;
     Ok(one * (steps as f64).sqrt())
 }
 
