@@ -18,10 +18,16 @@ use std::marker::PhantomData;
 /// `NAME: Kind = ParamSpec { … };` entries.
 macro_rules! declare_params {
     ($( $(#[$doc:meta])* $konst:ident : $kind:ident $(<$opt:ty>)? = $spec:expr ; )+) => {
-        $( $(#[$doc])* pub const $konst: $kind $(<$opt>)? = declare_params!(@make $kind $(<$opt>)?, $spec); )+
+        /// One static per declaration, so that every handle (in any crate) points at the same one.
+        mod specs {
+            use super::*;
+            $( pub static $konst: ParamSpec = $spec; )+
+        }
+
+        $( $(#[$doc])* pub const $konst: $kind $(<$opt>)? = declare_params!(@make $kind $(<$opt>)?, specs::$konst); )+
 
         /// Every parameter of the app, in declaration order.
-        pub static PARAMS: &[&ParamSpec] = &[$( $konst.spec ),+];
+        pub static PARAMS: &[&ParamSpec] = &[$( &specs::$konst ),+];
 
         /// Each declared handle's name and, for a choice, the options of its enum (for the test
         /// that every declaration resolves and agrees with its enum).
@@ -30,9 +36,9 @@ macro_rules! declare_params {
             vec![$( ($konst.spec(), $konst.enum_choices()) ),+]
         }
     };
-    (@make Real, $spec:expr) => { Real { spec: &$spec } };
-    (@make Count, $spec:expr) => { Count { spec: &$spec } };
-    (@make Pick<$opt:ty>, $spec:expr) => { Pick { spec: &$spec, options: PhantomData } };
+    (@make Real, $spec:path) => { Real { spec: &$spec } };
+    (@make Count, $spec:path) => { Count { spec: &$spec } };
+    (@make Pick<$opt:ty>, $spec:path) => { Pick { spec: &$spec, options: PhantomData } };
 }
 
 /// The option list of a choice parameter's domain.
