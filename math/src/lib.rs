@@ -14,6 +14,7 @@ pub mod error;
 mod fft;
 pub mod iteration;
 pub mod limits;
+pub mod mean_error;
 pub mod median;
 pub mod median_sim;
 pub mod pld;

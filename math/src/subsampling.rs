@@ -484,6 +484,64 @@ pub fn base_for_target(sampling: &Sampling, target: EpsDelta) -> Result<BaseBudg
     })
 }
 
+// ---------------------------------------------------------------------------------------------
+// Subsampled randomized response (lecture §1.3)
+// ---------------------------------------------------------------------------------------------
+
+/// The three values of the subsampled randomized response example.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SubsampledRr {
+    /// Exact ε of the composite mechanism ([`subsampled_rr_exact`]).
+    pub exact: f64,
+    /// The linear heuristic p·ε.
+    pub linear: f64,
+    /// The subsampling theorem log(1 + p(e^ε − 1)).
+    pub theorem: f64,
+}
+
+/// Exact ε of subsampled binary randomized response: with probability p the record goes through
+/// RR_ε (kept with probability e^ε/(e^ε + 1)), otherwise the output is a uniformly random bit.
+///
+/// - Source: Brown, lecture notes (seed 004), §1.3: A_p(x) = RR_ε(x) w.p. p, Unif({0,1}) w.p.
+///   1 − p. The notes work with the approximation RR′ (keep w.p. (1+ε)/(2+ε)); here RR_ε is the
+///   exact mechanism of their §1.3 definition.
+/// - Derivation: P(output = x) = p·e^ε/(e^ε + 1) + (1 − p)/2, P(output = x̄) = p/(e^ε + 1) +
+///   (1 − p)/2; the worst log-ratio over the two outputs is
+///   ε′ = log(((1 + p)e^ε + 1 − p)/((1 − p)e^ε + 1 + p)) = 2·artanh(p·tanh(ε/2)),
+///   computed as log1p(2p(e^ε − 1)/(2 + (1 − p)(e^ε − 1))).
+/// - Relation: replace-one (the record's bit is replaced by the other bit). Exact (pure DP).
+/// - Since artanh is convex on [0, 1), ε′ ≤ p·ε ≤ log(1 + p(e^ε − 1)) ≤ ε (equal at p = 1).
+/// - Domain: ε ∈ [0, 500], p ∈ [0, 1]. Relative error ~1e-16 down to ε = p = 1e-9.
+pub fn subsampled_rr_exact(eps: f64, p: f64) -> Result<f64, MathError> {
+    check_epsilon("ε", eps)?;
+    check_probability("p", p)?;
+    let u = exp_m1(eps);
+    Ok(ln_1p(2.0 * p * u / (2.0 + (1.0 - p) * u)))
+}
+
+/// The exact ε of the notes' own version, RR′_ε (keep w.p. (1 + ε)/(2 + ε), itself
+/// log(1 + ε)-DP) subsampled at rate p: the notes show it is RR′_{pε}, so its ε is log(1 + pε).
+///
+/// Source: Brown (seed 004), §1.3. For this mechanism the subsampling theorem applied to its base
+/// ε = log(1 + ε) gives log(1 + p·ε) as well, so the theorem is tight here. Replace-one; exact.
+/// Domain: ε ∈ [0, 500], p ∈ [0, 1].
+pub fn subsampled_rr_prime_exact(eps: f64, p: f64) -> Result<f64, MathError> {
+    check_epsilon("ε", eps)?;
+    check_probability("p", p)?;
+    Ok(ln_1p(p * eps))
+}
+
+/// Subsampled randomized response: exact ε, the linear heuristic p·ε, and the subsampling
+/// theorem log(1 + p(e^ε − 1)) (seed 004, Theorem 1.1, via
+/// [`crate::subsampling::amplified_epsilon`]). Replace-one. exact ≤ linear ≤ theorem ≤ ε.
+pub fn subsampled_rr(eps: f64, p: f64) -> Result<SubsampledRr, MathError> {
+    Ok(SubsampledRr {
+        exact: subsampled_rr_exact(eps, p)?,
+        linear: p * eps,
+        theorem: crate::subsampling::amplified_epsilon(eps, p)?,
+    })
+}
+
 #[cfg(test)]
 // Tests compare against std's functions on purpose (an independent computation).
 #[allow(clippy::disallowed_methods)]

@@ -1,0 +1,104 @@
+//! The closed-form bounds: Erlingsson et al. 2019 (EFMRTT19) and Feldman, McMillan & Talwar 2021
+//! (FMT21, the theorem's form and its published code's variant).
+
+#[allow(unused_imports)]
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// Closed forms
+// ---------------------------------------------------------------------------------------------
+
+/// Erlingsson et al. 2019: ε = 12ε₀√(log(1/δ)/n).
+///
+/// - Source: EFMRTT19 (arXiv 1811.12469), the amplification corollary for ε₀-LDP randomizers, as
+///   stated in math-reference.md (the paper's text could not be opened here; the validity box is
+///   also the one encoded in Balle et al.'s implementation).
+/// - Relation: replace-one. Upper bound.
+/// - Validity: ε₀ ≤ ½, n ≥ 1000, δ ≤ 0.01, and the result at most ε₀ (n ≥ 144 log(1/δ)); outside
+///   it the result is marked not valid. Example: n = 1e5, ε₀ = ½, δ = 1e-6 gives 0.070524.
+/// - Accuracy: a few ulp (1e-15 relative against mpmath).
+pub fn efmrtt19(eps0: f64, n: u64, delta: f64) -> Result<ShuffleEpsilon, MathError> {
+    check_all(eps0, n, delta)?;
+    let b = Bound::Efmrtt19;
+    let r = Randomizer::Generic;
+    if eps0 > 0.5 {
+        return Ok(ShuffleEpsilon::invalid(b, r, "needs ε₀ ≤ 1/2"));
+    }
+    if n < 1000 {
+        return Ok(ShuffleEpsilon::invalid(b, r, "needs n ≥ 1000"));
+    }
+    if delta > 0.01 {
+        return Ok(ShuffleEpsilon::invalid(b, r, "needs δ ≤ 0.01"));
+    }
+    let eps = efmrtt19_formula(eps0, n as f64, delta);
+    if eps > eps0 {
+        return Ok(ShuffleEpsilon::invalid(
+            b,
+            r,
+            "the result exceeds ε₀ (needs n ≥ 144·log(1/δ))",
+        ));
+    }
+    Ok(ShuffleEpsilon::valid(b, r, eps))
+}
+
+pub(super) fn efmrtt19_formula(eps0: f64, n: f64, delta: f64) -> f64 {
+    12.0 * eps0 * (-ln(delta) / n).sqrt()
+}
+
+/// The largest ε₀ allowed by FMT21's validity condition, log(n/(16 log(4/δ))) (may be ≤ 0).
+pub(super) fn fmt21_eps0_limit(n: u64, delta: f64) -> f64 {
+    ln(n as f64 / (16.0 * (std::f64::consts::LN_2 * 2.0 - ln(delta))))
+}
+
+/// Feldman, McMillan & Talwar 2021, Theorem 3.1 (closed form):
+/// ε = log(1 + (e^{ε₀} − 1)/(e^{ε₀} + 1)·(a + b)), a = 8√(e^{ε₀} log(4/δ)/n), b = 8e^{ε₀}/n.
+///
+/// - Source: FMT21 (arXiv 2012.12803), Theorem 3.1, the form given in math-reference.md (n = 1e5,
+///   ε₀ = 4, δ = 1e-6 → 0.53463). The code published with the paper computes a slightly larger
+///   variant (0.53780 there); this is the theorem's.
+/// - Relation: replace-one. Upper bound, for any ε₀-LDP randomizer.
+/// - Validity: ε₀ ≤ log(n/(16 log(4/δ))); outside it the result is marked not valid.
+/// - Computed as `ln_1p(expm1(ε₀)/(e^{ε₀} + 1)·(a + b))`: no cancellation for small ε₀.
+///   Relative error ~1e-15 against mpmath.
+pub fn fmt21(eps0: f64, n: u64, delta: f64) -> Result<ShuffleEpsilon, MathError> {
+    check_all(eps0, n, delta)?;
+    if eps0 > fmt21_eps0_limit(n, delta) {
+        return Ok(ShuffleEpsilon::invalid(
+            Bound::Fmt21,
+            Randomizer::Generic,
+            "needs ε₀ ≤ log(n/(16·log(4/δ)))",
+        ));
+    }
+    Ok(ShuffleEpsilon::valid(
+        Bound::Fmt21,
+        Randomizer::Generic,
+        fmt21_formula(eps0, n as f64, delta),
+    ))
+}
+
+pub(super) fn fmt21_formula(eps0: f64, n: f64, delta: f64) -> f64 {
+    let l4 = 2.0 * std::f64::consts::LN_2 - ln(delta);
+    let a = 8.0 * exp(0.5 * eps0) * (l4 / n).sqrt();
+    let b = 8.0 * exp(eps0) / n;
+    ln_1p(exp_m1(eps0) / (exp(eps0) + 1.0) * (a + b))
+}
+
+/// The closed form as computed by the code published with FMT21 (not the theorem's form, see
+/// [`fmt21`]): log(1 + (1 − e^{−ε₀})/(1 + e^{−ε₀−ε′})·(a + b)) with ε′ = log(1 + a + b) and a, b
+/// as in [`fmt21`]; 0.53780 at n = 1e5, ε₀ = 4, δ = 1e-6 where the theorem gives 0.53463.
+///
+/// Shown for comparison only; the published numerical method starts its bisection from it. The
+/// code uses it under the same condition ε₀ < log(n/(16 log(4/δ))); the value is returned whatever
+/// the condition. Relation: replace-one. Domain as [`fmt21`].
+pub fn fmt21_code_variant(eps0: f64, n: u64, delta: f64) -> Result<f64, MathError> {
+    check_all(eps0, n, delta)?;
+    Ok(fmt21_published_code_formula(eps0, n as f64, delta))
+}
+
+pub(super) fn fmt21_published_code_formula(eps0: f64, n: f64, delta: f64) -> f64 {
+    let l4 = 2.0 * std::f64::consts::LN_2 - ln(delta);
+    let a = 8.0 * exp(0.5 * eps0) * (l4 / n).sqrt();
+    let b = 8.0 * exp(eps0) / n;
+    let e1 = ln_1p(a + b);
+    ln_1p(-exp_m1(-eps0) / (1.0 + exp(-eps0 - e1)) * (a + b))
+}
