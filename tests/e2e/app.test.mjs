@@ -157,6 +157,34 @@ test('back and forward move between pages', async () => {
   await page.close();
 });
 
+test('the document title names the page or the embedded figure; modified clicks are left to the browser', async () => {
+  const { page, problems } = await open('/');
+  assert.equal(await page.title(), 'Amplification Explorer');
+  await page.click('[data-testid=nav-renyi]');
+  await page.waitForSelector('[data-testid=rdp-at-order]');
+  assert.equal(await page.title(), 'Rényi DP: subsampling and composition · Amplification Explorer');
+  // Ctrl-click (and Shift-click) on a navigation link opens a new tab or window: the page in
+  // this one does not change.
+  const pagesBefore = page.context().pages().length;
+  await page.click('[data-testid=nav-limits]', { modifiers: ['Control'] });
+  await page.click('[data-testid=nav-shuffling]', { modifiers: ['Shift'] });
+  await page.waitForTimeout(300);
+  assert.equal(new URL(page.url()).searchParams.get('page'), 'renyi');
+  assert.equal(await page.locator('[data-testid=rdp-at-order]').count(), 1);
+  for (const p of page.context().pages().slice(pagesBefore)) await p.close();
+  // A link inside the prose (home page) navigates in place on a plain click.
+  await page.click('[data-testid=nav-home]');
+  await page.click('a[data-page=limits]');
+  await page.waitForSelector('[data-testid=epsilon-p]');
+  assert.equal(new URL(page.url()).searchParams.get('page'), 'limits');
+  assert.equal(await page.title(), 'When subsampling stops being free · Amplification Explorer');
+  await page.goto(page.url().replace(/\?.*$/, '?embed=rdp-base'));
+  await page.waitForSelector('h1');
+  assert.equal(await page.title(), 'Rényi DP curves of the base mechanisms · Amplification Explorer');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('an embed shows one figure with its controls', async () => {
   const { page, problems } = await open('/?embed=sample-budget&scheme=poisson&eps=1&p=0.01');
   await painted(page);
