@@ -486,9 +486,9 @@ fn iteration_cmd(flags: &Flags) -> Result<String, String> {
     output(
         flags,
         &[
-            ("epsilon_first", r.first?),
-            ("epsilon_middle", r.middle?),
-            ("epsilon_plain", r.composition?),
+            ("epsilon_first", r.first.map_err(|e| e.to_string())?),
+            ("epsilon_middle", r.middle.map_err(|e| e.to_string())?),
+            ("epsilon_plain", r.composition.map_err(|e| e.to_string())?),
             ("delta", v.real(p::DELTA)),
         ],
     )
@@ -746,7 +746,7 @@ fn rdp_setting(
             "--scheme without-replacement needs --n (the sample is m = q·n of n records)".into(),
         );
     }
-    let st = renyi::setting(&values)?;
+    let st = renyi::setting(&values).map_err(|e| e.to_string())?;
     Ok((values, st))
 }
 
@@ -836,7 +836,9 @@ fn account_cmd(flags: &Flags) -> Result<String, String> {
         &["accountant"],
     )?;
     let conversion: Conversion = values.choice(p::CONVERSION);
-    let curve = renyi::step_curve(&st)?.times(values.real(p::STEPS));
+    let curve = renyi::step_curve(&st)
+        .map_err(|e| e.to_string())?
+        .times(values.real(p::STEPS));
     let c = if by_delta {
         epsilon_for_delta(&curve, values.real(p::DELTA), conversion)
     } else {

@@ -43,31 +43,31 @@ pub fn inapplicable(values: &ParamValues) -> Option<String> {
 /// The readouts: ε at δ for the first record, the middle one and the last (= no amplification).
 pub struct Readouts {
     /// ε of the record used first (t = 1), amplified by the T − 1 later steps.
-    pub first: Result<f64, String>,
+    pub first: Result<f64, ChartError>,
     /// ε of the record used at t = ⌈T/2⌉.
-    pub middle: Result<f64, String>,
+    pub middle: Result<f64, ChartError>,
     /// ε without amplification (every position; the last record's too).
-    pub composition: Result<f64, String>,
+    pub composition: Result<f64, ChartError>,
 }
 
 /// [`Readouts`] at the parameters (improved RDP conversion).
 pub fn readouts(values: &ParamValues) -> Readouts {
     let sgd = run(values);
     let delta = values.real(p::DELTA);
-    let at = |t: u64| -> Result<f64, String> {
+    let at = |t: u64| -> Result<f64, ChartError> {
         if let Some(why) = inapplicable(values) {
-            return Err(why);
+            return Err(ChartError::NotApplicable(why));
         }
         iteration_epsilon(t, &sgd, delta, Conversion::Improved)
             .map(|c| c.epsilon)
-            .map_err(|e| e.to_string())
+            .map_err(ChartError::from)
     };
     Readouts {
         first: at(1),
         middle: at(sgd.steps.div_ceil(2).max(1)),
         composition: composition_epsilon(&sgd, delta, Conversion::Improved)
             .map(|c| c.epsilon)
-            .map_err(|e| e.to_string()),
+            .map_err(ChartError::from),
     }
 }
 

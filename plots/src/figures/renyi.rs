@@ -8,7 +8,9 @@ use amp_math::rdp_accounting::{
 };
 use amp_math::MathError;
 
-use super::{log_grid, log_range, Axis, Chart, ChartResult, LegendCorner, Marker, Role, Series};
+use super::{
+    log_grid, log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series,
+};
 use crate::format::short_number;
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
@@ -61,19 +63,19 @@ pub fn mechanism_label(m: &Mechanism) -> String {
 
 /// The reader's setting, or why there is none (sampling with replacement has no RDP bound here;
 /// an empty sample).
-pub fn setting(values: &ParamValues) -> Result<RdpSetting, String> {
+pub fn setting(values: &ParamValues) -> Result<RdpSetting, ChartError> {
     let mech = mechanism(values);
-    mech.validate().map_err(|e| e.to_string())?;
+    mech.validate()?;
     let q = values.real(p::Q);
     let (sampling, sizes) = match values.choice(p::SCHEME) {
         Scheme::WithoutReplacement => {
             let n = values.count(p::N);
             let m = (q * n as f64).round() as u64;
             if m == 0 {
-                return Err(format!(
+                return Err(ChartError::NotApplicable(format!(
                     "q·n = {} rounds to an empty sample; raise q or n",
                     short_number(q * n as f64, 3)
-                ));
+                )));
             }
             (
                 Sampling::WithoutReplacement {
@@ -267,19 +269,19 @@ pub struct AtOrder {
     /// The base mechanism's ε(α).
     pub base: f64,
     /// The exact subsampled ε(α), or why there is none.
-    pub exact: Result<f64, String>,
+    pub exact: Result<f64, ChartError>,
     /// The upper bound.
-    pub upper: Result<f64, String>,
+    pub upper: Result<f64, ChartError>,
     /// The lower bound (whole orders only).
-    pub lower: Result<f64, String>,
+    pub lower: Result<f64, ChartError>,
 }
 
 /// [`AtOrder`] at the reader's α.
-pub fn at_order(values: &ParamValues) -> Result<AtOrder, String> {
+pub fn at_order(values: &ParamValues) -> Result<AtOrder, ChartError> {
     let st = setting(values)?;
     let alpha = values.real(p::ALPHA);
-    let base = st.mech.rdp(alpha).map_err(|e| e.to_string())?;
-    let get = |b: Bound| subsampled(&st.mech, st.sampling, b, alpha).map_err(|e| e.to_string());
+    let base = st.mech.rdp(alpha)?;
+    let get = |b: Bound| subsampled(&st.mech, st.sampling, b, alpha).map_err(ChartError::from);
     Ok(AtOrder {
         alpha,
         base,
@@ -421,7 +423,7 @@ pub struct Composition {
     pub exact: bool,
 }
 
-fn check_delta(values: &ParamValues) -> Result<f64, String> {
+fn check_delta(values: &ParamValues) -> Result<f64, ChartError> {
     let delta = values.real(p::DELTA);
     if delta <= 0.0 {
         return Err("converting Rényi DP to (ε, δ) needs δ above 0".into());
@@ -432,7 +434,7 @@ fn check_delta(values: &ParamValues) -> Result<f64, String> {
 /// A curve of `st` on the default order grid, remembered for the last setting: the readouts and
 /// two figures of the page all need the same per-step curve, and moving δ or k must not
 /// recompute it. `upper` selects the general upper bound instead of the guarantee curve.
-fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, String> {
+fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, ChartError> {
     type Entry = Option<(Mechanism, Sampling, bool, Curve)>;
     thread_local! {
         static LAST: std::cell::RefCell<[Entry; 2]> = const { std::cell::RefCell::new([None, None]) };
@@ -451,11 +453,10 @@ fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, String> {
         let rdp = orders
             .iter()
             .map(|&a| subsampled(&st.mech, st.sampling, Bound::Upper, a))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
+            .collect::<Result<Vec<_>, _>>()?;
         Curve { orders, rdp }
     } else {
-        Curve::of(&st.mech, st.sampling, &orders).map_err(|e| e.to_string())?
+        Curve::of(&st.mech, st.sampling, &orders)?
     };
     LAST.with(|c| c.borrow_mut()[slot] = Some((st.mech, st.sampling, upper, curve.clone())));
     Ok(curve)
@@ -463,12 +464,12 @@ fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, String> {
 
 /// The per-step guarantee curve (exact where known, else the upper bound) on the default order
 /// grid.
-pub fn step_curve(st: &RdpSetting) -> Result<Curve, String> {
+pub fn step_curve(st: &RdpSetting) -> Result<Curve, ChartError> {
     cached_curve(st, false)
 }
 
 /// [`Composition`] at the reader's steps and δ.
-pub fn composition(values: &ParamValues) -> Result<Composition, String> {
+pub fn composition(values: &ParamValues) -> Result<Composition, ChartError> {
     let st = setting(values)?;
     let delta = check_delta(values)?;
     let curve = step_curve(&st)?.times(values.real(p::STEPS));

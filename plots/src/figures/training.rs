@@ -236,10 +236,12 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
     let t = setting(values)?;
     let band = cached_band(&t, if fine { FINE } else { QUICK })?;
     let (upper, lower) = band.epsilon(t.delta).map_err(|e| e.to_string())?;
-    let rdp = step_curve(&t.rdp_setting()).and_then(|c| {
-        rdpa::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
-            .map_err(|e| e.to_string())
-    });
+    let rdp = step_curve(&t.rdp_setting())
+        .map_err(|e| e.to_string())
+        .and_then(|c| {
+            rdpa::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
+                .map_err(|e| e.to_string())
+        });
     let (cal_budget, cal_rel) = if fine { (QUICK, 1e-4) } else { (3_680, 1e-3) };
     let calibrated = calibrate(
         &t,
@@ -310,7 +312,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
 }
 
 fn rdp_curve(t: &Training) -> Result<Curve, String> {
-    step_curve(&t.rdp_setting())
+    step_curve(&t.rdp_setting()).map_err(|e| e.to_string())
 }
 
 /// `epsilon-vs-epochs`: ε at δ against the length of training (epochs, or steps), the tight band

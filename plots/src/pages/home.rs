@@ -77,15 +77,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         best.ok().map(|b| b.bound.name().to_string()),
     );
     let it = by_position(v);
-    r.push(
-        &ITERATION_EPSILON,
-        it.first.map_err(ChartError::NotApplicable),
-        Relation::ReplaceOne,
-    );
-    r.push(
-        &ITERATION_PLAIN,
-        it.composition.map_err(ChartError::NotApplicable),
-        Relation::ReplaceOne,
-    );
+    r.push(&ITERATION_EPSILON, it.first, Relation::ReplaceOne);
+    r.push(&ITERATION_PLAIN, it.composition, Relation::ReplaceOne);
     r
 }

@@ -7,7 +7,7 @@ use super::{
     Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
 };
 use crate::figures::iteration::{inapplicable, readouts as by_position};
-use crate::figures::{ChartError, FigureId};
+use crate::figures::FigureId;
 use crate::param as p;
 use crate::params::ParamValues;
 
@@ -75,9 +75,9 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     const R: Relation = Relation::ReplaceOne;
     let n = by_position(v);
     let mut r = Readings::default();
-    r.push(&FIRST, n.first.map_err(ChartError::NotApplicable), R);
-    r.push(&MIDDLE, n.middle.map_err(ChartError::NotApplicable), R);
-    r.push(&PLAIN, n.composition.map_err(ChartError::NotApplicable), R);
+    r.push(&FIRST, n.first, R);
+    r.push(&MIDDLE, n.middle, R);
+    r.push(&PLAIN, n.composition, R);
     r.note(&WARNING, inapplicable(v));
     r
 }

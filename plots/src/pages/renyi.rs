@@ -135,16 +135,15 @@ fn relation(v: &ParamValues) -> Relation {
 /// composition converted to (ε, δ).
 pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let rel = relation(v);
-    let na = ChartError::NotApplicable;
     let mut r = Readings::default();
     r.push(
         &BASE,
         mechanism(v).rdp(v.real(p::ALPHA)).map_err(ChartError::from),
         rel,
     );
-    let at = at_order(v).map_err(na);
-    let pick = |f: fn(&crate::figures::renyi::AtOrder) -> Result<f64, String>| {
-        at.clone().and_then(|a| f(&a).map_err(na))
+    let at = at_order(v);
+    let pick = |f: fn(&crate::figures::renyi::AtOrder) -> Result<f64, ChartError>| {
+        at.clone().and_then(|a| f(&a))
     };
     // The guarantee at α: exact where known, otherwise the upper bound.
     r.push(
@@ -154,7 +153,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     );
     r.push(&UPPER, pick(|a| a.upper.clone()), rel);
     r.push(&LOWER, pick(|a| a.lower.clone()), rel);
-    let comp = composition(v).map_err(na);
+    let comp = composition(v);
     r.push(&COMPOSED, comp.clone().map(|c| c.improved.epsilon), rel);
     r.push(&ORDER, comp.clone().map(|c| c.improved.order), rel);
     r.push(
@@ -164,11 +163,9 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     );
     let delta_at = setting(v).and_then(|st| {
         let curve = step_curve(&st)?.times(v.real(p::STEPS));
-        delta_for_epsilon(&curve, v.real(p::TARGET_EPS), Conversion::Improved)
-            .map(|c| c.delta)
-            .map_err(|e| e.to_string())
+        Ok(delta_for_epsilon(&curve, v.real(p::TARGET_EPS), Conversion::Improved)?.delta)
     });
-    r.push(&COMPOSED_DELTA, delta_at.map_err(na), rel);
+    r.push(&COMPOSED_DELTA, delta_at, rel);
     let kind = match &comp {
         Ok(c) if !c.exact => {
             Some("The per-step curve is the upper bound: no exact curve is known here.".into())
