@@ -71,6 +71,20 @@ fn le(a: Option<f64>, b: Option<f64>) -> bool {
     }
 }
 
+/// Found by the property below: FMT21's closed form exceeds ε₀ near the edge of its validity; the
+/// bound then reports ε₀ (what the shuffled ε₀-LDP protocol meets anyway), flagged.
+#[test]
+fn fmt21_never_reports_more_than_eps0() {
+    let (eps0, n, delta) = (0.001_836_790_823_166_737, 206, 1.486_787_443_761_751_8e-5);
+    let out = shuffle::fmt21(eps0, n, delta).unwrap();
+    assert!(out.valid);
+    assert_eq!(out.epsilon, Some(eps0));
+    assert!(out.no_amplification);
+    // Well inside its domain it amplifies and is not flagged.
+    let out = shuffle::fmt21(4.0, 100_000, 1e-6).unwrap();
+    assert!(out.epsilon.unwrap() < 0.54 && !out.no_amplification);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 

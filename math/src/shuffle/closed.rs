@@ -57,7 +57,8 @@ pub(super) fn fmt21_eps0_limit(n: u64, delta: f64) -> f64 {
 ///   ε₀ = 4, δ = 1e-6 → 0.53463). The code published with the paper computes a slightly larger
 ///   variant (0.53780 there); this is the theorem's.
 /// - Relation: replace-one. Upper bound, for any ε₀-LDP randomizer.
-/// - Validity: ε₀ ≤ log(n/(16 log(4/δ))); outside it the result is marked not valid.
+/// - Validity: ε₀ ≤ log(n/(16 log(4/δ))); outside it the result is marked not valid. Where the
+///   formula exceeds ε₀ (tiny ε₀ near that edge) the result is ε₀, flagged `no_amplification`.
 /// - Computed as `ln_1p(expm1(ε₀)/(e^{ε₀} + 1)·(a + b))`: no cancellation for small ε₀.
 ///   Relative error ~1e-15 against mpmath.
 pub fn fmt21(eps0: f64, n: u64, delta: f64) -> Result<ShuffleEpsilon, MathError> {
@@ -69,10 +70,20 @@ pub fn fmt21(eps0: f64, n: u64, delta: f64) -> Result<ShuffleEpsilon, MathError>
             "needs ε₀ ≤ log(n/(16·log(4/δ)))",
         ));
     }
+    let eps = fmt21_formula(eps0, n as f64, delta);
+    // Near the edge of its validity (n a little above 16·log(4/δ)·e^{ε₀}, tiny ε₀) the closed form
+    // can exceed ε₀, which the shuffled ε₀-LDP protocol always meets (post-processing): report ε₀
+    // there, flagged as no amplification, as the blanket bounds do. E.g. n = 206, ε₀ = 0.001837,
+    // δ = 1.49e-5: the formula gives 0.0018457.
+    if eps >= eps0 {
+        let mut out = ShuffleEpsilon::valid(Bound::Fmt21, Randomizer::Generic, eps0);
+        out.no_amplification = true;
+        return Ok(out);
+    }
     Ok(ShuffleEpsilon::valid(
         Bound::Fmt21,
         Randomizer::Generic,
-        fmt21_formula(eps0, n as f64, delta),
+        eps,
     ))
 }
 
