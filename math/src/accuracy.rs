@@ -8,18 +8,10 @@
 use crate::root::{brent, Tolerance};
 use crate::special::{exp_m1, ln_1p};
 use crate::subsampling::base_epsilon;
-use crate::{check_delta, check_epsilon, check_probability, MathError};
+use crate::{check_delta, check_epsilon, MathError};
 
 fn check_rate(rate: f64) -> Result<(), MathError> {
-    check_probability("n/N", rate)?;
-    if rate == 0.0 {
-        return Err(MathError::OutOfDomain {
-            name: "n/N",
-            value: rate,
-            expected: "above 0 and at most 1",
-        });
-    }
-    Ok(())
+    crate::check_rate("n/N", rate)
 }
 
 /// ε_n = log(1 + (N/n)(e^ε − 1)): the ε the sample may spend (seed 002, Theorem 1 turned around).

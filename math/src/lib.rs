@@ -142,6 +142,20 @@ pub fn check_probability(name: &'static str, value: f64) -> Result<(), MathError
     Ok(())
 }
 
+/// Check that `value` is a sampling rate in (0, 1]: a probability, and not 0 (an empty sample
+/// amplifies nothing and divides by zero in the inverses).
+pub fn check_rate(name: &'static str, value: f64) -> Result<(), MathError> {
+    check_probability(name, value)?;
+    if value == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name,
+            value,
+            expected: "above 0 and at most 1",
+        });
+    }
+    Ok(())
+}
+
 /// Sort floats ascending in IEEE 754 total order (`f64::total_cmp`: −0 before +0, NaNs at the
 /// ends by sign). Not a formula: one shared sort so the wasm carries one copy of the sorting code
 /// instead of one per call site's comparison closure.

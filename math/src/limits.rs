@@ -16,7 +16,7 @@
 use crate::root::{brent, Tolerance};
 use crate::special::{exp_m1, ln, ln_1p};
 use crate::subsampling::base_epsilon;
-use crate::{check_epsilon, check_probability, MathError};
+use crate::{check_epsilon, MathError};
 
 /// ε_p = log(1 + (e^ε − 1)/p): the per-sample ε that gives ε overall (seed 001, eq. 3).
 ///
@@ -26,15 +26,7 @@ pub fn epsilon_p(epsilon: f64, p: f64) -> Result<f64, MathError> {
 }
 
 fn check_rate(p: f64) -> Result<(), MathError> {
-    check_probability("p", p)?;
-    if p == 0.0 {
-        return Err(MathError::OutOfDomain {
-            name: "p",
-            value: p,
-            expected: "above 0 and at most 1",
-        });
-    }
-    Ok(())
+    crate::check_rate("p", p)
 }
 
 /// Noise ratio R(ε, p) = p·ε_p/ε = (p/ε)·log(1 + (e^ε − 1)/p) (seed 001, eq. 7).

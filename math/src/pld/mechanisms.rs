@@ -185,17 +185,7 @@ impl Half {
 }
 
 pub(super) fn check_rate(q: f64) -> Result<(), MathError> {
-    if q.is_nan() {
-        return Err(MathError::NotANumber { name: "q" });
-    }
-    if !(q > 0.0 && q <= 1.0) {
-        return Err(MathError::OutOfDomain {
-            name: "q",
-            value: q,
-            expected: "in (0, 1]",
-        });
-    }
-    Ok(())
+    crate::check_rate("q", q)
 }
 
 /// x at which the mixture ratio 1 − q + q·e^{g} equals e^{v}: g = log((e^v − 1 + q)/q), for
