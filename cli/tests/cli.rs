@@ -14,16 +14,24 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-/// The number after `"key":` in a flat JSON object.
-fn json_number(json: &str, key: &str) -> f64 {
-    let pat = format!("\"{key}\":");
-    let start = json
-        .find(&pat)
-        .unwrap_or_else(|| panic!("{key} missing in {json}"))
-        + pat.len();
-    let rest = &json[start..];
-    let end = rest.find([',', '}']).unwrap();
-    rest[..end].parse().unwrap()
+/// The output parsed as JSON (serde_json, reading back exactly the f64 that was printed).
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// The number under `key` in a JSON object.
+fn json_number(out: &str, key: &str) -> f64 {
+    json(out)[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {out}"))
+}
+
+/// The text under `key` in a JSON object.
+fn json_text(out: &str, key: &str) -> String {
+    json(out)[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not text in {out}"))
+        .to_string()
 }
 
 fn rel(a: f64, b: f64) -> f64 {
@@ -46,10 +54,8 @@ fn poisson_forward_json_matches_mpmath() {
     ]);
     assert!(o.status.success(), "{o:?}");
     let out = stdout(&o);
-    assert!(
-        out.starts_with("{\"scheme\":\"poisson\",\"relation\":\"add-remove\""),
-        "{out}"
-    );
+    assert_eq!(json_text(&out, "scheme"), "poisson");
+    assert_eq!(json_text(&out, "relation"), "add-remove");
     // mpmath, 40 digits: log(1 + 0.01(e − 1)).
     assert!(rel(json_number(&out, "epsilon"), 0.017_036_863_236_176_55) < 1e-14);
     assert!(rel(json_number(&out, "delta"), 1e-8) < 1e-14);
@@ -90,7 +96,7 @@ fn fixed_size_schemes_are_replace_one() {
         "--json",
     ]);
     let out = stdout(&o);
-    assert!(out.contains("\"relation\":\"replace-one\""), "{out}");
+    assert_eq!(json_text(&out, "relation"), "replace-one");
     assert!(rel(json_number(&out, "epsilon"), 0.017_036_863_236_176_55) < 1e-14);
     let o = amplify(&[
         "subsample",
@@ -128,8 +134,11 @@ fn assert_fails_with(args: &[&str], needle: &str) {
 #[test]
 fn bad_arguments_exit_2_with_one_line() {
     assert_fails_with(&[], "no command");
-    assert_fails_with(&["frobnicate"], "unknown command");
-    assert_fails_with(&["subsample", "--p", "0.1"], "--eps is required");
+    assert_fails_with(&["frobnicate"], "unrecognized subcommand 'frobnicate'");
+    assert_fails_with(
+        &["subsample", "--p", "0.1"],
+        "required arguments were not provided: --eps",
+    );
     assert_fails_with(
         &["subsample", "--eps", "abc", "--p", "0.1"],
         "must be a number",
@@ -166,24 +175,27 @@ fn bad_arguments_exit_2_with_one_line() {
             "--p",
             "0.1",
         ],
-        "needs --m, --n",
+        "not provided: --m",
     );
     assert_fails_with(
         &["subsample", "--scheme", "bogus", "--eps", "1", "--p", "0.1"],
-        "--scheme must be",
+        "possible values: poisson, without-replacement, with-replacement",
     );
     assert_fails_with(
         &["subsample", "--eps", "1", "--p", "0.1", "--wat", "3"],
-        "unknown option --wat",
+        "unexpected argument '--wat'",
     );
     assert_fails_with(
         &["subsample", "--eps", "1", "--eps", "2", "--p", "0.1"],
-        "twice",
+        "cannot be used multiple times",
     );
-    assert_fails_with(&["subsample", "--eps", "1", "--p"], "needs a value");
+    assert_fails_with(
+        &["subsample", "--eps", "1", "--p"],
+        "a value is required for '--p",
+    );
     assert_fails_with(
         &["plot", "no-such-figure", "--out", "/tmp/x.svg"],
-        "no figure",
+        "unrecognized subcommand 'no-such-figure'",
     );
     assert_fails_with(&["plot", "sample-budget"], "--out");
     assert_fails_with(
@@ -195,7 +207,7 @@ fn bad_arguments_exit_2_with_one_line() {
             "--out",
             "/tmp/x.svg",
         ],
-        "not used here",
+        "unexpected argument '--delta'",
     );
     assert_fails_with(
         &["plot", "sample-budget", "--out", "/nonexistent-dir/x.svg"],
@@ -224,7 +236,8 @@ fn inverse_without_a_delta_still_reports_the_base_epsilon() {
     ]);
     assert!(o.status.success(), "{o:?}");
     let out = stdout(&o);
-    assert!(out.contains("\"delta\":null,\"delta_note\":"), "{out}");
+    assert!(json(&out)["delta"].is_null(), "{out}");
+    assert!(!json_text(&out, "delta_note").is_empty(), "{out}");
     // η = 0.0099502487558980454 (mpmath); base ε = log(1 + (e − 1)/η).
     let eta: f64 = 0.009_950_248_755_898_045;
     assert!(rel(json_number(&out, "epsilon"), (1f64.exp_m1() / eta).ln_1p()) < 1e-13);
@@ -252,17 +265,21 @@ fn figures_json_lists_the_registry() {
     let o = amplify(&["figures", "--json"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    assert!(out.starts_with('[') && out.trim_end().ends_with(']'));
+    let list = json(&out);
+    let ids: Vec<&str> = list
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|f| f["id"].as_str().expect("an id"))
+        .collect();
     for id in [
         "amplification-vs-rate",
         "amplification-vs-epsilon",
         "sample-budget",
     ] {
-        assert!(
-            out.contains(&format!("{{\"id\":\"{id}\"")),
-            "{id} missing: {out}"
-        );
+        assert!(ids.contains(&id), "{id} missing: {out}");
     }
+    assert_eq!(ids.len(), amp_plots::figures::FIGURES.len());
 }
 
 #[test]
@@ -353,7 +370,7 @@ fn regime_reproduces_the_issue_example() {
             7.999_966_350_081_475
         ) < 1e-13
     );
-    assert!(out.contains(
+    assert!(json_text(&out, "sentence").contains(
         "Batch 256 of 60,000 for 3 epochs with ε* = 3 is 703 steps of ε = 0.113 each, c = ε/p = 26.5: \
          the subsampled mechanism adds 7.87× the noise of the full-data one (the bound says at most 8.00×)."
     ), "{out}");
@@ -380,8 +397,8 @@ fn regime_reproduces_the_issue_example() {
 
 #[test]
 fn ratio_and_regime_bad_arguments() {
-    assert_fails_with(&["ratio", "--eps", "1"], "needs --eps and --p");
-    assert_fails_with(&["ratio", "--c", "2", "--eps", "1"], "either --c");
+    assert_fails_with(&["ratio", "--eps", "1"], "not provided: --p");
+    assert_fails_with(&["ratio", "--c", "2", "--eps", "1"], "cannot be used with");
     assert_fails_with(&["ratio", "--c", "-2"], "c ");
     assert_fails_with(
         &[
@@ -393,7 +410,7 @@ fn ratio_and_regime_bad_arguments() {
             "--total-eps",
             "1",
         ],
-        "--dataset-size",
+        "not provided: --dataset",
     );
     assert_fails_with(
         &[
@@ -405,7 +422,7 @@ fn ratio_and_regime_bad_arguments() {
             "--total-eps",
             "1",
         ],
-        "exactly one of --epochs and --steps",
+        "<--epochs <EPOCHS>|--steps <STEPS>>",
     );
     assert_fails_with(
         &[
@@ -444,7 +461,7 @@ fn accuracy_reproduces_the_paper_rates() {
     assert!(json_number(&out, "r") < 1.0);
     assert_fails_with(
         &["accuracy", "--eps", "1"],
-        "exactly one of --rate and --target-q",
+        "<--rate <RATE>|--target-q <TARGET_Q>>",
     );
     assert_fails_with(
         &[
@@ -456,7 +473,7 @@ fn accuracy_reproduces_the_paper_rates() {
             "--target-q",
             "0.5",
         ],
-        "exactly one",
+        "'--rate <RATE>' cannot be used with '--target-q",
     );
 }
 
@@ -516,16 +533,12 @@ fn median_sim_is_seeded_and_validates_its_sample_size() {
 }
 
 /// The numbers in a JSON array `"key":[…]`.
-fn json_array(json: &str, key: &str) -> Vec<f64> {
-    let pat = format!("\"{key}\":[");
-    let start = json
-        .find(&pat)
-        .unwrap_or_else(|| panic!("{key} missing in {json}"))
-        + pat.len();
-    let end = start + json[start..].find(']').unwrap();
-    json[start..end]
-        .split(',')
-        .map(|t| t.parse().unwrap())
+fn json_array(out: &str, key: &str) -> Vec<f64> {
+    json(out)[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is not a list in {out}"))
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
         .collect()
 }
 
@@ -569,7 +582,7 @@ fn rdp_base_and_subsampled_curves() {
         (json_array(&out, "rdp")[0] - 3.05e-4).abs() < 0.005e-4,
         "{out}"
     );
-    assert!(out.contains("\"relation\":\"add-remove\""), "{out}");
+    assert_eq!(json_text(&out, "relation"), "add-remove");
     // Upper ≥ lower for Laplace without replacement; relation replace-one.
     let run = |bound: &str| {
         let o = amplify(&[
@@ -592,7 +605,7 @@ fn rdp_base_and_subsampled_curves() {
         ]);
         assert!(o.status.success(), "{o:?}");
         let out = stdout(&o);
-        assert!(out.contains("replace-one"), "{out}");
+        assert_eq!(json_text(&out, "relation"), "replace-one");
         json_array(&out, "rdp")
     };
     let (up, lo) = (run("upper"), run("lower"));
@@ -666,7 +679,7 @@ fn rdp_unsupported_combinations_exit_2() {
     );
     assert_fails_with(
         &["rdp", "--mechanism", "shout", "--orders", "2"],
-        "--mechanism",
+        "invalid value 'shout'",
     );
     assert_fails_with(
         &[
@@ -785,7 +798,7 @@ fn account_rdp_matches_tensorflow_privacy() {
             "--delta",
             "1e-5",
         ],
-        "not available",
+        "[possible values: rdp, pld]",
     );
     assert_fails_with(
         &[
@@ -801,7 +814,7 @@ fn account_rdp_matches_tensorflow_privacy() {
             "--steps",
             "3",
         ],
-        "exactly one of --delta",
+        "<--delta <DELTA>|--target-eps <TARGET_EPS>>",
     );
 }
 
@@ -905,7 +918,10 @@ fn account_pld_unsupported_combinations_exit_2() {
         "Poisson sampling",
     );
     assert_fails_with(&with(&["--conversion", "classic"]), "RDP accountant only");
-    assert_fails_with(&with(&["--q", "0.01", "--target-eps", "1"]), "exactly one");
+    assert_fails_with(
+        &with(&["--q", "0.01", "--target-eps", "1"]),
+        "'--delta <DELTA>' cannot be used with '--target-eps",
+    );
 }
 
 #[test]
@@ -956,6 +972,331 @@ fn calibrate_recovers_published_noise_multipliers() {
             "--delta",
             "1e-5",
         ],
-        "--target-eps is required",
+        "not provided: --target-eps",
     );
+}
+
+#[test]
+fn version_and_help_exit_0_on_stdout() {
+    let o = amplify(&["--version"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("amplify {}", env!("CARGO_PKG_VERSION"))
+    );
+    let o = amplify(&["--help"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    for command in ["subsample", "account", "shuffle", "plot"] {
+        assert!(stdout(&o).contains(command), "{command}");
+    }
+    // A command's help lists its own flags and no other command's.
+    let o = amplify(&["subsample", "--help"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let help = stdout(&o);
+    for flag in [
+        "--scheme", "--eps", "--delta", "--p", "--m", "--n", "--invert",
+    ] {
+        assert!(
+            help.split_whitespace().any(|w| w == flag),
+            "{flag} missing: {help}"
+        );
+    }
+    for other in ["--sigma", "--orders", "--users", "--accountant"] {
+        assert!(!help.contains(other), "{other} listed: {help}");
+    }
+    // A figure's help lists only that figure's parameters.
+    let o = amplify(&["plot", "sample-budget", "--help"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let help = stdout(&o);
+    for flag in [
+        "--scheme", "--eps", "--p", "--m", "--n", "--out", "--format",
+    ] {
+        assert!(
+            help.split_whitespace().any(|w| w == flag),
+            "{flag} missing: {help}"
+        );
+    }
+    assert!(!help.contains("--delta"), "{help}");
+    // Every command answers --help.
+    for command in [
+        "subsample",
+        "ratio",
+        "regime",
+        "accuracy",
+        "median-sim",
+        "rdp",
+        "account",
+        "calibrate",
+        "shuffle",
+        "subsampled-rr",
+        "iteration",
+        "figures",
+        "plot",
+    ] {
+        let o = amplify(&[command, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "{command}: {o:?}");
+        assert!(stdout(&o).contains("Usage: amplify"), "{command}");
+    }
+}
+
+#[test]
+fn flags_are_checked_as_declared() {
+    // An unknown flag is named, with the closest real one.
+    assert_fails_with(
+        &["subsample", "--epz", "1", "--p", "0.1"],
+        "unexpected argument '--epz' found; a similar argument exists: '--eps'",
+    );
+    // An alias and its long name together are one flag given twice.
+    assert_fails_with(
+        &[
+            "rdp",
+            "--mech",
+            "gaussian",
+            "--mechanism",
+            "laplace",
+            "--sigma",
+            "1",
+            "--orders",
+            "2",
+        ],
+        "cannot be used multiple times",
+    );
+    assert_fails_with(
+        &[
+            "regime",
+            "--dataset",
+            "100",
+            "--dataset-size",
+            "200",
+            "--batch",
+            "10",
+            "--epochs",
+            "1",
+            "--total-eps",
+            "1",
+        ],
+        "cannot be used multiple times",
+    );
+    // Exactly-one-of groups.
+    assert_fails_with(
+        &[
+            "regime",
+            "--dataset-size",
+            "100",
+            "--batch-size",
+            "10",
+            "--epochs",
+            "1",
+            "--steps",
+            "10",
+            "--total-eps",
+            "1",
+        ],
+        "'--epochs <EPOCHS>' cannot be used with '--steps <STEPS>'",
+    );
+    // A mechanism's parameter is required, another mechanism's refused.
+    assert_fails_with(
+        &["rdp", "--mechanism", "laplace", "--orders", "2"],
+        "not provided: --scale",
+    );
+    assert_fails_with(
+        &[
+            "rdp",
+            "--mechanism",
+            "laplace",
+            "--scale",
+            "1",
+            "--sigma",
+            "1",
+            "--orders",
+            "2",
+        ],
+        "--sigma is not used with --mechanism laplace",
+    );
+    // A bad value is refused with the declaration's reason.
+    assert_fails_with(
+        &["subsample", "--eps", "-1", "--p", "0.1"],
+        "ε must be between",
+    );
+    assert_fails_with(
+        &[
+            "shuffle", "--bound", "bst", "--eps0", "1", "--users", "10", "--delta", "1e-6",
+        ],
+        "a similar value exists: 'best'",
+    );
+    assert_fails_with(
+        &[
+            "shuffle",
+            "--bound",
+            "best",
+            "--target-eps",
+            "1",
+            "--users",
+            "10",
+            "--delta",
+            "1e-6",
+        ],
+        "--invert",
+    );
+    assert_fails_with(&["plot"], "plot needs a figure id");
+}
+
+#[test]
+fn every_record_names_its_relation() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["subsample", "--eps", "1", "--p", "0.01"], "add-remove"),
+        (
+            &[
+                "subsample",
+                "--scheme",
+                "with-replacement",
+                "--eps",
+                "1",
+                "--m",
+                "10",
+                "--n",
+                "100",
+            ],
+            "replace-one",
+        ),
+        (&["ratio", "--eps", "1", "--p", "0.01"], "add-remove"),
+        (&["ratio", "--c", "2"], "add-remove"),
+        (
+            &[
+                "regime",
+                "--dataset-size",
+                "60000",
+                "--batch-size",
+                "256",
+                "--steps",
+                "100",
+                "--total-eps",
+                "3",
+            ],
+            "add-remove",
+        ),
+        (&["accuracy", "--eps", "1", "--rate", "0.01"], "replace-one"),
+        (
+            &["accuracy", "--eps", "1", "--target-q", "0.6"],
+            "replace-one",
+        ),
+        (
+            &["median-sim", "--eps", "1", "--n", "101", "--runs", "20"],
+            "replace-one",
+        ),
+        (
+            &[
+                "rdp",
+                "--mechanism",
+                "gaussian",
+                "--sigma",
+                "2",
+                "--orders",
+                "2",
+            ],
+            "add-remove",
+        ),
+        (
+            &[
+                "account",
+                "--accountant",
+                "rdp",
+                "--mechanism",
+                "gaussian",
+                "--sigma",
+                "2",
+                "--q",
+                "0.01",
+                "--steps",
+                "10",
+                "--delta",
+                "1e-5",
+            ],
+            "add-remove",
+        ),
+        (
+            &[
+                "account",
+                "--accountant",
+                "pld",
+                "--mechanism",
+                "gaussian",
+                "--sigma",
+                "2",
+                "--q",
+                "0.01",
+                "--steps",
+                "10",
+                "--target-eps",
+                "1",
+                "--grid",
+                "1e-2",
+            ],
+            "add-remove",
+        ),
+        (
+            &[
+                "calibrate",
+                "--q",
+                "0.01",
+                "--steps",
+                "10",
+                "--delta",
+                "1e-5",
+                "--target-eps",
+                "1",
+                "--accountant",
+                "rdp",
+            ],
+            "add-remove",
+        ),
+        (
+            &[
+                "shuffle", "--bound", "efmrtt19", "--eps0", "0.5", "--users", "100000", "--delta",
+                "1e-6",
+            ],
+            "replace-one",
+        ),
+        (
+            &[
+                "shuffle",
+                "--bound",
+                "best",
+                "--invert",
+                "--target-eps",
+                "0.5",
+                "--users",
+                "100000",
+                "--delta",
+                "1e-6",
+            ],
+            "replace-one",
+        ),
+        (
+            &["subsampled-rr", "--eps", "1", "--p", "0.1"],
+            "replace-one",
+        ),
+        (
+            &["iteration", "--iterations", "100", "--sigma", "4"],
+            "replace-one",
+        ),
+    ];
+    for (args, relation) in cases {
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let o = amplify(&with_json);
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        assert_eq!(json_text(&stdout(&o), "relation"), *relation, "{args:?}");
+        // The `name = value` lines carry it too, except where the text is a sentence or a
+        // list of the numbers alone.
+        let o = amplify(args);
+        assert!(o.status.success(), "{args:?}: {o:?}");
+        let text = stdout(&o);
+        let sentence_or_numbers = ["subsample", "rdp", "account", "calibrate"].contains(&args[0]);
+        assert_eq!(
+            text.contains(&format!("relation = {relation}")),
+            !sentence_or_numbers,
+            "{args:?}: {text}"
+        );
+    }
 }

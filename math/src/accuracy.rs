@@ -8,7 +8,11 @@
 use crate::root::{brent, Tolerance};
 use crate::special::{exp_m1, ln_1p};
 use crate::subsampling::base_epsilon;
-use crate::{check_delta, check_epsilon, MathError};
+use crate::{check_delta, check_epsilon, MathError, Relation};
+
+/// The neighbouring relation of every statement in this module: replace one (bounded DP, sampling
+/// without replacement; the paper's setting). The median simulation holds for it too.
+pub const RELATION: Relation = Relation::ReplaceOne;
 
 fn check_rate(rate: f64) -> Result<(), MathError> {
     crate::check_rate("n/N", rate)

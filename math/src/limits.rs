@@ -16,7 +16,11 @@
 use crate::root::{brent, Tolerance};
 use crate::special::{exp_m1, ln, ln_1p};
 use crate::subsampling::base_epsilon;
-use crate::{check_epsilon, MathError};
+use crate::{check_epsilon, MathError, Relation};
+
+/// The neighbouring relation of every statement in this module: add/remove one (Poisson sampling,
+/// the post's setting).
+pub const RELATION: Relation = Relation::AddRemove;
 
 /// ε_p = log(1 + (e^ε − 1)/p): the per-sample ε that gives ε overall (seed 001, eq. 3).
 ///

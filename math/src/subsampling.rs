@@ -488,6 +488,10 @@ pub fn base_for_target(sampling: &Sampling, target: EpsDelta) -> Result<BaseBudg
 // Subsampled randomized response (lecture §1.3)
 // ---------------------------------------------------------------------------------------------
 
+/// The neighbouring relation of [`subsampled_rr`] and its parts: replace one (the record's bit is
+/// replaced by the other bit).
+pub const SUBSAMPLED_RR_RELATION: Relation = Relation::ReplaceOne;
+
 /// The three values of the subsampled randomized response example.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SubsampledRr {

@@ -362,6 +362,14 @@ impl<T> Clone for Pick<T> {
 }
 impl<T> Copy for Pick<T> {}
 
+/// A declaration is its own handle (for code that walks a list of declarations, e.g. the CLI's
+/// flags of a figure).
+impl Param for &'static ParamSpec {
+    fn spec(self) -> &'static ParamSpec {
+        self
+    }
+}
+
 impl Param for Real {
     fn spec(self) -> &'static ParamSpec {
         self.spec

@@ -11,27 +11,32 @@ use crate::figures::{ChartError, FigureId};
 use crate::param as p;
 use crate::params::ParamValues;
 
-const EPSILON_N: ReadoutSpec = ReadoutSpec {
+/// Readout: ε_n on the sample.
+pub const EPSILON_N: ReadoutSpec = ReadoutSpec {
     id: "epsilon-n",
     label: "ε_n on the sample",
     digits: 5,
 };
-const DELTA_N: ReadoutSpec = ReadoutSpec {
+/// Readout: δ_n on the sample.
+pub const DELTA_N: ReadoutSpec = ReadoutSpec {
     id: "delta-n",
     label: "δ_n on the sample",
     digits: 4,
 };
-const Q_VALUE: ReadoutSpec = ReadoutSpec {
+/// Readout: q = 1 − ε²/ε_n².
+pub const Q_VALUE: ReadoutSpec = ReadoutSpec {
     id: "q-value",
     label: "q = 1 − ε²/ε_n²",
     digits: 4,
 };
-const RATE_FOR_Q: ReadoutSpec = ReadoutSpec {
+/// Readout: Rate at which q reaches the target.
+pub const RATE_FOR_Q: ReadoutSpec = ReadoutSpec {
     id: "rate-for-q",
     label: "Rate at which q reaches the target",
     digits: 4,
 };
-const MEAN_RATIO: ReadoutSpec = ReadoutSpec {
+/// Readout: V_n / V_N at your rate.
+pub const MEAN_RATIO: ReadoutSpec = ReadoutSpec {
     id: "mean-variance-ratio",
     label: "V_n / V_N at your rate",
     digits: 4,
@@ -106,7 +111,7 @@ pub static SPEC: PageSpec = PageSpec {
 
 /// Every number of the page (sampling without replacement from the population, replace one).
 pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
-    const R: Relation = Relation::ReplaceOne;
+    const R: Relation = amp_math::accuracy::RELATION;
     let (eps, rate) = (v.real(p::EPS), v.real(p::RATE));
     let mut r = Readings::default();
     r.push(

@@ -71,13 +71,17 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         b.epsilon
             .ok_or_else(|| ChartError::NotApplicable("no bound applies".into()))
     });
-    r.push(&SHUFFLE_EPSILON, eps, Relation::ReplaceOne);
+    r.push(&SHUFFLE_EPSILON, eps, amp_math::shuffle::RELATION);
     r.note(
         &SHUFFLE_BOUND,
         best.ok().map(|b| b.bound.name().to_string()),
     );
     let it = by_position(v);
-    r.push(&ITERATION_EPSILON, it.first, Relation::ReplaceOne);
-    r.push(&ITERATION_PLAIN, it.composition, Relation::ReplaceOne);
+    r.push(&ITERATION_EPSILON, it.first, amp_math::iteration::RELATION);
+    r.push(
+        &ITERATION_PLAIN,
+        it.composition,
+        amp_math::iteration::RELATION,
+    );
     r
 }

@@ -11,22 +11,26 @@ use crate::figures::FigureId;
 use crate::param as p;
 use crate::params::ParamValues;
 
-const FIRST: ReadoutSpec = ReadoutSpec {
+/// Readout: ε at δ for the first record (t = 1).
+pub const FIRST: ReadoutSpec = ReadoutSpec {
     id: "iteration-epsilon-first",
     label: "ε at δ for the first record (t = 1)",
     digits: 4,
 };
-const MIDDLE: ReadoutSpec = ReadoutSpec {
+/// Readout: ε at δ for the record in the middle (t = ⌈T/2⌉).
+pub const MIDDLE: ReadoutSpec = ReadoutSpec {
     id: "iteration-epsilon-middle",
     label: "ε at δ for the record in the middle (t = ⌈T/2⌉)",
     digits: 4,
 };
-const PLAIN: ReadoutSpec = ReadoutSpec {
+/// Readout: ε at δ without amplification (every record; the last one's too).
+pub const PLAIN: ReadoutSpec = ReadoutSpec {
     id: "iteration-epsilon-plain",
     label: "ε at δ without amplification (every record; the last one's too)",
     digits: 4,
 };
-const WARNING: NoteSpec = NoteSpec {
+/// Sentence `iteration-warning`.
+pub const WARNING: NoteSpec = NoteSpec {
     id: "iteration-warning",
     kind: NoteKind::Warning,
 };
@@ -72,7 +76,7 @@ pub static SPEC: PageSpec = PageSpec {
 /// Every number of the page (replace one: the records of two neighbouring datasets differ at one
 /// step).
 pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
-    const R: Relation = Relation::ReplaceOne;
+    const R: Relation = amp_math::iteration::RELATION;
     let n = by_position(v);
     let mut r = Readings::default();
     r.push(&FIRST, n.first, R);

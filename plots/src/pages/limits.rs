@@ -13,62 +13,74 @@ use crate::figures::{regime_sentence, ChartError, FigureId};
 use crate::param as p;
 use crate::params::ParamValues;
 
-const EPSILON_P: ReadoutSpec = ReadoutSpec {
+/// Readout: ε_p the sample may spend.
+pub const EPSILON_P: ReadoutSpec = ReadoutSpec {
     id: "epsilon-p",
     label: "ε_p the sample may spend",
     digits: 5,
 };
-const NOISE_RATIO: ReadoutSpec = ReadoutSpec {
+/// Readout: Noise ratio R = p·ε_p/ε.
+pub const NOISE_RATIO: ReadoutSpec = ReadoutSpec {
     id: "noise-ratio",
     label: "Noise ratio R = p·ε_p/ε",
     digits: 4,
 };
-const NOISE_FACTOR: ReadoutSpec = ReadoutSpec {
+/// Readout: Noise factor 1/R.
+pub const NOISE_FACTOR: ReadoutSpec = ReadoutSpec {
     id: "noise-factor",
     label: "Noise factor 1/R",
     digits: 4,
 };
-const RATIO_FLOOR: ReadoutSpec = ReadoutSpec {
+/// Readout: Floor log(1 + c)/c.
+pub const RATIO_FLOOR: ReadoutSpec = ReadoutSpec {
     id: "ratio-floor",
     label: "Floor log(1 + c)/c",
     digits: 4,
 };
-const NOISE_BOUND: ReadoutSpec = ReadoutSpec {
+/// Readout: Most extra noise c/log(1 + c).
+pub const NOISE_BOUND: ReadoutSpec = ReadoutSpec {
     id: "noise-bound",
     label: "Most extra noise c/log(1 + c)",
     digits: 5,
 };
-const REGIME_P: ReadoutSpec = ReadoutSpec {
+/// Readout: Sampling rate p = B/|x|.
+pub const REGIME_P: ReadoutSpec = ReadoutSpec {
     id: "regime-p",
     label: "Sampling rate p = B/|x|",
     digits: 4,
 };
-const REGIME_STEPS: ReadoutSpec = ReadoutSpec {
+/// Readout: Steps k.
+pub const REGIME_STEPS: ReadoutSpec = ReadoutSpec {
     id: "regime-steps",
     label: "Steps k",
     digits: 6,
 };
-const REGIME_EPS: ReadoutSpec = ReadoutSpec {
+/// Readout: Per-step ε = ε*/√k.
+pub const REGIME_EPS: ReadoutSpec = ReadoutSpec {
     id: "regime-epsilon-per-step",
     label: "Per-step ε = ε*/√k",
     digits: 4,
 };
-const C_VALUE: ReadoutSpec = ReadoutSpec {
+/// Readout: c = ε/p.
+pub const C_VALUE: ReadoutSpec = ReadoutSpec {
     id: "c-value",
     label: "c = ε/p",
     digits: 4,
 };
-const REGIME_FACTOR: ReadoutSpec = ReadoutSpec {
+/// Readout: Noise factor 1/R.
+pub const REGIME_FACTOR: ReadoutSpec = ReadoutSpec {
     id: "regime-noise-factor",
     label: "Noise factor 1/R",
     digits: 4,
 };
-const REGIME_BOUND: ReadoutSpec = ReadoutSpec {
+/// Readout: Bound c/log(1 + c).
+pub const REGIME_BOUND: ReadoutSpec = ReadoutSpec {
     id: "regime-noise-bound",
     label: "Bound c/log(1 + c)",
     digits: 4,
 };
-const REGIME_SENTENCE: NoteSpec = NoteSpec {
+/// Sentence `regime-sentence`.
+pub const REGIME_SENTENCE: NoteSpec = NoteSpec {
     id: "regime-sentence",
     kind: NoteKind::Sentence,
 };
@@ -155,7 +167,7 @@ pub static SPEC: PageSpec = PageSpec {
 
 /// Every number of the page: Poisson sampling of Laplace mechanisms, add/remove one.
 pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
-    const R: Relation = Relation::AddRemove;
+    const R: Relation = amp_math::limits::RELATION;
     let (eps, rate, c) = (v.real(p::EPS), v.real(p::P), v.real(p::C));
     let mut r = Readings::default();
     r.push(

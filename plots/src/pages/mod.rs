@@ -7,11 +7,11 @@
 //! A new page is: a variant of [`Page`] with its declaration in a file of this module (sections and
 //! readouts), its figures in the registry ([`crate::figures`]), and its prose in `content/`.
 
-mod accuracy;
+pub mod accuracy;
 mod bind;
 pub mod home;
-mod iteration;
-mod limits;
+pub mod iteration;
+pub mod limits;
 mod renyi;
 mod shuffling;
 mod subsampling;
@@ -190,6 +190,17 @@ impl Readings {
     /// The reading of a readout (by its declaration's id).
     pub fn get(&self, spec: &ReadoutSpec) -> Option<&Reading> {
         self.numbers.iter().find(|r| r.spec.id == spec.id)
+    }
+
+    /// The value of a readout, or why there is none (also when the page has no such readout).
+    pub fn number(&self, spec: &ReadoutSpec) -> Result<f64, ChartError> {
+        match self.get(spec) {
+            Some(r) => r.value.clone(),
+            None => Err(ChartError::NotApplicable(format!(
+                "no readout {} on this page",
+                spec.id
+            ))),
+        }
     }
 
     /// The text of a sentence (by its declaration's id).
