@@ -74,6 +74,16 @@ pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// The hook of [`amp_plots::probe`]: each span becomes a `performance.measure` entry named after
+/// it (what [`timed`] does for the app's own work).
+pub fn probe_edge(name: &str, edge: amp_plots::probe::Edge) {
+    let start = format!("{name}-start");
+    match edge {
+        amp_plots::probe::Edge::Start => mark(&start),
+        amp_plots::probe::Edge::End => measure(name, &start),
+    }
+}
+
 /// `performance.mark(name)`.
 pub fn mark(name: &str) {
     if let Some(p) = window().and_then(|w| w.performance()) {

@@ -13,12 +13,9 @@ pub mod state;
 use amp_plots::pages::{Page, View};
 use leptos::prelude::*;
 
-use amp_plots::pages::Body;
 use components::controls::Controls;
 use components::figure::FigureView;
 use pages::declared::DeclaredPage;
-use pages::shuffling::ShufflingPage;
-use pages::training::TrainingPage;
 use state::AppState;
 
 /// `localStorage` key of the reader's colour theme choice.
@@ -63,6 +60,9 @@ pub fn render_crash(host: &web_sys::Element) {
 /// The whole app: navigation, notices, and the page or embed the URL asks for.
 #[component]
 pub fn App() -> impl IntoView {
+    // Spans of work inside the shared crate (the accountant, the shuffle bounds) become
+    // performance measures for the benchmark.
+    amp_plots::probe::install(browser::probe_edge);
     let state = AppState::from_query(&browser::location_search());
     provide_context(state);
     let runner = sim::SimRunner::new();
@@ -159,13 +159,7 @@ pub fn App() -> impl IntoView {
                 <Nav current=page />
                 <main id="main" tabindex="-1" on:click=on_main_click>
                     <Notices />
-                    {match (page, &page.spec().body) {
-                        (_, Body::Sections(_)) => view! { <DeclaredPage page=page /> }.into_any(),
-                        (Page::Training, _) => view! { <TrainingPage /> }.into_any(),
-                        (Page::Shuffling, _) => view! { <ShufflingPage /> }.into_any(),
-                        // A page declared custom without a component shows its heading only.
-                        (_, Body::Custom(_)) => view! { <h1>{page.spec().heading}</h1> }.into_any(),
-                    }}
+                    <DeclaredPage page=page />
                 </main>
                 <footer class="site-footer">
                     <p>"Runs entirely in your browser: no server, no requests, nothing stored."</p>

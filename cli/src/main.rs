@@ -149,9 +149,9 @@ mod tests {
         command().debug_assert();
     }
 
-    /// Controls of the app that no command reads: the training page's way of stating a run
-    /// (`account` takes the rate and the steps directly).
-    const PAGE_ONLY: &[&str] = &["length", "batching"];
+    /// Controls of the app that no command reads as such: the training page's switch between
+    /// epochs and steps (`train` takes whichever of `--epochs`, `--steps` is given).
+    const PAGE_ONLY: &[&str] = &["length"];
 
     #[test]
     fn every_parameter_is_a_flag_of_some_command_with_its_choices() {

@@ -1300,3 +1300,69 @@ fn every_record_names_its_relation() {
         );
     }
 }
+
+#[test]
+fn train_reports_the_training_page_numbers() {
+    let run = |length: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--dataset-size",
+            "60000",
+            "--batch-size",
+            "256",
+            "--sigma",
+            "1.1",
+            "--delta",
+            "1e-5",
+            "--quick",
+            "--json",
+        ];
+        args.extend_from_slice(length);
+        let o = amplify(&args);
+        assert!(o.status.success(), "{o:?}");
+        json(&stdout(&o))
+    };
+    // 3 epochs at q = 256/60000 are 703 steps: the same run, the same numbers.
+    let (by_epochs, by_steps) = (run(&["--epochs", "3"]), run(&["--steps", "703"]));
+    for key in [
+        "epsilon",
+        "epsilon_lower",
+        "rdp_epsilon",
+        "rdp_order",
+        "grid_step",
+    ] {
+        assert_eq!(by_epochs[key], by_steps[key], "{key}");
+    }
+    let (lo, hi) = (
+        by_steps["epsilon_lower"].as_f64().unwrap(),
+        by_steps["epsilon"].as_f64().unwrap(),
+    );
+    let rdp = by_steps["rdp_epsilon"].as_f64().unwrap();
+    assert!(0.0 < lo && lo <= hi && hi < rdp, "[{lo}, {hi}], RDP {rdp}");
+    assert_eq!(by_steps["relation"], "add-remove");
+    assert!(by_steps["run"].as_str().unwrap().contains("703 steps"));
+    assert!(by_epochs["statement"]
+        .as_str()
+        .unwrap()
+        .contains("703 steps (2.999 epochs)"));
+    // More noise, less ε.
+    let o = amplify(&[
+        "train", "--sigma", "2", "--steps", "703", "--delta", "1e-5", "--quick", "--json",
+    ]);
+    assert!(json_number(&stdout(&o), "epsilon") < hi);
+    // Shuffled batches are flagged, not silently accounted as Poisson.
+    let o = amplify(&["train", "--batching", "shuffle", "--quick", "--json"]);
+    let w = json(&stdout(&o));
+    assert!(
+        w["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("No tight analysis"),
+        "{w}"
+    );
+    // A mechanism DP-SGD does not use is refused with the page's reason.
+    assert_fails_with(
+        &["train", "--mechanism", "randomized-response"],
+        "DP-SGD adds Gaussian or Laplace noise",
+    );
+}

@@ -9,6 +9,7 @@ pub mod format;
 pub mod pages;
 pub mod param;
 pub mod params;
+pub mod probe;
 
 #[cfg(feature = "svg")]
 pub mod svg;

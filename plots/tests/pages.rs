@@ -3,7 +3,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_plots::figures::{FigureId, FIGURES};
-use amp_plots::pages::{Body, Page, Precision, Section};
+use amp_plots::pages::{Page, Precision};
 use amp_plots::params::{by_name, ParamValues};
 
 #[test]
@@ -41,11 +41,20 @@ fn every_page_declaration_resolves() {
                 let n = r.notes.iter().filter(|(s, _)| s.id == d.id).count();
                 assert_eq!(n, 1, "{}: note {} given {n} times", spec.id, d.id);
             }
+            for d in spec.table_specs() {
+                let n = r.tables.iter().filter(|(s, _)| s.id == d.id).count();
+                assert_eq!(n, 1, "{}: table {} given {n} times", spec.id, d.id);
+                let rows = r.rows(d).unwrap().as_ref().expect("rows at the defaults");
+                assert!(!rows.is_empty(), "{}: table {} is empty", spec.id, d.id);
+                for row in rows {
+                    assert_eq!(row.notes.len() + 2, d.columns.len(), "{}", row.testid);
+                }
+            }
             // Nothing computed that the page does not show.
             for x in &r.numbers {
                 assert!(
                     spec.readout_specs().iter().any(|d| d.id == x.spec.id)
-                        || matches!(spec.body, Body::Sections(s) if s.iter().any(|s| matches!(s, Section::Widget(_)))),
+                        || spec.widgets().next().is_some(),
                     "{}: {} computed but not declared",
                     spec.id,
                     x.spec.id
@@ -84,13 +93,11 @@ fn every_page_declaration_resolves() {
     );
     // Every figure of a page declared with sections is shown on it.
     for f in FIGURES {
-        if let Body::Sections(_) = f.page.spec().body {
-            assert!(
-                shown_figures.contains(&f.id),
-                "{} is registered on {:?} but not shown there",
-                f.id,
-                f.page
-            );
-        }
+        assert!(
+            shown_figures.contains(&f.id),
+            "{} is registered on {:?} but not shown there",
+            f.id,
+            f.page
+        );
     }
 }

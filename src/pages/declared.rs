@@ -1,37 +1,70 @@
-//! Any page declared as sections ([`amp_plots::pages::Body::Sections`]), rendered from its
-//! declaration: no page-specific view code except the widgets.
+//! Any page, rendered from its declaration ([`amp_plots::pages::PageSpec`]): no page-specific view
+//! code except the widgets.
 
 use amp_plots::pages::{
-    Body, Group, NoteKind, NoteSpec, Page, Precision, Readings, Section, Widget, Workbench,
+    Controls as ControlBlock, Group, NoteKind, NoteSpec, Page, Precision, Readings, Section,
+    TableSpec, Widget, Workbench,
 };
+use amp_plots::params::Value;
 use leptos::prelude::*;
 
 use crate::components::controls::Controls;
+use crate::components::deferred::{deferred, REST};
 use crate::components::figure::FigureView;
 use crate::components::readout::DeclaredReadout;
-use crate::pages::{accuracy, home};
+use crate::pages::{accuracy, home, training};
 use crate::state::AppState;
+use amp_plots::format::compact_number;
 
 /// The numbers of the page on screen, for its widgets.
 #[derive(Clone, Copy)]
 pub struct PageReadings(pub Memo<Readings>);
 
-/// A page rendered from its declaration.
+/// Whether the numbers on screen are the refined ones (always, on a page that does not refine).
+#[derive(Clone, Copy)]
+pub struct Refined(pub Signal<bool>);
+
+/// A page rendered from its declaration. A page that refines shows quick numbers while the
+/// controls move and the refined ones once they rest.
 #[component]
 pub fn DeclaredPage(page: Page) -> impl IntoView {
     let state = expect_context::<AppState>();
     let spec = page.spec();
-    let readings = Memo::new(move |_| state.values.with(|v| (spec.readouts)(v, Precision::Quick)));
-    provide_context(PageReadings(readings));
-    let sections: &'static [Section] = match spec.body {
-        Body::Sections(s) => s,
-        Body::Custom(_) => &[],
+    // The page's inputs: its numbers are recomputed only when one of them changes.
+    let inputs = Memo::new(move |_| {
+        state.values.with(|v| {
+            page.params()
+                .iter()
+                .map(|p| v.get(p))
+                .collect::<Vec<Value>>()
+        })
+    });
+    let quick = Memo::new(move |_| {
+        inputs.track();
+        state
+            .values
+            .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
+    });
+    let (readings, refined) = if spec.refines {
+        let fine = deferred(inputs, REST, move || {
+            state
+                .values
+                .with_untracked(|v| (spec.readouts)(v, Precision::Fine))
+        });
+        (
+            Memo::new(move |_| fine.current().unwrap_or_else(|| quick.get())),
+            Signal::derive(move || !fine.pending()),
+        )
+    } else {
+        (quick, Signal::derive(|| true))
     };
+    provide_context(PageReadings(readings));
+    provide_context(Refined(refined));
     view! {
         <article class=format!("page page-{}", spec.id)>
             <h1>{spec.heading}</h1>
             <p class="lede">{spec.lede}</p>
-            {sections.iter().map(|s| section(s, readings)).collect_view()}
+            {spec.sections.iter().map(|s| section(s, readings)).collect_view()}
         </article>
     }
 }
@@ -56,19 +89,27 @@ fn workbench(w: &'static Workbench, readings: Memo<Readings>) -> AnyView {
     view! {
         <section class="workbench" aria-label=w.label>
             <div class="panel">
-                <h2>{w.controls_title}</h2>
-                <Controls names=w.params />
-                {w.under_controls.map(widget)}
+                {w.controls.iter().map(|c| controls(c, readings)).collect_view()}
             </div>
-            {w.results_title.map(|title| view! {
+            {(!w.groups.is_empty()).then(|| view! {
                 <div class="panel results">
-                    <h2>{title}</h2>
+                    {w.results_title.map(|title| view! { <h2>{title}</h2> })}
                     {w.groups.iter().map(|g| group(g, readings)).collect_view()}
                 </div>
             })}
         </section>
     }
     .into_any()
+}
+
+fn controls(c: &'static ControlBlock, readings: Memo<Readings>) -> impl IntoView {
+    view! {
+        <h2>{c.title}</h2>
+        <Controls names=c.params />
+        {c.notes.iter().map(|n| note(n, readings)).collect_view()}
+        {c.remark.map(|t| view! { <p class="small">{t}</p> })}
+        {c.widget.map(widget)}
+    }
 }
 
 fn group(g: &'static Group, readings: Memo<Readings>) -> impl IntoView {
@@ -83,6 +124,7 @@ fn group(g: &'static Group, readings: Memo<Readings>) -> impl IntoView {
         })}
         {g.remark.map(|t| view! { <p class="small">{t}</p> })}
         {g.notes_after.iter().map(|n| note(n, readings)).collect_view()}
+        {g.table.map(|t| table(t, readings))}
         {g.widget.map(widget)}
     }
 }
@@ -90,9 +132,14 @@ fn group(g: &'static Group, readings: Memo<Readings>) -> impl IntoView {
 fn note(n: &'static NoteSpec, readings: Memo<Readings>) -> AnyView {
     let text = move || readings.with(|r| r.text(n).map(str::to_string));
     match n.kind {
-        // A warning is there only when there is something to warn about.
+        // A warning is there only when there is something to warn about; one paragraph a line.
         NoteKind::Warning => (move || {
-            text().map(|t| view! { <p class="warning" role="note" data-testid=n.id>{t}</p> })
+            text()
+                .map(|t| {
+                    t.lines()
+                        .map(|line| view! { <p class="warning" role="note" data-testid=n.id>{line.to_string()}</p> })
+                        .collect_view()
+                })
         })
         .into_any(),
         NoteKind::Sentence => {
@@ -106,11 +153,50 @@ fn note(n: &'static NoteSpec, readings: Memo<Readings>) -> AnyView {
     }
 }
 
+/// A computed table: a heading cell per row (name over a small tag), the value (muted where it
+/// does not hold, full precision in `data-value`), then the note cells.
+fn table(t: &'static TableSpec, readings: Memo<Readings>) -> impl IntoView {
+    let body = move || {
+        readings.with(|r| match r.rows(t) {
+            Some(Ok(rows)) => rows
+                .iter()
+                .map(|row| {
+                    let row = row.clone();
+                    view! {
+                        <tr data-testid=row.testid data-value=row.value.map(compact_number).unwrap_or_default() data-valid=row.valid.to_string()>
+                            <th scope="row">{row.name}<br /><span class="small">{row.tag}</span></th>
+                            <td class:muted=!row.valid>{row.shown}</td>
+                            {row.notes.into_iter().map(|n| view! { <td class="small">{n}</td> }).collect_view()}
+                        </tr>
+                    }
+                })
+                .collect_view()
+                .into_any(),
+            Some(Err(e)) => {
+                let e = e.clone();
+                view! { <tr><td colspan=t.columns.len().to_string()>{e}</td></tr> }.into_any()
+            }
+            None => ().into_any(),
+        })
+    };
+    view! {
+        <table class="compare" data-testid=t.id>
+            <caption>{t.caption}</caption>
+            <thead>
+                <tr>{t.columns.iter().map(|c| view! { <th scope="col">{*c}</th> }).collect_view()}</tr>
+            </thead>
+            <tbody>{body}</tbody>
+        </table>
+    }
+}
+
 fn widget(w: Widget) -> AnyView {
     match w {
         Widget::Techniques => view! { <home::Techniques /> }.into_any(),
         Widget::SimPanel => view! { <accuracy::SimPanel /> }.into_any(),
         Widget::Reproduction => view! { <accuracy::Reproduction /> }.into_any(),
         Widget::TableOne => view! { <accuracy::TableOne /> }.into_any(),
+        Widget::AccountingStatus => view! { <training::AccountingStatus /> }.into_any(),
+        Widget::Statement => view! { <training::Statement /> }.into_any(),
     }
 }

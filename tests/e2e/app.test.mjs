@@ -379,6 +379,13 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   assert.ok(Math.abs(sigma - 1.5) < 0.01, `calibrated σ ${sigma}`);
   assert.match(await page.inputValue('[data-testid=privacy-statement]'), /ε = 6\.769 and δ = 1e-5/);
   assert.equal(await page.locator('[data-testid=training-warning]').count(), 0);
+  // `amplify train` runs the page's own readouts: the same refined numbers and statement.
+  const train = cli(['train', '--dataset', '60000', '--batch', '2400', '--mechanism', 'gaussian', '--sigma', '1.5', '--steps', '2250', '--delta', '1e-5', '--batching', 'poisson', '--target-eps', '6.7688']);
+  for (const [id, key] of [['tight-epsilon', 'epsilon'], ['tight-epsilon-lower', 'epsilon_lower'], ['rdp-epsilon', 'rdp_epsilon'], ['rdp-order', 'rdp_order'], ['calibrated-sigma', 'sigma_for_target']]) {
+    await sameAsCli(page, id, train[key]);
+  }
+  assert.equal(train.grid_step, Number(step));
+  assert.equal(train.statement, await page.inputValue('[data-testid=privacy-statement]'));
 
   // A slider: the quick numbers follow, then the refined ones land; more noise, less ε.
   await page.focus('[data-testid=slider-sigma]');

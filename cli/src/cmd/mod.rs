@@ -15,6 +15,7 @@ pub mod regime;
 pub mod shuffle;
 pub mod subsample;
 pub mod subsampled_rr;
+pub mod train;
 
 use clap::{ArgMatches, Command};
 
@@ -55,6 +56,10 @@ pub const ALL: &[Cmd] = &[
     Cmd {
         command: account::command,
         run: account::run,
+    },
+    Cmd {
+        command: train::command,
+        run: train::run,
     },
     Cmd {
         command: calibrate::command,

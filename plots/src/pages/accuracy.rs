@@ -6,7 +6,9 @@ use amp_math::accuracy::{
 };
 use amp_math::Relation;
 
-use super::{Body, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget, Workbench};
+use super::{
+    Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget, Workbench,
+};
 use crate::figures::{ChartError, FigureId};
 use crate::param as p;
 use crate::params::ParamValues;
@@ -49,12 +51,10 @@ pub static SPEC: PageSpec = PageSpec {
     heading: "When sampling first makes a release more accurate",
     lede: "A statistical agency that holds a whole population and has to publish with (ε, δ)-differential privacy has an odd option: draw a random sample first, and run the private mechanism on the sample with the larger budget that amplification allows. \
            Less noise, but now there is sampling error, and the statistic may be more sensitive on fewer records. Hu, Drechsler and Kim ask when the trade comes out ahead.",
-    body: Body::Sections(&[
+    sections: &[
         Section::Workbench(Workbench {
             label: "Budget and sampling rate",
-            controls_title: "Budget and sampling rate",
-            params: &[p::EPS.spec, p::DELTA.spec, p::RATE.spec, p::TARGET_Q.spec],
-            under_controls: None,
+            controls: &[Controls::new("Budget and sampling rate", &[p::EPS.spec, p::DELTA.spec, p::RATE.spec, p::TARGET_Q.spec])],
             results_title: Some("What the sample may spend"),
             groups: &[Group::numbers(&[&EPSILON_N, &DELTA_N, &Q_VALUE, &RATE_FOR_Q])],
         }),
@@ -66,14 +66,12 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(include_str!("../../content/accuracy-mean.html")),
         Section::Workbench(Workbench {
             label: "The mean",
-            controls_title: "The population and its values",
-            params: &[
+            controls: &[Controls::new("The population and its values", &[
                 p::POPULATION_SIZE.spec,
                 p::RANGE.spec,
                 p::POP_VARIANCE.spec,
                 p::NAIVE.spec,
-            ],
-            under_controls: None,
+            ])],
             results_title: Some("Private mean"),
             groups: &[Group::numbers(&[&MEAN_RATIO])],
         }),
@@ -84,9 +82,10 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(include_str!("../../content/accuracy-median.html")),
         Section::Workbench(Workbench {
             label: "Simulation",
-            controls_title: "Simulation",
-            params: &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec],
-            under_controls: Some(Widget::SimPanel),
+            controls: &[Controls {
+                widget: Some(Widget::SimPanel),
+                ..Controls::new("Simulation", &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec])
+            }],
             results_title: Some("Against the paper"),
             groups: &[Group {
                 widget: Some(Widget::Reproduction),
@@ -104,7 +103,7 @@ pub static SPEC: PageSpec = PageSpec {
             ],
         },
         Section::Widget(Widget::TableOne),
-    ]),
+    ],
     readouts,
     refines: false,
 };

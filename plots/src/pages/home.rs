@@ -3,9 +3,7 @@
 use amp_math::subsampling::amplified_epsilon;
 use amp_math::Relation;
 
-use super::{
-    Body, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget,
-};
+use super::{NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget};
 use crate::figures::iteration::readouts as by_position;
 use crate::figures::shuffle::tightest;
 use crate::figures::ChartError;
@@ -50,10 +48,10 @@ pub static SPEC: PageSpec = PageSpec {
     lede: "A differentially private mechanism can become more private, at no cost in noise, when it is combined with an innocent-looking random step: \
            running it on a random sample, shuffling the users' messages before anyone sees them, or hiding it inside a long run of later noisy steps. \
            This explorer turns the results behind those three effects into figures and numbers you can move with your own parameters.",
-    body: Body::Sections(&[
+    sections: &[
         Section::Widget(Widget::Techniques),
         Section::Prose(include_str!("../../content/home-next.html")),
-    ]),
+    ],
     readouts,
     refines: false,
 };

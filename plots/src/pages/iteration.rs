@@ -4,7 +4,8 @@
 use amp_math::Relation;
 
 use super::{
-    Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    Workbench,
 };
 use crate::figures::iteration::{inapplicable, readouts as by_position};
 use crate::figures::FigureId;
@@ -42,18 +43,16 @@ pub static SPEC: PageSpec = PageSpec {
     heading: "Amplification by iteration",
     lede: "When a model is trained by noisy steps and only the final model is published, a record used early is followed by many more noisy steps. \
            Each of them blurs its influence a little further, so early records end up better protected than the privacy of their own step suggests.",
-    body: Body::Sections(&[
+    sections: &[
         Section::Workbench(Workbench {
             label: "Your noisy SGD run",
-            controls_title: "One pass of noisy SGD",
-            params: &[
+            controls: &[Controls::new("One pass of noisy SGD", &[
                 p::ITERATIONS.spec,
                 p::SIGMA.spec,
                 p::STEP_SIZE.spec,
                 p::SMOOTHNESS.spec,
                 p::DELTA.spec,
-            ],
-            under_controls: None,
+            ])],
             results_title: Some("Privacy of the last iterate"),
             groups: &[Group {
                 notes_before: &[&WARNING],
@@ -68,7 +67,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Prose(include_str!("../../content/iteration-bound.html")),
         Section::Prose(include_str!("../../content/iteration-summary.html")),
-    ]),
+    ],
     readouts,
     refines: false,
 };

@@ -7,7 +7,8 @@ use amp_math::limits::{
 use amp_math::Relation;
 
 use super::{
-    Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    Workbench,
 };
 use crate::figures::{regime_sentence, ChartError, FigureId};
 use crate::param as p;
@@ -92,12 +93,10 @@ pub static SPEC: PageSpec = PageSpec {
     heading: "When subsampling stops being free",
     lede: "The subsampling page tells a good story: run the mechanism on a sample at rate p, let it spend a larger ε, and the release keeps its guarantee. \
            The story says this costs nothing in accuracy. That is only true when ε is small compared with p, and this page lets you find where your own setting sits.",
-    body: Body::Sections(&[
+    sections: &[
         Section::Workbench(Workbench {
             label: "ε and p",
-            controls_title: "ε and the rate",
-            params: &[p::EPS.spec, p::P.spec],
-            under_controls: None,
+            controls: &[Controls::new("ε and the rate", &[p::EPS.spec, p::P.spec])],
             results_title: Some("Noise, compared"),
             groups: &[Group::numbers(&[&EPSILON_P, &NOISE_RATIO, &NOISE_FACTOR])],
         }),
@@ -109,9 +108,7 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(include_str!("../../content/limits-taylor.html")),
         Section::Workbench(Workbench {
             label: "c",
-            controls_title: "The ratio c = ε/p",
-            params: &[p::C.spec],
-            under_controls: None,
+            controls: &[Controls::new("The ratio c = ε/p", &[p::C.spec])],
             results_title: Some("Floor and bound"),
             groups: &[Group::numbers(&[&RATIO_FLOOR, &NOISE_BOUND])],
         }),
@@ -122,9 +119,7 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(include_str!("../../content/limits-mse.html")),
         Section::Workbench(Workbench {
             label: "n",
-            controls_title: "Records",
-            params: &[p::N.spec],
-            under_controls: None,
+            controls: &[Controls::new("Records", &[p::N.spec])],
             results_title: None,
             groups: &[],
         }),
@@ -135,14 +130,12 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(include_str!("../../content/limits-regime.html")),
         Section::Workbench(Workbench {
             label: "Training",
-            controls_title: "Your training run",
-            params: &[
+            controls: &[Controls::new("Your training run", &[
                 p::DATASET.spec,
                 p::BATCH.spec,
                 p::EPOCHS.spec,
                 p::TOTAL_EPS.spec,
-            ],
-            under_controls: None,
+            ])],
             results_title: Some("Regime calculator"),
             groups: &[super::Group {
                 notes_after: &[&REGIME_SENTENCE],
@@ -160,7 +153,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Machine-learning regime",
             figures: &[FigureId::RegimeMap],
         },
-    ]),
+    ],
     readouts,
     refines: false,
 };

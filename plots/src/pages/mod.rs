@@ -12,10 +12,10 @@ mod bind;
 pub mod home;
 pub mod iteration;
 pub mod limits;
-mod renyi;
-mod shuffling;
-mod subsampling;
-mod training;
+pub mod renyi;
+pub mod shuffling;
+pub mod subsampling;
+pub mod training;
 mod url;
 
 use std::sync::OnceLock;
@@ -147,6 +147,36 @@ pub enum NoteKind {
     Small,
 }
 
+/// A table a page computes: its `data-testid`, caption and column headings.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TableSpec {
+    /// `data-testid`; unique across pages.
+    pub id: &'static str,
+    /// The caption.
+    pub caption: &'static str,
+    /// Column headings: the row heading's, the value's, then one per note.
+    pub columns: &'static [&'static str],
+}
+
+/// One row of a computed table: a heading (a name over a small tag), a value cell, note cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableRow {
+    /// `data-testid` of the row.
+    pub testid: String,
+    /// The row's name.
+    pub name: String,
+    /// A short tag under the name (an id).
+    pub tag: String,
+    /// The value at full precision (`data-value`), when there is one.
+    pub value: Option<f64>,
+    /// Whether the value holds here (the value cell is muted when not).
+    pub valid: bool,
+    /// The value cell's text (rounded, or why there is no value).
+    pub shown: String,
+    /// The remaining cells.
+    pub notes: Vec<String>,
+}
+
 /// One computed number, or why there is none, with the neighbouring relation it holds for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reading {
@@ -165,6 +195,8 @@ pub struct Readings {
     pub numbers: Vec<Reading>,
     /// Sentences; `None` where there is nothing to say at these values.
     pub notes: Vec<(&'static NoteSpec, Option<String>)>,
+    /// Tables: their rows, or why there are none.
+    pub tables: Vec<(&'static TableSpec, Result<Vec<TableRow>, String>)>,
 }
 
 impl Readings {
@@ -185,6 +217,19 @@ impl Readings {
     /// Add a sentence.
     pub fn note(&mut self, spec: &'static NoteSpec, text: Option<String>) {
         self.notes.push((spec, text));
+    }
+
+    /// Add a table.
+    pub fn table(&mut self, spec: &'static TableSpec, rows: Result<Vec<TableRow>, String>) {
+        self.tables.push((spec, rows));
+    }
+
+    /// The rows of a table (by its declaration's id).
+    pub fn rows(&self, spec: &TableSpec) -> Option<&Result<Vec<TableRow>, String>> {
+        self.tables
+            .iter()
+            .find(|(s, _)| s.id == spec.id)
+            .map(|(_, rows)| rows)
     }
 
     /// The reading of a readout (by its declaration's id).
@@ -223,19 +268,11 @@ pub struct PageSpec {
     /// The opening paragraph.
     pub lede: &'static str,
     /// What the page shows, in order.
-    pub body: Body,
+    pub sections: &'static [Section],
     /// Every number and sentence the page shows, from the parameter values.
     pub readouts: fn(&ParamValues, Precision) -> Readings,
     /// Whether the readouts are worth refining once the controls rest ([`Precision::Fine`]).
     pub refines: bool,
-}
-
-/// A page's content.
-pub enum Body {
-    /// Sections rendered in order from their declaration.
-    Sections(&'static [Section]),
-    /// A page the app still renders with its own component, with the parameters it shows.
-    Custom(&'static [&'static ParamSpec]),
 }
 
 /// One section of a page.
@@ -259,16 +296,39 @@ pub enum Section {
 pub struct Workbench {
     /// Accessible name of the section.
     pub label: &'static str,
+    /// Blocks of controls, each under its heading, in order.
+    pub controls: &'static [Controls],
+    /// Heading over the results.
+    pub results_title: Option<&'static str>,
+    /// The results, in groups (no results panel when there are none).
+    pub groups: &'static [Group],
+}
+
+/// A block of controls under a heading, with what is said under them.
+pub struct Controls {
     /// Heading over the controls.
-    pub controls_title: &'static str,
+    pub title: &'static str,
     /// The controls, in order.
     pub params: &'static [&'static ParamSpec],
+    /// Computed sentences under the controls (e.g. what the run amounts to).
+    pub notes: &'static [&'static NoteSpec],
+    /// A remark under the controls.
+    pub remark: Option<&'static str>,
     /// A widget under the controls.
-    pub under_controls: Option<Widget>,
-    /// Heading over the results (no results panel when `None`).
-    pub results_title: Option<&'static str>,
-    /// The results, in groups.
-    pub groups: &'static [Group],
+    pub widget: Option<Widget>,
+}
+
+impl Controls {
+    /// Controls alone.
+    pub const fn new(title: &'static str, params: &'static [&'static ParamSpec]) -> Controls {
+        Controls {
+            title,
+            params,
+            notes: &[],
+            remark: None,
+            widget: None,
+        }
+    }
 }
 
 /// A group of results: an optional heading and remark, notes and numbers.
@@ -285,6 +345,8 @@ pub struct Group {
     pub remark: Option<&'static str>,
     /// Computed sentences shown after the numbers.
     pub notes_after: &'static [&'static NoteSpec],
+    /// A computed table after the notes.
+    pub table: Option<&'static TableSpec>,
     /// A widget after everything else.
     pub widget: Option<Widget>,
 }
@@ -299,6 +361,7 @@ impl Group {
             readouts,
             remark: None,
             notes_after: &[],
+            table: None,
             widget: None,
         }
     }
@@ -316,27 +379,24 @@ pub enum Widget {
     Reproduction,
     /// The paper's Table 1, filled from the simulations run so far (accuracy).
     TableOne,
+    /// Whether the numbers on screen are the quick or the refined ones, and their grid (training).
+    AccountingStatus,
+    /// The plain-language statement of the run with a copy button (training).
+    Statement,
 }
 
 impl PageSpec {
     /// The parameters the page's controls show, in order of appearance.
     pub fn params(&self) -> Vec<&'static ParamSpec> {
-        match self.body {
-            Body::Custom(params) => params.to_vec(),
-            Body::Sections(sections) => {
-                let mut out: Vec<&'static ParamSpec> = Vec::new();
-                for s in sections {
-                    if let Section::Workbench(w) = s {
-                        for &p in w.params {
-                            if !out.iter().any(|q| q.name == p.name) {
-                                out.push(p);
-                            }
-                        }
-                    }
+        let mut out: Vec<&'static ParamSpec> = Vec::new();
+        for w in self.workbenches() {
+            for &p in w.controls.iter().flat_map(|c| c.params) {
+                if !out.iter().any(|q| q.name == p.name) {
+                    out.push(p);
                 }
-                out
             }
         }
+        out
     }
 
     /// Every readout the page declares, in order.
@@ -348,34 +408,58 @@ impl PageSpec {
 
     /// Every sentence the page declares, in order.
     pub fn note_specs(&self) -> Vec<&'static NoteSpec> {
-        self.groups()
-            .flat_map(|g| g.notes_before.iter().chain(g.notes_after).copied())
+        let under_controls = self
+            .workbenches()
+            .flat_map(|w| w.controls.iter().flat_map(|c| c.notes.iter().copied()));
+        under_controls
+            .chain(
+                self.groups()
+                    .flat_map(|g| g.notes_before.iter().chain(g.notes_after).copied()),
+            )
             .collect()
+    }
+
+    /// Every widget on the page, wherever it sits, in order.
+    pub fn widgets(&self) -> impl Iterator<Item = Widget> + '_ {
+        self.sections.iter().flat_map(move |s| -> Vec<Widget> {
+            match s {
+                Section::Widget(w) => vec![*w],
+                Section::Workbench(w) => w
+                    .controls
+                    .iter()
+                    .filter_map(|c| c.widget)
+                    .chain(w.groups.iter().filter_map(|g| g.widget))
+                    .collect(),
+                _ => vec![],
+            }
+        })
+    }
+
+    /// Every table the page declares, in order.
+    pub fn table_specs(&self) -> Vec<&'static TableSpec> {
+        self.groups().filter_map(|g| g.table).collect()
     }
 
     /// The figures the page shows, in order.
     pub fn figure_ids(&self) -> Vec<FigureId> {
-        match self.body {
-            Body::Custom(_) => vec![],
-            Body::Sections(sections) => sections
-                .iter()
-                .flat_map(|s| match s {
-                    Section::Figures { figures, .. } => figures.to_vec(),
-                    _ => vec![],
-                })
-                .collect(),
-        }
+        self.sections
+            .iter()
+            .flat_map(|s| match s {
+                Section::Figures { figures, .. } => figures.to_vec(),
+                _ => vec![],
+            })
+            .collect()
+    }
+
+    fn workbenches(&self) -> impl Iterator<Item = &'static Workbench> {
+        self.sections.iter().filter_map(|s| match s {
+            Section::Workbench(w) => Some(w),
+            _ => None,
+        })
     }
 
     fn groups(&self) -> impl Iterator<Item = &'static Group> {
-        let sections: &'static [Section] = match self.body {
-            Body::Sections(s) => s,
-            Body::Custom(_) => &[],
-        };
-        sections.iter().flat_map(|s| match s {
-            Section::Workbench(w) => w.groups.iter(),
-            _ => [].iter(),
-        })
+        self.workbenches().flat_map(|w| w.groups.iter())
     }
 }
 

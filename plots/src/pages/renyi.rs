@@ -6,7 +6,8 @@ use amp_math::subsampling::Scheme;
 use amp_math::Relation;
 
 use super::{
-    Body, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    Workbench,
 };
 use crate::figures::renyi::{at_order, composition, mechanism, setting, step_curve};
 use crate::figures::{ChartError, FigureId};
@@ -66,19 +67,17 @@ pub static SPEC: PageSpec = PageSpec {
     lede: "Rényi differential privacy describes a mechanism by a whole curve instead of one (ε, δ) pair. \
            Two operations that are awkward with (ε, δ) become simple with the curve: running the mechanism on a random sample, and running it many times. \
            This page draws the curves from the slides of seed 003 with your own parameters, and converts them back to the (ε, δ) people report.",
-    body: Body::Sections(&[
+    sections: &[
         Section::Workbench(Workbench {
             label: "The base mechanism",
-            controls_title: "Base mechanism",
-            params: &[
+            controls: &[Controls::new("Base mechanism", &[
                 p::MECH.spec,
                 p::SIGMA.spec,
                 p::SCALE.spec,
                 p::EPS.spec,
                 p::K.spec,
                 p::ALPHA.spec,
-            ],
-            under_controls: None,
+            ])],
             results_title: Some("Its curve at α"),
             groups: &[Group::numbers(&[&BASE])],
         }),
@@ -89,9 +88,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Workbench(Workbench {
             label: "Subsampling",
-            controls_title: "Sampling",
-            params: &[p::SCHEME.spec, p::Q.spec, p::N.spec],
-            under_controls: None,
+            controls: &[Controls::new("Sampling", &[p::SCHEME.spec, p::Q.spec, p::N.spec])],
             results_title: Some("The subsampled curve at α"),
             groups: &[Group::numbers(&[&AT_ORDER, &UPPER, &LOWER])],
         }),
@@ -102,9 +99,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Workbench(Workbench {
             label: "Composition",
-            controls_title: "Composition",
-            params: &[p::STEPS.spec, p::DELTA.spec, p::TARGET_EPS.spec],
-            under_controls: None,
+            controls: &[Controls::new("Composition", &[p::STEPS.spec, p::DELTA.spec, p::TARGET_EPS.spec])],
             results_title: Some("After k steps"),
             groups: &[Group {
                 notes_after: &[&CURVE_KIND],
@@ -116,7 +111,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Figures of the composition",
             figures: &[FigureId::RdpComposition, FigureId::RdpOptimalOrder],
         },
-    ]),
+    ],
     readouts,
     refines: false,
 };

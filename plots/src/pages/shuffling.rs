@@ -1,12 +1,93 @@
-//! `page=shuffling`: amplification by shuffling, every published bound side by side (seed 004
-//! §1.3, §2).
-//!
-//! Still rendered by its own component in the app (its table of every bound is not yet declared as
-//! sections); its parameters are declared here.
+//! `page=shuffling`: amplification by shuffling (seed 004, §2): every published bound side by
+//! side with its validity, the exact clone reduction against the published method's range, the
+//! inverse, shuffling against subsampling, the error of a mean in three models, and the lecture's
+//! subsampled randomized response (§1.3).
 
-use super::{Body, PageSpec, Precision, Readings};
+use amp_math::shuffle::{tightest, Bound, ShuffleEpsilon, RELATION};
+use amp_math::subsampling::{base_epsilon, subsampled_rr, SUBSAMPLED_RR_RELATION};
+use amp_math::Relation;
+
+use super::{
+    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    TableRow, TableSpec, Workbench,
+};
+use crate::figures::shuffle::{local_for_target, table};
+use crate::figures::{ChartError, FigureId};
+use crate::format::display_number;
 use crate::param as p;
 use crate::params::ParamValues;
+use crate::probe;
+
+/// Readout: the central ε of the tightest valid bound.
+pub const CENTRAL: ReadoutSpec = ReadoutSpec {
+    id: "shuffle-epsilon",
+    label: "Central ε, tightest valid bound",
+    digits: 5,
+};
+/// Readout: the lower end of the exact clone evaluation.
+pub const CLONE_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "shuffle-epsilon-lower",
+    label: "Lower end of the exact clone evaluation (it meets the upper end)",
+    digits: 5,
+};
+/// Readout: the published numerical method's optimistic run.
+pub const PUBLISHED_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "shuffle-published-lower",
+    label: "Published numerical method (10 halvings), optimistic run (not a lower bound)",
+    digits: 5,
+};
+/// Readout: the published numerical method's pessimistic run.
+pub const PUBLISHED_UPPER: ReadoutSpec = ReadoutSpec {
+    id: "shuffle-published-upper",
+    label: "Published numerical method, pessimistic run (an upper bound)",
+    digits: 5,
+};
+/// Sentence: which bound is the tightest.
+pub const BEST_NAME: NoteSpec = NoteSpec {
+    id: "shuffle-bound-name",
+    kind: NoteKind::Small,
+};
+/// Table: every bound at the reader's setting.
+pub const BOUNDS: TableSpec = TableSpec {
+    id: "shuffle-table",
+    caption: "Every bound at your setting",
+    columns: &["Bound", "Central ε", "Note"],
+};
+/// Readout: the largest local ε₀ for the central target.
+pub const LOCAL_FOR_TARGET: ReadoutSpec = ReadoutSpec {
+    id: "local-epsilon-for-target",
+    label: "Largest local ε₀ each user may use",
+    digits: 5,
+};
+/// Readout: the largest ε on a Poisson sample for the same target.
+pub const SUBSAMPLE_FOR_TARGET: ReadoutSpec = ReadoutSpec {
+    id: "subsample-epsilon-for-target",
+    label: "Largest ε on a Poisson sample at rate p",
+    digits: 5,
+};
+/// Sentence: which bound gives the local ε₀.
+pub const LOCAL_NAME: NoteSpec = NoteSpec {
+    id: "local-bound-name",
+    kind: NoteKind::Small,
+};
+/// Readout: the exact ε of subsampled randomized response.
+pub const SRR_EXACT: ReadoutSpec = ReadoutSpec {
+    id: "srr-exact",
+    label: "Exact ε of the subsampled mechanism",
+    digits: 5,
+};
+/// Readout: the heuristic εp.
+pub const SRR_LINEAR: ReadoutSpec = ReadoutSpec {
+    id: "srr-linear",
+    label: "The heuristic εp",
+    digits: 5,
+};
+/// Readout: the subsampling theorem's bound.
+pub const SRR_THEOREM: ReadoutSpec = ReadoutSpec {
+    id: "srr-theorem",
+    label: "The subsampling theorem log(1 + p(e^ε − 1))",
+    digits: 5,
+};
 
 /// The declaration.
 pub static SPEC: PageSpec = PageSpec {
@@ -16,21 +97,210 @@ pub static SPEC: PageSpec = PageSpec {
     lede: "Each user randomizes their own answer before sending it, so no one, not even the collector, sees a true value. \
            If a shuffler then strips the order and the senders, each answer hides among everyone else's, and the release as a whole is much more private than any one answer. \
            Four generations of bounds say how much more; this page puts every one side by side, with where it holds.",
-    body: Body::Custom(&[
-        p::EPS0.spec,
-        p::USERS.spec,
-        p::DELTA.spec,
-        p::RANDOMIZER.spec,
-        p::K.spec,
-        p::TARGET_EPS.spec,
-        p::P.spec,
-        p::EPS.spec,
-    ]),
+    sections: &[
+        Section::Workbench(Workbench {
+            label: "Your shuffle setting",
+            controls: &[Controls::new(
+                "Users and their randomizer",
+                &[
+                    p::EPS0.spec,
+                    p::USERS.spec,
+                    p::DELTA.spec,
+                    p::RANDOMIZER.spec,
+                    p::K.spec,
+                ],
+            )],
+            results_title: Some("Central privacy after shuffling"),
+            groups: &[Group {
+                notes_after: &[&BEST_NAME],
+                table: Some(&BOUNDS),
+                ..Group::numbers(&[
+                    &CENTRAL,
+                    &CLONE_LOWER,
+                    &PUBLISHED_LOWER,
+                    &PUBLISHED_UPPER,
+                ])
+            }],
+        }),
+        Section::Prose(include_str!("../../content/shuffling-intro.html")),
+        Section::Figures {
+            label: "Every bound",
+            figures: &[FigureId::ShuffleEpsilonVsUsers, FigureId::ShuffleEpsilonVsLocal],
+        },
+        Section::Prose(include_str!("../../content/shuffling-bounds.html")),
+        Section::Workbench(Workbench {
+            label: "A central target",
+            controls: &[Controls::new(
+                "A central target",
+                &[p::TARGET_EPS.spec, p::P.spec],
+            )],
+            results_title: Some("What it allows"),
+            groups: &[Group {
+                notes_after: &[&LOCAL_NAME],
+                ..Group::numbers(&[&LOCAL_FOR_TARGET, &SUBSAMPLE_FOR_TARGET])
+            }],
+        }),
+        Section::Figures {
+            label: "Shuffling against subsampling",
+            figures: &[FigureId::ShuffleVsSubsample],
+        },
+        Section::Prose(include_str!("../../content/shuffling-error.html")),
+        Section::Figures {
+            label: "Error of a mean",
+            figures: &[FigureId::ErrorCentralLocalShuffle],
+        },
+        Section::Prose(include_str!("../../content/shuffling-subsampled-rr.html")),
+        Section::Workbench(Workbench {
+            label: "Subsampled randomized response",
+            controls: &[Controls {
+                remark: Some("At the sampling rate p set above."),
+                ..Controls::new("Randomized response on a sample", &[p::EPS.spec])
+            }],
+            results_title: None,
+            groups: &[Group::numbers(&[&SRR_EXACT, &SRR_LINEAR, &SRR_THEOREM])],
+        }),
+        Section::Figures {
+            label: "Subsampled randomized response against the rate",
+            figures: &[FigureId::SubsampledRr],
+        },
+    ],
     readouts,
     refines: false,
 };
 
-/// Nothing yet: the app's shuffling component computes its own numbers.
-pub fn readouts(_: &ParamValues, _: Precision) -> Readings {
-    Readings::default()
+/// One row of the bound table: the value, or why the bound does not hold here.
+fn row(r: &ShuffleEpsilon) -> TableRow {
+    let value = match (r.valid, r.epsilon) {
+        (true, Some(e)) if e.is_finite() => Some(e),
+        _ => None,
+    };
+    let shown = match value {
+        Some(e) if r.no_amplification => format!("{} (no amplification: ε₀)", display_number(e, 5)),
+        Some(e) => display_number(e, 5),
+        None => format!(
+            "not valid here: {}",
+            r.reason_invalid.unwrap_or("outside its domain")
+        ),
+    };
+    let note = match (r.lower, r.upper) {
+        (Some(lo), Some(hi)) => format!(
+            "published method, its two runs: {} and {}",
+            display_number(lo, 5),
+            display_number(hi, 5)
+        ),
+        _ => String::new(),
+    };
+    TableRow {
+        testid: format!("bound-{}", r.bound.id()),
+        name: r.bound.name().to_string(),
+        tag: r.bound.id().to_string(),
+        value,
+        valid: r.valid,
+        shown,
+        notes: vec![note],
+    }
+}
+
+/// Every number of the page. Shuffling bounds: replace one; the Poisson-sample comparison: add or
+/// remove one; subsampled randomized response: replace one (the record's bit).
+pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+    const R: Relation = RELATION;
+    let mut r = Readings::default();
+    // Every bound once (the exact clone bound and the published method's range included); the
+    // tightest and the clone bound's two ends are read from these rows.
+    let rows = probe::span("shuffle:table", || table(v));
+    let best = rows.as_ref().map_err(Clone::clone).and_then(|rs| {
+        tightest(rs)
+            .cloned()
+            .ok_or_else(|| "no bound applies here".to_string())
+    });
+    r.push(
+        &CENTRAL,
+        best.clone()
+            .and_then(|b| b.epsilon.ok_or_else(|| "no valid bound".to_string()))
+            .map_err(ChartError::from),
+        R,
+    );
+    let find = |f: &dyn Fn(&ShuffleEpsilon) -> Option<f64>, why: &str| {
+        rows.as_ref()
+            .map_err(|e| ChartError::from(e.clone()))
+            .and_then(|rs| rs.iter().find_map(f).ok_or_else(|| ChartError::from(why)))
+    };
+    r.push(
+        &CLONE_LOWER,
+        find(
+            &|x| {
+                (x.bound == Bound::Fmt21Numerical)
+                    .then_some(x.exact_lower)
+                    .flatten()
+            },
+            "no exact clone evaluation here",
+        ),
+        R,
+    );
+    r.push(
+        &PUBLISHED_LOWER,
+        find(
+            &|x| x.lower.and(x.upper).and(x.lower),
+            "no published range here",
+        ),
+        R,
+    );
+    r.push(
+        &PUBLISHED_UPPER,
+        find(&|x| x.lower.and(x.upper), "no published range here"),
+        R,
+    );
+    r.note(
+        &BEST_NAME,
+        Some(format!(
+            "Tightest: {}",
+            best.map(|b| format!("by {} ({})", b.bound.name(), b.bound.id()))
+                .unwrap_or_default()
+        )),
+    );
+    r.table(&BOUNDS, rows.map(|rs| rs.iter().map(row).collect()));
+
+    let local = probe::span("shuffle:inverse", || local_for_target(v));
+    r.push(
+        &LOCAL_FOR_TARGET,
+        local.clone().map(|l| l.0).map_err(ChartError::from),
+        R,
+    );
+    let sub = base_epsilon(v.real(p::TARGET_EPS), v.real(p::P))
+        .map_err(ChartError::from)
+        .and_then(|e| {
+            if e.is_finite() {
+                Ok(e)
+            } else {
+                Err(ChartError::from("any ε works"))
+            }
+        });
+    r.push(&SUBSAMPLE_FOR_TARGET, sub, Relation::AddRemove);
+    let local_name = match local {
+        Ok((_, b, limit)) => format!(
+            "Local ε₀ by {} ({}){}",
+            b.name(),
+            b.id(),
+            limit
+                .map(|w| format!("; stopped by its validity: {w}"))
+                .unwrap_or_default()
+        ),
+        Err(_) => "Local ε₀ ".to_string(),
+    };
+    r.note(&LOCAL_NAME, Some(local_name));
+
+    let srr = subsampled_rr(v.real(p::EPS), v.real(p::P)).map_err(ChartError::from);
+    r.push(
+        &SRR_EXACT,
+        srr.clone().map(|s| s.exact),
+        SUBSAMPLED_RR_RELATION,
+    );
+    r.push(
+        &SRR_LINEAR,
+        srr.clone().map(|s| s.linear),
+        SUBSAMPLED_RR_RELATION,
+    );
+    r.push(&SRR_THEOREM, srr.map(|s| s.theorem), SUBSAMPLED_RR_RELATION);
+    r
 }

@@ -4,7 +4,7 @@ use amp_math::subsampling::{amplify, base_delta, base_epsilon};
 use amp_math::EpsDelta;
 
 use super::{
-    sampling, Body, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+    sampling, Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::param as p;
@@ -49,19 +49,17 @@ pub static SPEC: PageSpec = PageSpec {
     lede: "Run a differentially private mechanism on a random sample of the data instead of on all of it, and every person's guarantee gets stronger. \
            Two things do the work. Most of the time your record is simply not in the sample, and then the output does not depend on it at all. \
            And when it is in the sample, whoever sees the output cannot tell: the same output could just as well have come from a sample without you.",
-    body: Body::Sections(&[
+    sections: &[
         Section::Workbench(Workbench {
             label: "Parameters and results",
-            controls_title: "Your parameters",
-            params: &[
+            controls: &[Controls::new("Your parameters", &[
                 p::SCHEME.spec,
                 p::EPS.spec,
                 p::DELTA.spec,
                 p::P.spec,
                 p::M.spec,
                 p::N.spec,
-            ],
-            under_controls: None,
+            ])],
             results_title: Some("Results"),
             groups: &[
                 Group::numbers(&[&EPSILON_PRIME, &DELTA_PRIME, &FACTOR, &INCLUSION]),
@@ -82,7 +80,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Prose(include_str!("../../content/subsampling-theorem.html")),
         Section::Prose(include_str!("../../content/subsampling-schemes.html")),
-    ]),
+    ],
     readouts,
     refines: false,
 };

@@ -1,12 +1,82 @@
-//! `page=training`: tight (ε, δ) accounting of a DP-SGD run (privacy loss distributions), Rényi DP
-//! beside it, the noise for a target ε and a copyable statement.
+//! `page=training`: tight (ε, δ) accounting of a DP-SGD run with privacy loss distributions, the
+//! band the true value lies in, Rényi DP beside it, the noise for a target ε, and a copyable
+//! statement (seed 001's machine-learning regime). Poisson sampling, add/remove one.
 //!
-//! Still rendered by its own component in the app (its quick and refined accounting, status line
-//! and statement are not yet declared as sections); its parameters are declared here.
+//! Its numbers are worth refining: quick ones follow the controls ([`Precision::Quick`], a coarse
+//! grid), refined ones arrive once they rest ([`Precision::Fine`]).
 
-use super::{Body, PageSpec, Precision, Readings};
+use amp_math::Relation;
+
+use super::{
+    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    Widget, Workbench,
+};
+use crate::figures::training::{
+    account, cached_band, setting, statement, warnings, Account, FINE, QUICK,
+};
+use crate::figures::{ChartError, FigureId};
+use crate::format::short_number;
 use crate::param as p;
 use crate::params::ParamValues;
+use crate::probe;
+
+/// Readout: the certified upper bound on ε at δ (pessimistic PLD).
+pub const TIGHT: ReadoutSpec = ReadoutSpec {
+    id: "tight-epsilon",
+    label: "ε at δ, tight (certified upper bound)",
+    digits: 5,
+};
+/// Readout: the lower bound on ε at δ (optimistic PLD).
+pub const TIGHT_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "tight-epsilon-lower",
+    label: "ε at δ, lower bound: the true ε is at least this",
+    digits: 5,
+};
+/// Readout: ε at δ from Rényi DP.
+pub const RDP_EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "rdp-epsilon",
+    label: "ε at δ from Rényi DP",
+    digits: 5,
+};
+/// Readout: the optimal Rényi order.
+pub const RDP_ORDER: ReadoutSpec = ReadoutSpec {
+    id: "rdp-order",
+    label: "Optimal Rényi order α*",
+    digits: 4,
+};
+/// Readout: how loose Rényi DP is here.
+pub const RDP_GAP: ReadoutSpec = ReadoutSpec {
+    id: "rdp-gap",
+    label: "RDP ε over the tight ε",
+    digits: 4,
+};
+/// Readout: the noise that meets the target ε.
+pub const CALIBRATED: ReadoutSpec = ReadoutSpec {
+    id: "calibrated-sigma",
+    label: "Noise for the target ε (σ, or b for Laplace)",
+    digits: 5,
+};
+/// The PLD grid step the numbers were computed on (shown by the status line).
+pub const GRID_STEP: ReadoutSpec = ReadoutSpec {
+    id: "grid-step",
+    label: "PLD grid step h",
+    digits: 3,
+};
+/// Sentence: the run's rate, steps and epochs.
+pub const RUN_SHAPE: NoteSpec = NoteSpec {
+    id: "run-shape",
+    kind: NoteKind::Small,
+};
+/// Sentences: what the numbers do not cover (one per line).
+pub const WARNINGS: NoteSpec = NoteSpec {
+    id: "training-warning",
+    kind: NoteKind::Warning,
+};
+/// The plain-language statement of the run (shown by [`Widget::Statement`]).
+pub const STATEMENT: NoteSpec = NoteSpec {
+    id: "privacy-statement",
+    kind: NoteKind::Small,
+};
 
 /// The declaration.
 pub static SPEC: PageSpec = PageSpec {
@@ -17,24 +87,140 @@ pub static SPEC: PageSpec = PageSpec {
            How much privacy the whole run spends depends on how the steps are counted: Rényi DP is quick and safe but loose, \
            while the privacy loss distribution gives the number itself, between two certified bounds. \
            Enter your run to get both, the noise a target needs, and a statement you can copy.",
-    body: Body::Custom(&[
-        p::DATASET.spec,
-        p::BATCH.spec,
-        p::MECH.spec,
-        p::SIGMA.spec,
-        p::SCALE.spec,
-        p::LENGTH.spec,
-        p::EPOCHS.spec,
-        p::STEPS.spec,
-        p::DELTA.spec,
-        p::BATCHING.spec,
-        p::TARGET_EPS.spec,
-    ]),
+    sections: &[
+        Section::Workbench(Workbench {
+            label: "Your training run",
+            controls: &[
+                Controls {
+                    notes: &[&RUN_SHAPE],
+                    ..Controls::new(
+                        "Your run",
+                        &[
+                            p::DATASET.spec,
+                            p::BATCH.spec,
+                            p::LENGTH.spec,
+                            p::EPOCHS.spec,
+                            p::STEPS.spec,
+                            p::BATCHING.spec,
+                        ],
+                    )
+                },
+                Controls::new(
+                    "Noise and target",
+                    &[
+                        p::MECH.spec,
+                        p::SIGMA.spec,
+                        p::SCALE.spec,
+                        p::DELTA.spec,
+                        p::TARGET_EPS.spec,
+                    ],
+                ),
+            ],
+            results_title: Some("Privacy of the run"),
+            groups: &[
+                Group {
+                    notes_before: &[&WARNINGS],
+                    widget: Some(Widget::AccountingStatus),
+                    ..Group::numbers(&[
+                        &TIGHT,
+                        &TIGHT_LOWER,
+                        &RDP_EPSILON,
+                        &RDP_ORDER,
+                        &RDP_GAP,
+                        &CALIBRATED,
+                    ])
+                },
+                Group {
+                    widget: Some(Widget::Statement),
+                    ..Group::numbers(&[])
+                },
+            ],
+        }),
+        Section::Prose(include_str!("../../content/training-intro.html")),
+        Section::Figures {
+            label: "Your run",
+            figures: &[FigureId::EpsilonVsEpochs, FigureId::PrivacyProfile],
+        },
+        Section::Prose(include_str!("../../content/training-noise.html")),
+        Section::Figures {
+            label: "Noise",
+            figures: &[FigureId::NoiseForTarget, FigureId::GaussianNoiseRatio],
+        },
+        Section::Prose(include_str!("../../content/training-sampling.html")),
+    ],
     readouts,
     refines: true,
 };
 
-/// Nothing yet: the app's training component computes its own numbers.
-pub fn readouts(_: &ParamValues, _: Precision) -> Readings {
-    Readings::default()
+/// [`account`] at the precision, measured for the benchmark: `pld:quick` / `pld:fine` (the two
+/// composed PLDs alone) and `account:quick` / `account:fine` (every number, calibration included).
+fn measured(v: &ParamValues, precision: Precision) -> Result<Account, String> {
+    let (fine, tag) = match precision {
+        Precision::Quick => (false, "quick"),
+        Precision::Fine => (true, "fine"),
+    };
+    probe::span(&format!("account:{tag}"), || {
+        if let Ok(t) = setting(v) {
+            // The band alone, cached for `account` (which reads it back).
+            let _ = probe::span(&format!("pld:{tag}"), || {
+                cached_band(&t, if fine { FINE } else { QUICK })
+            });
+        }
+        account(v, fine)
+    })
+}
+
+/// Every number of the page: DP-SGD with Poisson-sampled batches, add/remove one.
+pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
+    const R: Relation = Relation::AddRemove;
+    let run = setting(v);
+    let acc = measured(v, precision).map_err(ChartError::from);
+    let field = |f: fn(&Account) -> Result<f64, String>| {
+        acc.clone().and_then(|a| f(&a).map_err(ChartError::from))
+    };
+    let mut r = Readings::default();
+    r.push(&TIGHT, field(|a| Ok(a.upper)), R);
+    r.push(&TIGHT_LOWER, field(|a| Ok(a.lower)), R);
+    r.push(
+        &RDP_EPSILON,
+        field(|a| a.rdp.as_ref().map(|c| c.epsilon).map_err(Clone::clone)),
+        R,
+    );
+    r.push(
+        &RDP_ORDER,
+        field(|a| a.rdp.as_ref().map(|c| c.order).map_err(Clone::clone)),
+        R,
+    );
+    r.push(
+        &RDP_GAP,
+        field(|a| {
+            let c = a.rdp.as_ref().map_err(Clone::clone)?;
+            if a.upper > 0.0 {
+                Ok(c.epsilon / a.upper)
+            } else {
+                Err("the tight ε is 0".into())
+            }
+        }),
+        R,
+    );
+    r.push(&CALIBRATED, field(|a| a.calibrated.clone()), R);
+    r.push(&GRID_STEP, field(|a| Ok(a.step)), R);
+    let shape = match &run {
+        Ok(t) => format!(
+            "q = B/|x| = {}; k = {} steps ({} epochs).",
+            short_number(t.q, 4),
+            t.steps,
+            short_number(t.epochs(), 4)
+        ),
+        Err(e) => e.clone(),
+    };
+    r.note(&RUN_SHAPE, Some(shape));
+    let warned = run.as_ref().map(warnings).unwrap_or_default();
+    r.note(&WARNINGS, (!warned.is_empty()).then(|| warned.join("\n")));
+    let text = match (&run, &acc) {
+        (Ok(t), Ok(a)) => Some(statement(t, a)),
+        _ => None,
+    };
+    r.note(&STATEMENT, text);
+    r
 }

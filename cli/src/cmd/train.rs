@@ -1,0 +1,104 @@
+//! `amplify train`: the training page's numbers for a DP-SGD run (its one readouts function, at
+//! the refined precision the page settles on, or `--quick`): the tight ε with its lower bound,
+//! Rényi DP beside it, the noise for a target ε, and the plain-language statement.
+
+use amp_plots::pages::training::{
+    CALIBRATED, GRID_STEP, RDP_EPSILON, RDP_ORDER, RUN_SHAPE, SPEC as TRAINING, STATEMENT, TIGHT,
+    TIGHT_LOWER, WARNINGS,
+};
+use amp_plots::pages::Precision;
+use amp_plots::param as p;
+use amp_plots::params::{Length, ParamValues};
+use clap::{ArgGroup, ArgMatches, Command};
+use serde::Serialize;
+
+use crate::args::{self, given, on};
+use crate::output::{emit, lines, reading, to_value};
+
+pub fn command() -> Command {
+    let mech = p::MECH.spec.name;
+    Command::new("train")
+        .about("Privacy of a DP-SGD run: tight ε (PLD) with its lower bound, RDP ε, σ for a target, a statement")
+        .arg(args::param(p::DATASET))
+        .arg(args::param(p::BATCH))
+        .arg(args::param(p::EPOCHS))
+        .arg(args::param(p::STEPS))
+        .group(ArgGroup::new("length").args([p::EPOCHS.spec.name, p::STEPS.spec.name]))
+        .arg(args::param(p::BATCHING))
+        .arg(args::param(p::MECH))
+        .arg(args::param(p::SIGMA))
+        .arg(args::param(p::SCALE).required_if_eq(mech, "laplace"))
+        .arg(args::param(p::DELTA))
+        .arg(args::param(p::TARGET_EPS))
+        .arg(args::switch(
+            "quick",
+            "The quick numbers the page shows while a slider moves (coarser grid) instead of the refined ones",
+        ))
+        .arg(args::json())
+}
+
+#[derive(Serialize)]
+struct Record {
+    epsilon: f64,
+    epsilon_lower: f64,
+    delta: f64,
+    rdp_epsilon: Option<f64>,
+    rdp_order: Option<f64>,
+    sigma_for_target: Option<f64>,
+    target_epsilon: f64,
+    grid_step: f64,
+    run: String,
+    warnings: Vec<String>,
+    statement: String,
+    relation: &'static str,
+}
+
+fn run_values(m: &ArgMatches) -> Result<ParamValues, String> {
+    let mut v = args::values(m)?;
+    if given(m, p::STEPS) {
+        v.set_choice(p::LENGTH, Length::Steps);
+    }
+    Ok(v)
+}
+
+pub fn run(m: &ArgMatches) -> Result<String, String> {
+    let v = run_values(m)?;
+    let precision = if on(m, "quick") {
+        Precision::Quick
+    } else {
+        Precision::Fine
+    };
+    let r = (TRAINING.readouts)(&v, precision);
+    let optional = |spec| reading(&r, spec).ok();
+    let relation = r
+        .get(&TIGHT)
+        .map(|x| x.relation.id())
+        .ok_or("internal: no tight ε")?;
+    let record = Record {
+        epsilon: reading(&r, &TIGHT)?,
+        epsilon_lower: reading(&r, &TIGHT_LOWER)?,
+        delta: v.real(p::DELTA),
+        rdp_epsilon: optional(&RDP_EPSILON),
+        rdp_order: optional(&RDP_ORDER),
+        sigma_for_target: optional(&CALIBRATED),
+        target_epsilon: v.real(p::TARGET_EPS),
+        grid_step: reading(&r, &GRID_STEP)?,
+        run: r.text(&RUN_SHAPE).unwrap_or_default().to_string(),
+        warnings: r
+            .text(&WARNINGS)
+            .map(|t| t.lines().map(str::to_string).collect())
+            .unwrap_or_default(),
+        statement: r.text(&STATEMENT).unwrap_or_default().to_string(),
+        relation,
+    };
+    if on(m, "json") {
+        emit(&record, true)
+    } else {
+        // The numbers, then the statement as a paragraph.
+        Ok(format!(
+            "{}\n\n{}",
+            lines(&to_value(&record)?, &["statement", "warnings"]),
+            record.statement
+        ))
+    }
+}
