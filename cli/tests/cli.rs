@@ -1276,6 +1276,7 @@ fn every_record_names_its_relation() {
             &["subsampled-rr", "--eps", "1", "--p", "0.1"],
             "replace-one",
         ),
+        (&["train", "--quick"], "add-remove"),
         (
             &["iteration", "--iterations", "100", "--sigma", "4"],
             "replace-one",
