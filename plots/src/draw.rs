@@ -4,6 +4,7 @@
 //! Log axes are drawn in log10 coordinates on a linear plotters axis, with tick labels written as
 //! powers of ten; this keeps one code path for every axis combination.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -267,21 +268,105 @@ pub fn colormap(t: f64) -> RGBColor {
     RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
-/// One panel: axes, heatmap, bands, curves, markers, outlines, legend.
+/// The plotters chart of one panel: log10 coordinates on linear axes.
+type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A drawing error as text.
+fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    e.to_string()
+}
+
+/// A panel's axes in drawing coordinates (log10 on a log axis).
+#[derive(Clone, Copy)]
+struct Axes {
+    x_log: bool,
+    y_log: bool,
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+impl Axes {
+    /// The chart's axes, or why they cannot be drawn.
+    fn of(chart: &Chart) -> Result<Axes, String> {
+        let (x_log, y_log) = (chart.x.log, chart.y.log);
+        let a = Axes {
+            x_log,
+            y_log,
+            x0: to_axis(chart.x.min, x_log),
+            x1: to_axis(chart.x.max, x_log),
+            y0: to_axis(chart.y.min, y_log),
+            y1: to_axis(chart.y.max, y_log),
+        };
+        let finite = [a.x0, a.x1, a.y0, a.y1].iter().all(|v| v.is_finite());
+        if finite && a.x1 > a.x0 && a.y1 > a.y0 {
+            Ok(a)
+        } else {
+            Err("the figure's range is empty or not finite".into())
+        }
+    }
+
+    fn x_span(&self) -> f64 {
+        self.x1 - self.x0
+    }
+
+    fn y_span(&self) -> f64 {
+        self.y1 - self.y0
+    }
+
+    /// A data point in drawing coordinates, kept inside the plotting area.
+    fn clamp(&self, x: f64, y: f64) -> (f64, f64) {
+        (
+            to_axis(x, self.x_log).clamp(self.x0, self.x1),
+            to_axis(y, self.y_log).clamp(self.y0, self.y1),
+        )
+    }
+}
+
+/// One panel: axes, heatmap, bands, boxes, curves, markers, outlines, colour bar, legend.
 fn draw_panel<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &Chart,
     theme: &Theme,
 ) -> Result<Frame, String> {
-    let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
-    let s = theme.scale;
-    let (xl, yl) = (chart.x.log, chart.y.log);
-    let (x0, x1) = (to_axis(chart.x.min, xl), to_axis(chart.x.max, xl));
-    let (y0, y1) = (to_axis(chart.y.min, yl), to_axis(chart.y.max, yl));
-    if !(x0.is_finite() && x1.is_finite() && y0.is_finite() && y1.is_finite() && x1 > x0 && y1 > y0)
-    {
-        return Err("the figure's range is empty or not finite".into());
+    let axes = Axes::of(chart)?;
+    let (mut cc, frame) = draw_mesh(root, chart, theme, axes)?;
+    let mut legend: Vec<(String, Glyph)> = Vec::new();
+    if let Some(hm) = &chart.heatmap {
+        draw_heatmap(&mut cc, hm, axes)?;
     }
+    draw_bands(&mut cc, chart, theme, axes, &mut legend)?;
+    draw_boxes(&mut cc, chart, theme, axes)?;
+    for series in &chart.series {
+        draw_one_series(&mut cc, series, theme, axes, &mut legend)?;
+    }
+    draw_markers(root, &mut cc, chart, theme, axes)?;
+    draw_outlines(&mut cc, chart, theme, axes)?;
+
+    // The plotting area's pixel range is in backend coordinates; `root` may be a sub-area (a lower
+    // panel, or below a title), so shift it into `root`'s own coordinates.
+    let plot = cc.plotting_area().get_pixel_range();
+    let (bx, by) = root.get_base_pixel();
+    let plot = (
+        plot.0.start - bx..plot.0.end - bx,
+        plot.1.start - by..plot.1.end - by,
+    );
+    if let Some(hm) = &chart.heatmap {
+        draw_colorbar(root, hm, (plot.0.clone(), plot.1.clone()), theme).map_err(err)?;
+    }
+    draw_legend(root, &legend, chart.legend, (plot.0, plot.1), theme).map_err(err)?;
+    Ok(frame)
+}
+
+/// The panel's frame, grid, ticks and axis titles; where the plotting area landed.
+fn draw_mesh<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    chart: &Chart,
+    theme: &Theme,
+    axes: Axes,
+) -> Result<(Plot<'a, DB>, Frame), String> {
+    let s = theme.scale;
     let font = |size: f64| (theme.font, size * s).into_font().color(&theme.text);
     let mut builder = ChartBuilder::on(root);
     builder
@@ -292,7 +377,9 @@ fn draw_panel<DB: DrawingBackend>(
         // Room for the colour bar.
         builder.margin_right(theme.px(96.0));
     }
-    let mut cc = builder.build_cartesian_2d(x0..x1, y0..y1).map_err(e)?;
+    let mut cc = builder
+        .build_cartesian_2d(axes.x0..axes.x1, axes.y0..axes.y1)
+        .map_err(err)?;
     let (px_range, py_range) = cc.plotting_area().get_pixel_range();
     let frame = Frame {
         left: px_range.start as f64,
@@ -301,9 +388,10 @@ fn draw_panel<DB: DrawingBackend>(
         bottom: py_range.end as f64,
         x_min: chart.x.min,
         x_max: chart.x.max,
-        x_log: xl,
+        x_log: axes.x_log,
     };
-    let (xspan, yspan) = (x1 - x0, y1 - y0);
+    let (xl, yl) = (axes.x_log, axes.y_log);
+    let (xspan, yspan) = (axes.x_span(), axes.y_span());
     // Room for tick labels: about 70 px per x label and 26 px per y label.
     let (w, h) = root.dim_in_pixel();
     let x_room = (w as f64 / (70.0 * s)) as usize;
@@ -325,50 +413,73 @@ fn draw_panel<DB: DrawingBackend>(
         .light_line_style(TRANSPARENT)
         .axis_style(theme.text.stroke_width(theme.px(1.0)))
         .draw()
-        .map_err(e)?;
+        .map_err(err)?;
+    Ok((cc, frame))
+}
 
-    // Keep everything inside the plotting area.
-    let clamp = |x: f64, y: f64| -> (f64, f64) {
-        (to_axis(x, xl).clamp(x0, x1), to_axis(y, yl).clamp(y0, y1))
-    };
-    let mut legend: Vec<(String, Glyph)> = Vec::new();
-
-    if let Some(hm) = &chart.heatmap {
-        let range = heat_range(hm);
-        let cols = hm.x_edges.len().saturating_sub(1);
-        let mut cells = Vec::with_capacity(hm.values.len());
-        for (k, &v) in hm.values.iter().enumerate() {
-            let (i, j) = (k % cols.max(1), k / cols.max(1));
-            if !v.is_finite() || j + 1 >= hm.y_edges.len() || i + 1 >= hm.x_edges.len() {
-                continue;
-            }
-            let a = clamp(hm.x_edges[i], hm.y_edges[j]);
-            let b = clamp(hm.x_edges[i + 1], hm.y_edges[j + 1]);
-            cells.push(Rectangle::new(
-                [a, b],
-                colormap(heat_t(v, range, hm.log_color)).filled(),
-            ));
+/// The heatmap's cells, coloured by value.
+fn draw_heatmap<DB: DrawingBackend>(
+    cc: &mut Plot<'_, DB>,
+    hm: &Heatmap,
+    axes: Axes,
+) -> Result<(), String> {
+    let range = heat_range(hm);
+    let cols = hm.x_edges.len().saturating_sub(1);
+    let mut cells = Vec::with_capacity(hm.values.len());
+    for (k, &v) in hm.values.iter().enumerate() {
+        let (i, j) = (k % cols.max(1), k / cols.max(1));
+        if !v.is_finite() || j + 1 >= hm.y_edges.len() || i + 1 >= hm.x_edges.len() {
+            continue;
         }
-        cc.draw_series(cells).map_err(e)?;
+        let a = axes.clamp(hm.x_edges[i], hm.y_edges[j]);
+        let b = axes.clamp(hm.x_edges[i + 1], hm.y_edges[j + 1]);
+        cells.push(Rectangle::new(
+            [a, b],
+            colormap(heat_t(v, range, hm.log_color)).filled(),
+        ));
     }
+    cc.draw_series(cells).map_err(err)?;
+    Ok(())
+}
 
+/// Shaded bands between a lower and an upper curve.
+fn draw_bands<DB: DrawingBackend>(
+    cc: &mut Plot<'_, DB>,
+    chart: &Chart,
+    theme: &Theme,
+    axes: Axes,
+    legend: &mut Vec<(String, Glyph)>,
+) -> Result<(), String> {
     for band in &chart.bands {
         if band.points.len() < 2 {
             continue;
         }
-        let mut poly: Vec<(f64, f64)> = band.points.iter().map(|&(x, l, _)| clamp(x, l)).collect();
-        poly.extend(band.points.iter().rev().map(|&(x, _, u)| clamp(x, u)));
+        let mut poly: Vec<(f64, f64)> = band
+            .points
+            .iter()
+            .map(|&(x, l, _)| axes.clamp(x, l))
+            .collect();
+        poly.extend(band.points.iter().rev().map(|&(x, _, u)| axes.clamp(x, u)));
         let fill = theme.palette[0].mix(0.12).filled();
         cc.draw_series(std::iter::once(Polygon::new(poly, fill)))
-            .map_err(e)?;
+            .map_err(err)?;
         legend.push((band.label.clone(), Glyph::Fill(theme.palette[0].mix(0.25))));
     }
+    Ok(())
+}
 
+/// Box plots: the box from the first to the third quartile, the median, the whiskers.
+fn draw_boxes<DB: DrawingBackend>(
+    cc: &mut Plot<'_, DB>,
+    chart: &Chart,
+    theme: &Theme,
+    axes: Axes,
+) -> Result<(), String> {
     for b in &chart.boxes {
         let [w_lo, q1, med, q3, w_hi] = b.stats;
         if ![w_lo, q1, med, q3, w_hi]
             .iter()
-            .all(|v| v.is_finite() && (!yl || *v > 0.0))
+            .all(|v| v.is_finite() && (!axes.y_log || *v > 0.0))
         {
             continue;
         }
@@ -376,122 +487,155 @@ fn draw_panel<DB: DrawingBackend>(
         let half = 0.28;
         let stroke = color.stroke_width(theme.px(1.5));
         let (x, l, r) = (b.x, b.x - half, b.x + half);
-        let p = |x: f64, y: f64| clamp(x, y);
+        let p = |x: f64, y: f64| axes.clamp(x, y);
         cc.draw_series(std::iter::once(Rectangle::new(
             [p(l, q1), p(r, q3)],
             color.mix(0.25).filled(),
         )))
-        .map_err(e)?;
+        .map_err(err)?;
         cc.draw_series(std::iter::once(Rectangle::new(
             [p(l, q1), p(r, q3)],
             stroke,
         )))
-        .map_err(e)?;
+        .map_err(err)?;
         let median_style = theme.text.stroke_width(theme.px(2.5));
         cc.draw_series(std::iter::once(PathElement::new(
             vec![p(l, med), p(r, med)],
             median_style,
         )))
-        .map_err(e)?;
+        .map_err(err)?;
         for (from, to) in [(q1, w_lo), (q3, w_hi)] {
             cc.draw_series(std::iter::once(PathElement::new(
                 vec![p(x, from), p(x, to)],
                 stroke,
             )))
-            .map_err(e)?;
+            .map_err(err)?;
             cc.draw_series(std::iter::once(PathElement::new(
                 vec![p(x - half / 2.0, to), p(x + half / 2.0, to)],
                 stroke,
             )))
-            .map_err(e)?;
+            .map_err(err)?;
         }
     }
+    Ok(())
+}
 
-    for series in &chart.series {
-        // Split the curve into runs of points inside the visible range: a curve that leaves the
-        // plot ends at its last visible point instead of being flattened against the frame.
-        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
-        for &(x, y) in &series.points {
-            let ok = x.is_finite() && y.is_finite() && (!xl || x > 0.0) && (!yl || y > 0.0);
-            let (ax, ay) = if ok {
-                (to_axis(x, xl), to_axis(y, yl))
-            } else {
-                (f64::NAN, f64::NAN)
-            };
-            let inside = ok
-                && ax >= x0 - 1e-9 * xspan
-                && ax <= x1 + 1e-9 * xspan
-                && ay >= y0 - 1e-9 * yspan
-                && ay <= y1 + 1e-9 * yspan;
-            if inside {
-                if let Some(r) = runs.last_mut() {
-                    r.push((ax.clamp(x0, x1), ay.clamp(y0, y1)));
-                }
-            } else if runs.last().is_some_and(|r| !r.is_empty()) {
-                runs.push(Vec::new());
-            }
-        }
-        if !matches!(series.role, Role::Scatter(_)) {
-            runs.retain(|r| r.len() >= 2);
-        }
-        let legend_only = series.points.is_empty() && !series.label.is_empty();
-        if runs.is_empty() && !legend_only {
-            continue;
-        }
-        let (color, width, dash) = match series.role {
-            Role::Highlight => (theme.accent, 3.0, None),
-            Role::Family(i) => (theme.palette[i % theme.palette.len()], 1.6, None),
-            Role::Bound(i) => (
-                theme.palette[i % theme.palette.len()],
-                2.0,
-                Some((7.0, 4.0)),
-            ),
-            Role::HighlightBound => (theme.accent, 2.0, Some((7.0, 4.0))),
-            Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
-            Role::Scatter(i) => {
-                let color = theme.palette[i % theme.palette.len()];
-                let r = theme.px(2.5);
-                let dots: Vec<Circle<(f64, f64), u32>> = runs
-                    .iter()
-                    .flatten()
-                    .map(|&p| Circle::new(p, r, color.filled()))
-                    .collect();
-                cc.draw_series(dots).map_err(e)?;
-                if !series.label.is_empty() {
-                    legend.push((series.label.clone(), Glyph::Dot(color)));
-                }
-                continue;
-            }
+/// A series' points in drawing coordinates, split into runs inside the visible range: a curve
+/// that leaves the plot ends at its last visible point instead of being flattened against the
+/// frame.
+fn visible_runs(points: &[(f64, f64)], axes: Axes) -> Vec<Vec<(f64, f64)>> {
+    let (xl, yl) = (axes.x_log, axes.y_log);
+    let (xspan, yspan) = (axes.x_span(), axes.y_span());
+    let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for &(x, y) in points {
+        let ok = x.is_finite() && y.is_finite() && (!xl || x > 0.0) && (!yl || y > 0.0);
+        let (ax, ay) = if ok {
+            (to_axis(x, xl), to_axis(y, yl))
+        } else {
+            (f64::NAN, f64::NAN)
         };
-        let style = color.stroke_width(theme.px(width));
-        for pts in runs {
-            match dash {
-                None => cc.draw_series(LineSeries::new(pts, style)).map_err(e)?,
-                Some((d, g)) => cc
-                    .draw_series(DashedLineSeries::new(pts, theme.px(d), theme.px(g), style))
-                    .map_err(e)?,
-            };
-        }
-        if !series.label.is_empty() {
-            legend.push((series.label.clone(), Glyph::Line(style, dash.is_some())));
+        let inside = ok
+            && ax >= axes.x0 - 1e-9 * xspan
+            && ax <= axes.x1 + 1e-9 * xspan
+            && ay >= axes.y0 - 1e-9 * yspan
+            && ay <= axes.y1 + 1e-9 * yspan;
+        if inside {
+            if let Some(r) = runs.last_mut() {
+                r.push((ax.clamp(axes.x0, axes.x1), ay.clamp(axes.y0, axes.y1)));
+            }
+        } else if runs.last().is_some_and(|r| !r.is_empty()) {
+            runs.push(Vec::new());
         }
     }
+    runs
+}
 
+/// One curve (solid or dashed, by its role) or scatter, and its legend entry.
+fn draw_one_series<DB: DrawingBackend>(
+    cc: &mut Plot<'_, DB>,
+    series: &crate::figures::Series,
+    theme: &Theme,
+    axes: Axes,
+    legend: &mut Vec<(String, Glyph)>,
+) -> Result<(), String> {
+    let mut runs = visible_runs(&series.points, axes);
+    if !matches!(series.role, Role::Scatter(_)) {
+        runs.retain(|r| r.len() >= 2);
+    }
+    let legend_only = series.points.is_empty() && !series.label.is_empty();
+    if runs.is_empty() && !legend_only {
+        return Ok(());
+    }
+    let (color, width, dash) = match series.role {
+        Role::Highlight => (theme.accent, 3.0, None),
+        Role::Family(i) => (theme.palette[i % theme.palette.len()], 1.6, None),
+        Role::Bound(i) => (
+            theme.palette[i % theme.palette.len()],
+            2.0,
+            Some((7.0, 4.0)),
+        ),
+        Role::HighlightBound => (theme.accent, 2.0, Some((7.0, 4.0))),
+        Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
+        Role::Scatter(i) => {
+            let color = theme.palette[i % theme.palette.len()];
+            let r = theme.px(2.5);
+            let dots: Vec<Circle<(f64, f64), u32>> = runs
+                .iter()
+                .flatten()
+                .map(|&p| Circle::new(p, r, color.filled()))
+                .collect();
+            cc.draw_series(dots).map_err(err)?;
+            if !series.label.is_empty() {
+                legend.push((series.label.clone(), Glyph::Dot(color)));
+            }
+            return Ok(());
+        }
+    };
+    let style = color.stroke_width(theme.px(width));
+    for pts in runs {
+        match dash {
+            None => cc.draw_series(LineSeries::new(pts, style)).map_err(err)?,
+            Some((d, g)) => cc
+                .draw_series(DashedLineSeries::new(pts, theme.px(d), theme.px(g), style))
+                .map_err(err)?,
+        };
+    }
+    if !series.label.is_empty() {
+        legend.push((series.label.clone(), Glyph::Line(style, dash.is_some())));
+    }
+    Ok(())
+}
+
+/// Marked points with their labels, each label on a translucent box.
+fn draw_markers<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    cc: &mut Plot<'_, DB>,
+    chart: &Chart,
+    theme: &Theme,
+    axes: Axes,
+) -> Result<(), String> {
+    let s = theme.scale;
+    let font = |size: f64| (theme.font, size * s).into_font().color(&theme.text);
     for m in &chart.markers {
-        if !(m.x.is_finite() && m.y.is_finite()) || (xl && m.x <= 0.0) || (yl && m.y <= 0.0) {
+        if !(m.x.is_finite() && m.y.is_finite())
+            || (axes.x_log && m.x <= 0.0)
+            || (axes.y_log && m.y <= 0.0)
+        {
             continue;
         }
-        let at = clamp(m.x, m.y);
+        let at = axes.clamp(m.x, m.y);
         let r = theme.px(5.0) as i32;
         // Put the label to the left of the point when it sits in the right third of the plot.
-        let dx = if at.0 > x0 + 0.66 * xspan {
+        let dx = if at.0 > axes.x0 + 0.66 * axes.x_span() {
             -(theme.px(8.0) as i32) - (m.label.chars().count() as f64 * 7.0 * s) as i32
         } else {
             theme.px(8.0) as i32
         };
         let dy = -(theme.px(20.0) as i32);
         // The label sits on a translucent box so it reads on any background (heatmaps included).
-        let (tw, th) = root.estimate_text_size(&m.label, &font(13.0)).map_err(e)?;
+        let (tw, th) = root
+            .estimate_text_size(&m.label, &font(13.0))
+            .map_err(err)?;
         let pad = theme.px(3.0) as i32;
         let el = EmptyElement::at(at)
             + Circle::new((0, 0), r, theme.accent.filled())
@@ -504,18 +648,32 @@ fn draw_panel<DB: DrawingBackend>(
                 theme.background.mix(0.8).filled(),
             )
             + Text::new(m.label.clone(), (dx, dy), font(13.0));
-        cc.draw_series(std::iter::once(el)).map_err(e)?;
+        cc.draw_series(std::iter::once(el)).map_err(err)?;
     }
+    Ok(())
+}
 
+/// Outlined regions with their labels, and category labels under the x axis (box plots).
+fn draw_outlines<DB: DrawingBackend>(
+    cc: &mut Plot<'_, DB>,
+    chart: &Chart,
+    theme: &Theme,
+    axes: Axes,
+) -> Result<(), String> {
+    let font = |size: f64| {
+        (theme.font, size * theme.scale)
+            .into_font()
+            .color(&theme.text)
+    };
     for o in &chart.outlines {
-        let a = clamp(o.x.0, o.y.0);
-        let b = clamp(o.x.1, o.y.1);
+        let a = axes.clamp(o.x.0, o.y.0);
+        let b = axes.clamp(o.x.1, o.y.1);
         let stroke = theme.background.stroke_width(theme.px(3.0));
         cc.draw_series(std::iter::once(Rectangle::new([a, b], stroke)))
-            .map_err(e)?;
+            .map_err(err)?;
         let inner = theme.text.stroke_width(theme.px(1.5));
         cc.draw_series(std::iter::once(Rectangle::new([a, b], inner)))
-            .map_err(e)?;
+            .map_err(err)?;
         let corner = (a.0.min(b.0), a.1.max(b.1));
         let label = EmptyElement::at(corner)
             + Text::new(
@@ -523,34 +681,19 @@ fn draw_panel<DB: DrawingBackend>(
                 (theme.px(4.0) as i32, theme.px(4.0) as i32),
                 font(12.0).color(&theme.background),
             );
-        cc.draw_series(std::iter::once(label)).map_err(e)?;
+        cc.draw_series(std::iter::once(label)).map_err(err)?;
     }
-
-    // Category labels under the x axis (box plots).
     for (x, label) in &chart.x.categories {
-        let at = clamp(*x, chart.y.min);
-        let el = EmptyElement::at((at.0, y0))
+        let at = axes.clamp(*x, chart.y.min);
+        let el = EmptyElement::at((at.0, axes.y0))
             + Text::new(
                 label.clone(),
                 (0, theme.px(6.0) as i32),
                 font(12.0).pos(Pos::new(HPos::Center, VPos::Top)),
             );
-        cc.draw_series(std::iter::once(el)).map_err(e)?;
+        cc.draw_series(std::iter::once(el)).map_err(err)?;
     }
-
-    // The plotting area's pixel range is in backend coordinates; `root` may be a sub-area (a lower
-    // panel, or below a title), so shift it into `root`'s own coordinates.
-    let plot = cc.plotting_area().get_pixel_range();
-    let (bx, by) = root.get_base_pixel();
-    let plot = (
-        plot.0.start - bx..plot.0.end - bx,
-        plot.1.start - by..plot.1.end - by,
-    );
-    if let Some(hm) = &chart.heatmap {
-        draw_colorbar(root, hm, (plot.0.clone(), plot.1.clone()), theme).map_err(e)?;
-    }
-    draw_legend(root, &legend, chart.legend, (plot.0, plot.1), theme).map_err(e)?;
-    Ok(frame)
+    Ok(())
 }
 
 /// The finite value range of a heatmap, in colour space (log10 when `log_color`).

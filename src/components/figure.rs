@@ -6,7 +6,7 @@ use amp_plots::draw::{draw_chart, values_at, Frame, Theme};
 use amp_plots::figures::{Chart, FigureSpec};
 use amp_plots::format::short_number;
 use amp_plots::pages::{to_query, View};
-use amp_plots::params::Value;
+use amp_plots::params::{ParamValues, Value};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -21,9 +21,51 @@ use crate::state::AppState;
 const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
 
 /// One figure. Its title is a level-3 heading under a page's sections, or the page's one level-1
-/// heading when the figure is embedded on its own (`embedded`).
+/// heading when the figure is embedded on its own (`embedded`). The chart is computed here once
+/// ([`chart_memo`]) and flows down to the canvas, the status lines and the actions bar.
 #[component]
 pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -> impl IntoView {
+    let FigureData { chart, pending } = chart_memo(spec);
+    let canvas_ref = NodeRef::<Canvas>::new();
+    // Set by the canvas when painting fails; the last good picture stays, the message shows.
+    let draw_error = RwSignal::new(None::<String>);
+    let summary = move || {
+        chart.with(|c| match c {
+            Ok(c) => c.summary.clone(),
+            Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
+        })
+    };
+    let title_id = format!("title-{}", spec.id);
+    let desc_id = format!("desc-{}", spec.id);
+    let (labelled_by, canvas_label, canvas_desc) =
+        (title_id.clone(), title_id.clone(), desc_id.clone());
+    view! {
+        <figure class="figure" id=format!("fig-{}", spec.id) data-figure=spec.id.as_str() aria-labelledby=labelled_by>
+            {if embedded {
+                view! { <h1 class="figure-title" id=title_id>{spec.title}</h1> }.into_any()
+            } else {
+                view! { <h3 class="figure-title" id=title_id>{spec.title}</h3> }.into_any()
+            }}
+            <PlotCanvas spec=spec chart=chart canvas_ref=canvas_ref draw_error=draw_error title_id=canvas_label desc_id=canvas_desc />
+            <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
+            <FigureStatus spec=spec chart=chart pending=pending draw_error=draw_error />
+            <FigureActions spec=spec chart=chart canvas_ref=canvas_ref />
+        </figure>
+    }
+}
+
+/// A figure's chart and, while it is not ready, what it is waiting for.
+struct FigureData {
+    /// The chart, or why there is none.
+    chart: Memo<Result<Chart, String>>,
+    /// "Computing…" or the simulation's progress, while the chart on screen is not current.
+    pending: Signal<Option<String>>,
+}
+
+/// The chart of `spec` from the app's values: recomputed only when a parameter it reads changes
+/// (measured as `chart:<figure-id>`); computed once the controls rest for a slow figure, and from
+/// the running simulation's result for a simulated one.
+fn chart_memo(spec: &'static FigureSpec) -> FigureData {
     let state = expect_context::<AppState>();
     // Only the parameters this figure reads: changing another leaves the chart memo untouched.
     let inputs = Memo::new(move |_| {
@@ -64,8 +106,7 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
             })
         })
     });
-    // For simulated figures: what the simulation is doing, shown instead of an error while it runs.
-    let pending = move || -> Option<String> {
+    let pending = Signal::derive(move || -> Option<String> {
         if let Some(d) = later {
             return d.pending().then(|| "Computing…".to_string());
         }
@@ -85,39 +126,29 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
             SimStatus::Idle => Some("The simulation has not started.".into()),
             SimStatus::Done | SimStatus::Failed(_) => None,
         }
-    };
-    let canvas_ref = NodeRef::<Canvas>::new();
-    let draw_error = RwSignal::new(None::<String>);
+    });
+    FigureData { chart, pending }
+}
+
+/// The canvas: painted when the chart, the theme or the window size changes (measured as
+/// `redraw:<figure-id>`), with the pointer readout over it.
+#[component]
+fn PlotCanvas(
+    spec: &'static FigureSpec,
+    chart: Memo<Result<Chart, String>>,
+    canvas_ref: NodeRef<Canvas>,
+    draw_error: RwSignal<Option<String>>,
+    title_id: String,
+    desc_id: String,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
     // Where the last paint put the plotting area, for the pointer readout.
     let frame = StoredValue::new(None::<Frame>);
     let hover = RwSignal::new(None::<Hover>);
     let on_move = move |ev: leptos::ev::PointerEvent| {
-        let dpr = browser::device_pixel_ratio();
-        let px = ev.offset_x() as f64 * dpr;
-        let found = frame.get_value().and_then(|f| {
-            let x = f.x_at(px)?;
-            let lines = chart.with_untracked(|c| {
-                c.as_ref().ok().map(|c| {
-                    values_at(c, x)
-                        .into_iter()
-                        .map(|(l, v)| (l, short_number(v, 4)))
-                        .collect::<Vec<_>>()
-                })
-            })?;
-            let x_label =
-                chart.with_untracked(|c| c.as_ref().map(|c| c.x.label.clone()).unwrap_or_default());
-            Some(Hover {
-                left: px / dpr,
-                top: f.top / dpr,
-                height: (f.bottom - f.top) / dpr,
-                flip: px > (f.left + f.right) / 2.0,
-                x_text: format!("{x_label}: {}", short_number(x, 4)),
-                lines,
-            })
-        });
-        hover.set(found);
+        let px = ev.offset_x() as f64 * browser::device_pixel_ratio();
+        hover.set(frame.get_value().and_then(|f| hover_at(&f, px, chart)));
     };
-
     Effect::new(move |_| {
         state.resize.track();
         let dark = state.dark();
@@ -141,145 +172,174 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
             Err(e) => draw_error.set(Some(e)),
         }
     });
+    view! {
+        <div class="plot-wrap">
+            <canvas
+                node_ref=canvas_ref
+                role="img"
+                aria-labelledby=title_id
+                aria-describedby=desc_id
+                data-testid=format!("canvas-{}", spec.id)
+                on:pointermove=on_move
+                on:pointerdown=on_move
+                on:pointerleave=move |_| hover.set(None)
+            ></canvas>
+            {move || hover.get().map(|h| crosshair(spec, h))}
+        </div>
+    }
+}
 
-    let summary = move || {
-        chart.with(|c| match c {
-            Ok(c) => c.summary.clone(),
-            Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
+/// The readout at device pixel `px` across the canvas, if it is over the plotting area.
+fn hover_at(f: &Frame, px: f64, chart: Memo<Result<Chart, String>>) -> Option<Hover> {
+    let dpr = browser::device_pixel_ratio();
+    let x = f.x_at(px)?;
+    let (x_label, lines) = chart.with_untracked(|c| {
+        c.as_ref().ok().map(|c| {
+            let lines = values_at(c, x)
+                .into_iter()
+                .map(|(l, v)| (l, short_number(v, 4)))
+                .collect::<Vec<_>>();
+            (c.x.label.clone(), lines)
         })
-    };
-    let fig_id = format!("fig-{}", spec.id);
-    let title_id = format!("title-{}", spec.id);
-    let labelled_by = title_id.clone();
-    let canvas_label = title_id.clone();
-    let desc_id = format!("desc-{}", spec.id);
+    })?;
+    Some(Hover {
+        left: px / dpr,
+        top: f.top / dpr,
+        height: (f.bottom - f.top) / dpr,
+        flip: px > (f.left + f.right) / 2.0,
+        x_text: format!("{x_label}: {}", short_number(x, 4)),
+        lines,
+    })
+}
+
+/// The vertical line at the pointer and the box of values beside it.
+fn crosshair(spec: &'static FigureSpec, h: Hover) -> impl IntoView {
+    view! {
+        <div
+            class="crosshair"
+            aria-hidden="true"
+            style:left=format!("{:.1}px", h.left)
+            style:top=format!("{:.1}px", h.top)
+            style:height=format!("{:.1}px", h.height)
+        ></div>
+        <div
+            class="crosshair-readout"
+            class:flip=h.flip
+            aria-hidden="true"
+            data-testid=format!("crosshair-{}", spec.id)
+            style:left=if h.flip { None } else { Some(format!("{:.1}px", h.left + 10.0)) }
+            style:right=if h.flip { Some(format!("calc(100% - {:.1}px)", h.left - 10.0)) } else { None }
+            style:top=format!("{:.1}px", h.top + 4.0)
+        >
+            <div class="crosshair-x">{h.x_text}</div>
+            {h
+                .lines
+                .into_iter()
+                .map(|(l, v)| view! { <div>{l} ": " <strong>{v}</strong></div> })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// Under the caption: the chart's notes, then what it is waiting for or why it cannot be drawn.
+#[component]
+fn FigureStatus(
+    spec: &'static FigureSpec,
+    chart: Memo<Result<Chart, String>>,
+    pending: Signal<Option<String>>,
+    draw_error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    view! {
+        {move || {
+            chart
+                .with(|c| c.as_ref().map(|c| c.notes.clone()).unwrap_or_default())
+                .into_iter()
+                .map(|n| view! { <p class="figure-note">{n}</p> })
+                .collect_view()
+        }}
+        {move || match pending.get() {
+            Some(p) => Some(view! { <p class="figure-pending" role="status" data-testid=format!("pending-{}", spec.id)>{p}</p> }.into_any()),
+            None => {
+                let err = chart.with(|c| c.as_ref().err().cloned()).or_else(|| draw_error.get());
+                err.map(|e| view! { <p class="figure-error" role="status">{e}</p> }.into_any())
+            }
+        }}
+    }
+}
+
+/// "Copy link", "Copy embed code" and the export buttons (SVG, PNG, CSV, JSON).
+#[component]
+fn FigureActions(
+    spec: &'static FigureSpec,
+    chart: Memo<Result<Chart, String>>,
+    canvas_ref: NodeRef<Canvas>,
+) -> impl IntoView {
+    let state = expect_context::<AppState>();
     let copied = RwSignal::new(None::<String>);
     let export_error = RwSignal::new(None::<String>);
     let share = move |embed: bool| {
-        let base = browser::page_base();
-        let text = state.values.with_untracked(|v| {
-            if embed {
-                let (w, h) = embed_size(spec);
-                format!(
-                    "<iframe src=\"{base}{}\" width=\"{w}\" height=\"{h}\" title=\"{}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>",
-                    to_query(View::Embed(spec), v),
-                    spec.title
-                )
-            } else {
-                let view = state.view.get_untracked();
-                format!("{base}{}#fig-{}", to_query(view, v), spec.id)
-            }
-        });
+        let text = state.values.with_untracked(|v| share_text(spec, v, embed));
         browser::copy_text(&text);
         copied.set(Some(text));
     };
     view! {
-        <figure class="figure" id=fig_id data-figure=spec.id.as_str() aria-labelledby=labelled_by>
-            {if embedded {
-                view! { <h1 class="figure-title" id=title_id>{spec.title}</h1> }.into_any()
-            } else {
-                view! { <h3 class="figure-title" id=title_id>{spec.title}</h3> }.into_any()
-            }}
-            <div class="plot-wrap">
-                <canvas
-                    node_ref=canvas_ref
-                    role="img"
-                    aria-labelledby=canvas_label
-                    aria-describedby=desc_id.clone()
-                    data-testid=format!("canvas-{}", spec.id)
-                    on:pointermove=on_move
-                    on:pointerdown=on_move
-                    on:pointerleave=move |_| hover.set(None)
-                ></canvas>
-                {move || {
-                    hover
-                        .get()
-                        .map(|h| {
-                            view! {
-                                <div
-                                    class="crosshair"
-                                    aria-hidden="true"
-                                    style:left=format!("{:.1}px", h.left)
-                                    style:top=format!("{:.1}px", h.top)
-                                    style:height=format!("{:.1}px", h.height)
-                                ></div>
-                                <div
-                                    class="crosshair-readout"
-                                    class:flip=h.flip
-                                    aria-hidden="true"
-                                    data-testid=format!("crosshair-{}", spec.id)
-                                    style:left=if h.flip { None } else { Some(format!("{:.1}px", h.left + 10.0)) }
-                                    style:right=if h.flip { Some(format!("calc(100% - {:.1}px)", h.left - 10.0)) } else { None }
-                                    style:top=format!("{:.1}px", h.top + 4.0)
-                                >
-                                    <div class="crosshair-x">{h.x_text}</div>
-                                    {h
-                                        .lines
-                                        .into_iter()
-                                        .map(|(l, v)| view! { <div>{l} ": " <strong>{v}</strong></div> })
-                                        .collect_view()}
-                                </div>
-                            }
-                        })
-                }}
-            </div>
-            <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
-            {move || {
-                chart
-                    .with(|c| c.as_ref().map(|c| c.notes.clone()).unwrap_or_default())
+        <div class="figure-share">
+            <button type="button" on:click=move |_| share(false)>"Copy link"</button>
+            <button type="button" on:click=move |_| share(true)>"Copy embed code"</button>
+            <span class="figure-export" role="group" aria-label=format!("Export “{}”", spec.title)>
+                "Export: "
+                {[Format::Svg, Format::Png, Format::Csv, Format::Json]
                     .into_iter()
-                    .map(|n| view! { <p class="figure-note">{n}</p> })
-                    .collect_view()
+                    .map(|f| {
+                        view! {
+                            <button
+                                type="button"
+                                data-testid=format!("export-{}-{}", f.ext(), spec.id)
+                                aria-label=format!("Download “{}” as {}", spec.title, f.name())
+                                on:click=move |_| {
+                                    let done = chart.with_untracked(|c| match c {
+                                        Ok(c) => export(spec, c, f, &canvas_ref),
+                                        Err(e) => Err(e.clone()),
+                                    });
+                                    export_error.set(done.err());
+                                }
+                            >
+                                {f.name()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
+            </span>
+            {move || export_error.get().map(|e| view! { <p class="figure-error" role="status">{e}</p> })}
+            {move || {
+                copied
+                    .get()
+                    .map(|t| {
+                        view! {
+                            <label class="share-text">
+                                <span>"Copied (or select and copy):"</span>
+                                <input type="text" readonly prop:value=t data-testid="share-text" />
+                            </label>
+                        }
+                    })
             }}
-            {move || match pending() {
-                Some(p) => Some(view! { <p class="figure-pending" role="status" data-testid=format!("pending-{}", spec.id)>{p}</p> }.into_any()),
-                None => {
-                    let err = chart.with(|c| c.as_ref().err().cloned()).or_else(|| draw_error.get());
-                    err.map(|e| view! { <p class="figure-error" role="status">{e}</p> }.into_any())
-                }
-            }}
-            <div class="figure-share">
-                <button type="button" on:click=move |_| share(false)>"Copy link"</button>
-                <button type="button" on:click=move |_| share(true)>"Copy embed code"</button>
-                <span class="figure-export" role="group" aria-label=format!("Export “{}”", spec.title)>
-                    "Export: "
-                    {[Format::Svg, Format::Png, Format::Csv, Format::Json]
-                        .into_iter()
-                        .map(|f| {
-                            view! {
-                                <button
-                                    type="button"
-                                    data-testid=format!("export-{}-{}", f.ext(), spec.id)
-                                    aria-label=format!("Download “{}” as {}", spec.title, f.name())
-                                    on:click=move |_| {
-                                        let done = chart.with_untracked(|c| match c {
-                                            Ok(c) => export(spec, c, f, &canvas_ref),
-                                            Err(e) => Err(e.clone()),
-                                        });
-                                        export_error.set(done.err());
-                                    }
-                                >
-                                    {f.name()}
-                                </button>
-                            }
-                        })
-                        .collect_view()}
-                </span>
-                {move || export_error.get().map(|e| view! { <p class="figure-error" role="status">{e}</p> })}
-                {move || {
-                    copied
-                        .get()
-                        .map(|t| {
-                            view! {
-                                <label class="share-text">
-                                    <span>"Copied (or select and copy):"</span>
-                                    <input type="text" readonly prop:value=t data-testid="share-text" />
-                                </label>
-                            }
-                        })
-                }}
-            </div>
-        </figure>
+        </div>
+    }
+}
+
+/// The link to the figure on its page, or the iframe code that embeds it alone.
+fn share_text(spec: &'static FigureSpec, values: &ParamValues, embed: bool) -> String {
+    let base = browser::page_base();
+    if embed {
+        let (w, h) = embed_size(spec);
+        format!(
+            "<iframe src=\"{base}{}\" width=\"{w}\" height=\"{h}\" title=\"{}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>",
+            to_query(View::Embed(spec), values),
+            spec.title
+        )
+    } else {
+        let view = expect_context::<AppState>().view.get_untracked();
+        format!("{base}{}#fig-{}", to_query(view, values), spec.id)
     }
 }
 
