@@ -40,7 +40,8 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         })
     });
     let quick = Memo::new(move |_| {
-        inputs.track();
+        // Read (not just track) the inputs memo, so it is brought up to date first.
+        inputs.with(|_| ());
         state
             .values
             .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
