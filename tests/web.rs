@@ -276,13 +276,14 @@ async fn accuracy_page_mounts_with_readouts_and_starts_the_simulation() {
 #[wasm_bindgen_test]
 async fn renyi_page_mounts_with_public_values() {
     // TensorFlow Privacy's published test: σ = 1.3, q = 150/60000, 6000 steps, δ = 1e-5 → ε = 0.72422
-    // at order 19 (improved conversion).
+    // at order 19 of its grid (improved conversion). The page minimises over the order: 0.724064
+    // at order 19.1 (math/tests/rdp_reference.rs reproduces 0.72422 on TensorFlow's grid).
     let (host, handle) =
         mount("?page=renyi&mech=gaussian&sigma=1.3&scheme=poisson&q=0.0025&steps=6000&delta=1e-5&alpha=19")
             .await;
     let eps = data_value(&host, "composed-epsilon");
-    assert!((eps - 0.72422).abs() < 5e-6, "{eps}");
-    assert_eq!(data_value(&host, "optimal-order"), 19.0);
+    assert!((eps - 0.724064).abs() < 5e-6 && eps <= 0.72422, "{eps}");
+    assert_eq!(data_value(&host, "optimal-order"), 19.1);
     assert!(data_value(&host, "composed-epsilon-classic") > eps);
     assert_eq!(host.query_selector_all("canvas").unwrap().length(), 4);
     let badge = find(&host, "[data-testid=composed-epsilon] + .badge")

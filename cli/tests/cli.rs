@@ -737,11 +737,12 @@ fn account_rdp_matches_tensorflow_privacy() {
     ]);
     assert!(o.status.success(), "{o:?}");
     let out = stdout(&o);
-    assert!(
-        (json_number(&out, "epsilon") - 0.72422).abs() < 5e-6,
-        "{out}"
-    );
-    assert_eq!(json_number(&out, "order"), 19.0);
+    // TensorFlow Privacy reports 0.72422 at order 19 on its grid of orders (reproduced on that
+    // grid in math/tests/rdp_reference.rs); minimised over the order, ours is a little lower, at
+    // an order of three significant digits.
+    let eps = json_number(&out, "epsilon");
+    assert!(eps <= 0.724_223_402_611 && eps > 0.7240, "{out}");
+    assert_eq!(json_number(&out, "order"), 19.1);
     // δ for that ε comes back to 1e-5 at the same order.
     let e = json_number(&out, "epsilon").to_string();
     let o = amplify(&[
@@ -943,8 +944,10 @@ fn calibrate_recovers_published_noise_multipliers() {
         "--json",
     ]);
     assert!(o.status.success(), "{o:?}");
+    // Our RDP ε at σ = 1.3 is a little below 0.72422 (the order is optimised, not sampled), so
+    // the σ for that target is a little below 1.3.
     let s = json_number(&stdout(&o), "sigma");
-    assert!((s - 1.3).abs() < 1e-4, "{s}");
+    assert!(s <= 1.3 && s > 1.299, "{s}");
     // Opacus's PRV case: σ = 1.5 gives ε = 6.7774 (an upper estimate), so the tight accountant
     // needs at most σ = 1.5 for that target, and not much less.
     let o = amplify(&[

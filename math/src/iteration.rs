@@ -223,7 +223,7 @@ fn base_curve(sgd: &OnePassSgd) -> Curve {
     let slope = sgd.step_rdp_slope();
     let orders = orders();
     let rdp = orders.iter().map(|a| a * slope).collect();
-    Curve { orders, rdp }
+    Curve::sampled(orders, rdp)
 }
 
 /// (ε, δ) of the last iterate for the records used at each of `positions` (any order, repeats

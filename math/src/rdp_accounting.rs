@@ -3,7 +3,7 @@
 
 use crate::rdp::{self, Mechanism};
 use crate::root::{brent, Tolerance};
-use crate::special::{exp, exp_m1, ln, ln_1p, ln_normal_cdf};
+use crate::special::{exp, exp_m1, ln, ln_1p, ln_normal_cdf, log10, powi};
 use crate::MathError;
 
 /// How the records reach the mechanism.
@@ -174,26 +174,91 @@ pub fn default_orders() -> Vec<f64> {
     v
 }
 
-/// An RDP curve sampled on a grid of orders.
+/// One term of an RDP curve: `steps` compositions of `mech` under `sampling`, at its
+/// [`guarantee`] (or, with `upper`, at the general upper bound), known at every order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Term {
+    /// The base mechanism.
+    pub mech: Mechanism,
+    /// How the records reach it.
+    pub sampling: Sampling,
+    /// The upper bound rather than the guarantee.
+    pub upper: bool,
+    /// How many compositions.
+    pub steps: f64,
+}
+
+impl Term {
+    /// steps·ε(α) of this term.
+    pub fn at(&self, alpha: f64) -> Result<f64, MathError> {
+        let r = if self.upper {
+            subsampled(&self.mech, self.sampling, Bound::Upper, alpha)?
+        } else {
+            guarantee(&self.mech, self.sampling, alpha)?
+        };
+        Ok(r * self.steps)
+    }
+}
+
+/// An RDP curve sampled on a grid of orders, and, when it is built from mechanisms, the terms it
+/// is the sum of, so that a conversion can evaluate it between the grid's orders.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Curve {
     /// Orders α > 1, increasing.
     pub orders: Vec<f64>,
     /// ε(α) at each order.
     pub rdp: Vec<f64>,
+    /// What the curve is the sum of; empty when it is known on its grid only.
+    pub terms: Vec<Term>,
 }
 
 impl Curve {
     /// The [`guarantee`] curve of `mech` under `sampling` on `orders`.
     pub fn of(mech: &Mechanism, sampling: Sampling, orders: &[f64]) -> Result<Curve, MathError> {
+        Curve::from_term(
+            Term {
+                mech: *mech,
+                sampling,
+                upper: false,
+                steps: 1.0,
+            },
+            orders,
+        )
+    }
+
+    /// The general upper-bound curve of `mech` under `sampling` on `orders`
+    /// ([`subsampled`] with [`Bound::Upper`]).
+    pub fn upper(mech: &Mechanism, sampling: Sampling, orders: &[f64]) -> Result<Curve, MathError> {
+        Curve::from_term(
+            Term {
+                mech: *mech,
+                sampling,
+                upper: true,
+                steps: 1.0,
+            },
+            orders,
+        )
+    }
+
+    fn from_term(term: Term, orders: &[f64]) -> Result<Curve, MathError> {
         let rdp = orders
             .iter()
-            .map(|&a| guarantee(mech, sampling, a))
+            .map(|&a| term.at(a))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Curve {
             orders: orders.to_vec(),
             rdp,
+            terms: vec![term],
         })
+    }
+
+    /// A curve known on its grid only (no terms to evaluate between the orders).
+    pub fn sampled(orders: Vec<f64>, rdp: Vec<f64>) -> Curve {
+        Curve {
+            orders,
+            rdp,
+            terms: Vec::new(),
+        }
     }
 
     /// The curve of `steps` adaptive compositions: k·ε(α) (Mironov 2017, Prop. 1). Exact for the
@@ -202,7 +267,23 @@ impl Curve {
         Curve {
             orders: self.orders.clone(),
             rdp: self.rdp.iter().map(|r| r * steps).collect(),
+            terms: self
+                .terms
+                .iter()
+                .map(|t| Term {
+                    steps: t.steps * steps,
+                    ..*t
+                })
+                .collect(),
         }
+    }
+
+    /// The curve at any order α > 1, from its terms; `None` for a curve known on its grid only.
+    pub fn at(&self, alpha: f64) -> Option<Result<f64, MathError>> {
+        if self.terms.is_empty() {
+            return None;
+        }
+        Some(self.terms.iter().map(|t| t.at(alpha)).sum())
     }
 }
 
@@ -217,7 +298,9 @@ pub fn compose(parts: &[(&Curve, f64)]) -> Result<Curve, MathError> {
     let mut out = Curve {
         orders: first.orders.clone(),
         rdp: vec![0.0; first.orders.len()],
+        terms: Vec::new(),
     };
+    let all_known = parts.iter().all(|(c, _)| !c.terms.is_empty());
     for (c, k) in parts {
         if c.orders != out.orders {
             return Err(MathError::Inconsistent {
@@ -233,6 +316,9 @@ pub fn compose(parts: &[(&Curve, f64)]) -> Result<Curve, MathError> {
         }
         for (o, r) in out.rdp.iter_mut().zip(&c.rdp) {
             *o += k * r;
+        }
+        if all_known {
+            out.terms.extend(c.times(*k).terms);
         }
     }
     Ok(out)
@@ -307,8 +393,10 @@ fn check_curve(curve: &Curve) -> Result<(), MathError> {
     Ok(())
 }
 
-/// The smallest ε over the curve's orders for a target δ ∈ (0, 1), with its order. An upper bound
-/// on the mechanism's ε at that δ. Ties go to the smaller order.
+/// The smallest ε for a target δ ∈ (0, 1) over the orders α > 1, with its order: the grid's
+/// best, refined between the grid's orders when the curve knows its terms (golden-section search,
+/// then the best order at three significant digits; see `refine`), so the grid's spacing costs
+/// nothing. An upper bound on the mechanism's ε at that δ. Ties go to the smaller grid order.
 pub fn epsilon_for_delta(
     curve: &Curve,
     delta: f64,
@@ -340,11 +428,121 @@ pub fn epsilon_for_delta(
             reason: "ε is infinite at every order".into(),
         });
     }
+    (best.epsilon, best.order) = refine(curve, 1.0, (best.epsilon, best.order), |r, a| {
+        epsilon_at_order(r, a, delta, conversion)
+    });
     Ok(best)
 }
 
-/// [`epsilon_for_delta`] of k·curve for each k in `steps`, with the per-order terms of the
-/// conversion computed once (ε_k = min_α k·ε(α) + c(α, δ)). Same values as calling
+/// The order α rounded to three significant digits, and its two neighbours at that precision
+/// (e.g. 18.7 → 18.6, 18.7, 18.8; 1.234 → 1.22, 1.23, 1.24), each the double nearest its
+/// decimal.
+fn three_digit_orders(alpha: f64) -> [f64; 3] {
+    let e = libm::floor(log10(alpha)) as i32;
+    if e >= 2 {
+        let unit = powi(10.0, e - 2);
+        let n = (alpha / unit).round();
+        [(n - 1.0) * unit, n * unit, (n + 1.0) * unit]
+    } else {
+        let scale = powi(10.0, 2 - e);
+        let n = (alpha * scale).round();
+        [(n - 1.0) / scale, n / scale, (n + 1.0) / scale]
+    }
+}
+
+/// The vertex of the parabola through three points (x, y), if it has a minimum.
+fn parabola_vertex(
+    (x0, y0): (f64, f64),
+    (x1, y1): (f64, f64),
+    (x2, y2): (f64, f64),
+) -> Option<f64> {
+    let num = (x1 - x0) * (x1 - x0) * (y1 - y2) - (x1 - x2) * (x1 - x2) * (y1 - y0);
+    let den = (x1 - x0) * (y1 - y2) - (x1 - x2) * (y1 - y0);
+    let v = x1 - 0.5 * num / den;
+    (den != 0.0 && v.is_finite()).then_some(v)
+}
+
+/// The grid's best (value, order) of `objective(scale·ε(α), α)`, improved between the grid's
+/// orders when the curve can be evaluated there ([`Curve::at`]). Inside the two grid intervals
+/// around the best order: start at the vertex of the parabola through the three grid points,
+/// rounded to three significant digits, and walk along orders of three significant digits
+/// while the objective decreases (a few evaluations of the curve: cheap enough for a figure's
+/// sweep over steps). So the order reported has three digits and the value is the one at that
+/// order; for an objective unimodal around the grid's best, no order of three significant digits
+/// in that bracket does better (in particular no coarser grid's order). Never worse than the grid
+/// (its best is kept when nothing beats it); an order where the curve cannot be evaluated counts
+/// as +∞.
+fn refine(
+    curve: &Curve,
+    scale: f64,
+    best: (f64, f64),
+    objective: impl Fn(f64, f64) -> f64,
+) -> (f64, f64) {
+    if curve.terms.is_empty() || !best.0.is_finite() {
+        return best;
+    }
+    let Some(i) = curve.orders.iter().position(|&a| a == best.1) else {
+        return best;
+    };
+    let last = curve.orders.len() - 1;
+    let (lo, hi) = (
+        curve.orders[i.saturating_sub(1)],
+        curve.orders[(i + 1).min(last)],
+    );
+    if hi <= lo {
+        return best;
+    }
+    let g = |a: f64| {
+        if !(a > 1.0 && (lo..=hi).contains(&a)) {
+            return f64::INFINITY;
+        }
+        match curve.at(a) {
+            Some(Ok(r)) if r.is_finite() => objective(r * scale, a),
+            _ => f64::INFINITY,
+        }
+    };
+    let on_grid = |j: usize| {
+        (
+            curve.orders[j],
+            objective(curve.rdp[j] * scale, curve.orders[j]),
+        )
+    };
+    let start = if i > 0 && i < last {
+        parabola_vertex(on_grid(i - 1), on_grid(i), on_grid(i + 1))
+            .map_or(best.1, |v| v.clamp(lo, hi))
+    } else {
+        best.1
+    };
+    let [down, mid, up] = three_digit_orders(start);
+    let mut here = (g(mid), mid);
+    let (below, above) = ((g(down), down), (g(up), up));
+    // Walk towards the smaller neighbour while it keeps decreasing (at most across the bracket).
+    let (mut next, step_up) = if above.0 < here.0 && above.0 <= below.0 {
+        (above, true)
+    } else if below.0 < here.0 {
+        (below, false)
+    } else {
+        (here, true)
+    };
+    for _ in 0..200 {
+        // (NaN never occurs: g gives +∞ where the curve has no value.)
+        if next.0 >= here.0 {
+            break;
+        }
+        here = next;
+        let [d, _, u] = three_digit_orders(here.1);
+        let a = if step_up { u } else { d };
+        next = (g(a), a);
+    }
+    if here.0 < best.0 {
+        here
+    } else {
+        best
+    }
+}
+
+/// [`epsilon_for_delta`] of k·curve for each k in `steps` (refined between orders the same way),
+/// with the per-order terms of the conversion computed once (ε_k = min_α k·ε(α) + c(α, δ)). Same values as calling
 /// [`epsilon_for_delta`] on [`Curve::times`] for each k.
 pub fn epsilon_for_delta_over_steps(
     curve: &Curve,
@@ -395,12 +593,16 @@ pub fn epsilon_for_delta_over_steps(
                     best.order = a;
                 }
             }
+            (best.epsilon, best.order) = refine(curve, k, (best.epsilon, best.order), |r, a| {
+                epsilon_at_order(r, a, delta, conversion)
+            });
             Ok(best)
         })
         .collect()
 }
 
-/// The smallest δ over the curve's orders for a target ε ≥ 0, with its order. An upper bound on
+/// The smallest δ for a target ε ≥ 0 over the orders, with its order (the grid's best, refined
+/// between orders as in [`epsilon_for_delta`]). An upper bound on
 /// the mechanism's δ(ε); at most 1.
 pub fn delta_for_epsilon(
     curve: &Curve,
@@ -416,6 +618,9 @@ pub fn delta_for_epsilon(
             best = (l, a);
         }
     }
+    best = refine(curve, 1.0, best, |r, a| {
+        ln_delta_at_order(r, a, epsilon, conversion)
+    });
     Ok(Converted {
         epsilon,
         delta: exp(best.0),

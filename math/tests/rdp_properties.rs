@@ -303,3 +303,53 @@ proptest! {
         prop_assert!(matches!(v, Ok(x) if ok(x)), "{:?} at σ = {}, q = {}, α = {}", v, s, q, 1.0 + alpha);
     }
 }
+
+/// Whether `x` is written with at most three significant digits (as the refined order is).
+fn three_digits(x: f64) -> bool {
+    let e = x.log10().floor() as i32;
+    let scaled = x * 10f64.powi(2 - e);
+    (scaled - scaled.round()).abs() < 1e-9 * scaled
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Minimised over the order, the conversion is never above the grid's best, and what it
+    /// reports is consistent: the order (unless a grid order wins) has three significant digits
+    /// and ε is the conversion of the curve at that order.
+    #[test]
+    fn refined_conversion_beats_the_grid_and_is_the_value_at_its_order(
+        mech in mechanism(),
+        q in log_uniform(1e-4, 0.5),
+        steps in log_uniform(1.0, 1e5),
+        delta in log_uniform(1e-10, 1e-3),
+        classic in any::<bool>(),
+    ) {
+        let conversion = if classic { Conversion::Classic } else { Conversion::Improved };
+        let sampling = Sampling::Poisson { q };
+        let orders = default_orders();
+        let Ok(one) = Curve::of(&mech, sampling, &orders) else { return Ok(()); };
+        let curve = one.times(steps);
+        let grid_only = Curve::sampled(curve.orders.clone(), curve.rdp.clone());
+        let (Ok(r), Ok(g)) = (
+            epsilon_for_delta(&curve, delta, conversion),
+            epsilon_for_delta(&grid_only, delta, conversion),
+        ) else { return Ok(()); };
+        prop_assert!(r.epsilon <= g.epsilon, "refined {:?} above the grid's {:?}", r, g);
+        if !orders.contains(&r.order) {
+            prop_assert!(three_digits(r.order), "order {}", r.order);
+            let at = curve.at(r.order).unwrap().unwrap();
+            let e = epsilon_at_order(at, r.order, delta, conversion);
+            prop_assert_eq!(e, r.epsilon);
+        }
+        // The same for δ at a given ε, and for the per-steps conversion.
+        let eps = g.epsilon.max(0.01);
+        let (Ok(dr), Ok(dg)) = (
+            delta_for_epsilon(&curve, eps, conversion),
+            delta_for_epsilon(&grid_only, eps, conversion),
+        ) else { return Ok(()); };
+        prop_assert!(dr.delta <= dg.delta, "refined δ {:?} above the grid's {:?}", dr, dg);
+        let over = epsilon_for_delta_over_steps(&one, &[steps], delta, conversion).unwrap();
+        prop_assert!(over[0].epsilon <= g.epsilon * (1.0 + SLACK));
+    }
+}

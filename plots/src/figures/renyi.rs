@@ -330,7 +330,7 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
                     .filter(|a| a.fract() != 0.0 && *a < 16.0)
                     .collect();
                 series.push(Series {
-                    label: "signs dropped, as a widely used library does".into(),
+                    label: "signs dropped, as dp_accounting 0.6.0 does".into(),
                     points: curve_points(&fractional, |a| {
                         amp_math::rdp::poisson_gaussian_unsigned(sigma, q, a)
                     }),
@@ -450,11 +450,7 @@ fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, ChartError> {
     }
     let orders = default_orders();
     let curve = if upper {
-        let rdp = orders
-            .iter()
-            .map(|&a| subsampled(&st.mech, st.sampling, Bound::Upper, a))
-            .collect::<Result<Vec<_>, _>>()?;
-        Curve { orders, rdp }
+        Curve::upper(&st.mech, st.sampling, &orders)?
     } else {
         Curve::of(&st.mech, st.sampling, &orders)?
     };

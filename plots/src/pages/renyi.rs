@@ -42,7 +42,7 @@ const COMPOSED: ReadoutSpec = ReadoutSpec {
 const ORDER: ReadoutSpec = ReadoutSpec {
     id: "optimal-order",
     label: "Optimal order α*",
-    digits: 5,
+    digits: 3,
 };
 const COMPOSED_CLASSIC: ReadoutSpec = ReadoutSpec {
     id: "composed-epsilon-classic",

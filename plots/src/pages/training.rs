@@ -42,7 +42,7 @@ pub const RDP_EPSILON: ReadoutSpec = ReadoutSpec {
 pub const RDP_ORDER: ReadoutSpec = ReadoutSpec {
     id: "rdp-order",
     label: "Optimal Rényi order α*",
-    digits: 4,
+    digits: 3,
 };
 /// Readout: how loose Rényi DP is here.
 pub const RDP_GAP: ReadoutSpec = ReadoutSpec {
