@@ -617,6 +617,7 @@ fn rdp_base_and_subsampled_curves() {
 
 #[test]
 fn rdp_unsupported_combinations_exit_2() {
+    // Without replacement no exact curve is known.
     assert_fails_with(
         &[
             "rdp",
@@ -626,6 +627,10 @@ fn rdp_unsupported_combinations_exit_2() {
             "1",
             "--q",
             "0.01",
+            "--scheme",
+            "without-replacement",
+            "--n",
+            "10000",
             "--bound",
             "exact",
             "--orders",
@@ -1369,4 +1374,54 @@ fn train_reports_the_training_page_numbers() {
         &["train", "--mechanism", "randomized-response"],
         "DP-SGD adds Gaussian or Laplace noise",
     );
+}
+
+#[test]
+fn exact_laplace_under_poisson_sampling_matches_mpmath() {
+    // mpmath, from the definitions of both divergences (tools/reference/rdp_poisson_exact.py):
+    // b = 0.5, q = 0.01: ε(1.5) = 0.00029245120673917003487, ε(32) = 0.0099426616762088893155.
+    let run = |bound: &str| {
+        let o = amplify(&[
+            "rdp",
+            "--mechanism",
+            "laplace",
+            "--scale",
+            "0.5",
+            "--q",
+            "0.01",
+            "--bound",
+            bound,
+            "--orders",
+            "1.5,32",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        json_array(&stdout(&o), "rdp")
+    };
+    let exact = run("exact");
+    assert!(
+        rel(exact[0], 0.000_292_451_206_739_170_03) < 1e-12,
+        "{exact:?}"
+    );
+    assert!(rel(exact[1], 0.009_942_661_676_208_89) < 1e-12, "{exact:?}");
+    let upper = run("upper");
+    assert!(upper[1] > 1.9 * exact[1], "{upper:?} vs {exact:?}");
+    // Accounting uses it: the curve is reported exact.
+    let o = amplify(&[
+        "account",
+        "--accountant",
+        "rdp",
+        "--mechanism",
+        "laplace",
+        "--scale",
+        "0.5",
+        "--q",
+        "0.01",
+        "--steps",
+        "1000",
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    assert_eq!(json_text(&stdout(&o), "curve"), "exact");
 }

@@ -18,6 +18,7 @@ pub mod mean_error;
 pub mod median;
 pub mod median_sim;
 pub mod pld;
+pub mod poisson_rdp;
 pub mod rdp;
 pub mod rdp_accounting;
 pub mod rng;

@@ -71,13 +71,14 @@ impl Bound {
 /// |---|---|---|---|
 /// | full | base curve | base curve | base curve |
 /// | Poisson, Gaussian | [`rdp::poisson_gaussian`] (MTZ 2019) | [`rdp::poisson_upper`] (ZW 2019) | [`rdp::wor_lower`]'s sum, integer α |
-/// | Poisson, others | — | [`rdp::poisson_upper`] | the same sum, integer α |
+/// | Poisson, others | [`crate::poisson_rdp::poisson_exact`] (both directions) | [`rdp::poisson_upper`] | the same sum, integer α |
 /// | without replacement | — | [`rdp::wor_upper`] (WBK 2019) | [`rdp::wor_lower`] (WBK 2019, Prop. 11), integer α |
 ///
 /// The lower sum Σ_j C(α,j)γ^j(1−γ)^{α−j}e^{(j−1)ε(j)} is the divergence of one concrete pair for
 /// a mechanism whose worst pair attains ε(j) at every order (true of all four mechanisms here), so
-/// it bounds the subsampled RDP from below under either scheme; for the Poisson Gaussian it equals
-/// the exact value. "—" is a [`MathError::NoSolution`] naming what is missing.
+/// it bounds the subsampled RDP from below under either scheme; under Poisson sampling it is the
+/// remove direction of the divergence, which equals the exact value for the Gaussian (proved) and,
+/// on the reference table, for the other three mechanisms. "—" is a [`MathError::NoSolution`] naming what is missing.
 pub fn subsampled(
     mech: &Mechanism,
     sampling: Sampling,
@@ -111,11 +112,7 @@ pub fn subsampled(
     match (sampling, bound) {
         (Sampling::Poisson { q }, Bound::Exact) => match *mech {
             Mechanism::Gaussian { sigma } => rdp::poisson_gaussian(sigma, q, alpha),
-            _ => Err(MathError::NoSolution {
-                reason: "no exact RDP is known for this mechanism under Poisson sampling; use the \
-                         upper or lower bound"
-                    .into(),
-            }),
+            _ => crate::poisson_rdp::poisson_exact(mech, q, alpha),
         },
         (Sampling::Poisson { q }, _) => rdp::poisson_upper(mech, q, alpha),
         (Sampling::WithoutReplacement { .. }, Bound::Exact) => Err(MathError::NoSolution {
@@ -144,10 +141,12 @@ pub fn guarantee(mech: &Mechanism, sampling: Sampling, alpha: f64) -> Result<f64
 }
 
 /// Whether [`guarantee`] is exact (true) or an upper bound (false) for this combination.
-pub fn guarantee_is_exact(mech: &Mechanism, sampling: Sampling) -> bool {
+pub fn guarantee_is_exact(_mech: &Mechanism, sampling: Sampling) -> bool {
     match sampling {
         Sampling::Full => true,
-        Sampling::Poisson { q } => matches!(mech, Mechanism::Gaussian { .. }) || q == 0.0,
+        // Exact for every mechanism here: the Gaussian (Mironov, Talwar & Zhang 2019) and the
+        // others from both directions of the divergence (crate::poisson_rdp).
+        Sampling::Poisson { .. } => true,
         Sampling::WithoutReplacement { gamma } => gamma == 0.0,
     }
 }
@@ -463,7 +462,7 @@ fn parabola_vertex(
 }
 
 /// The grid's best (value, order) of `objective(scale·ε(α), α)`, improved between the grid's
-/// orders when the curve can be evaluated there ([`Curve::at`]). Inside the two grid intervals
+/// orders when the curve is known exactly there ([`Curve::at`] of exact terms). Inside the two grid intervals
 /// around the best order: start at the vertex of the parabola through the three grid points,
 /// rounded to three significant digits, and walk along orders of three significant digits
 /// while the objective decreases (a few evaluations of the curve: cheap enough for a figure's
@@ -478,7 +477,10 @@ fn refine(
     best: (f64, f64),
     objective: impl Fn(f64, f64) -> f64,
 ) -> (f64, f64) {
-    if curve.terms.is_empty() || !best.0.is_finite() {
+    // Only curves known exactly between the grid's orders are searched: an upper bound
+    // interpolated between whole orders gains little from it and costs much more to evaluate.
+    let exact = |t: &Term| !t.upper && guarantee_is_exact(&t.mech, t.sampling);
+    if curve.terms.is_empty() || !curve.terms.iter().all(exact) || !best.0.is_finite() {
         return best;
     }
     let Some(i) = curve.orders.iter().position(|&a| a == best.1) else {
@@ -541,9 +543,11 @@ fn refine(
     }
 }
 
-/// [`epsilon_for_delta`] of k·curve for each k in `steps` (refined between orders the same way),
-/// with the per-order terms of the conversion computed once (ε_k = min_α k·ε(α) + c(α, δ)). Same values as calling
-/// [`epsilon_for_delta`] on [`Curve::times`] for each k.
+/// [`epsilon_for_delta`] of k·curve for each k in `steps`, on the curve's grid of orders only (no
+/// search between them: this is the figures' sweep over k, which must follow a slider; the
+/// numbers a page reports come from [`epsilon_for_delta`]), with the per-order terms of the
+/// conversion computed once (ε_k = min_α k·ε(α) + c(α, δ)). Same values as calling
+/// [`epsilon_for_delta`] on the grid-only [`Curve::sampled`] of [`Curve::times`] for each k.
 pub fn epsilon_for_delta_over_steps(
     curve: &Curve,
     steps: &[f64],
@@ -593,9 +597,6 @@ pub fn epsilon_for_delta_over_steps(
                     best.order = a;
                 }
             }
-            (best.epsilon, best.order) = refine(curve, k, (best.epsilon, best.order), |r, a| {
-                epsilon_at_order(r, a, delta, conversion)
-            });
             Ok(best)
         })
         .collect()
@@ -840,7 +841,10 @@ mod tests {
         for conv in [Conversion::Classic, Conversion::Improved] {
             let all = epsilon_for_delta_over_steps(&c, &steps, 1e-7, conv).unwrap();
             for (k, got) in steps.iter().zip(all) {
-                let one = epsilon_for_delta(&c.times(*k), 1e-7, conv).unwrap();
+                // The sweep stays on the grid: compare with the grid-only conversion.
+                let scaled = c.times(*k);
+                let grid = Curve::sampled(scaled.orders, scaled.rdp);
+                let one = epsilon_for_delta(&grid, 1e-7, conv).unwrap();
                 assert_eq!(one.order, got.order);
                 assert!(
                     (one.epsilon - got.epsilon).abs() <= 1e-13 * one.epsilon,

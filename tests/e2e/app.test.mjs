@@ -340,8 +340,15 @@ test('renyi page: curves and composition equal the CLI, a slider moves them, bou
   await painted(page);
   assert.notEqual(await fig(), before, 'the composition figure did not redraw');
 
-  // Laplace without replacement: no exact curve, the page says so, the numbers equal the CLI.
+  // Laplace under Poisson sampling: exact (both directions of the divergence), equal to the CLI.
   await page.selectOption('#ctl-mech', 'laplace');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('mech') === 'laplace');
+  await painted(page);
+  assert.match(await page.textContent('[data-testid=curve-kind]'), /exact/);
+  const field = (name) => page.inputValue(`[data-testid=field-${name}]`);
+  await sameAsCli(page, 'rdp-at-order', cli(['rdp', '--mechanism', 'laplace', '--scale', await field('scale'), '--q', await field('q'), '--bound', 'exact', '--orders', await field('alpha')]).rdp[0]);
+
+  // Laplace without replacement: no exact curve, the page says so, the numbers equal the CLI.
   await page.selectOption('#ctl-scheme', 'without-replacement');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('scheme') === 'without-replacement');
   await painted(page);

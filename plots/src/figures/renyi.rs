@@ -318,7 +318,10 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
     let mut notes = vec![];
     if exact_known {
         series.push(Series {
-            label: "exact (Mironov, Talwar & Zhang)".into(),
+            label: match mech {
+                Mechanism::Gaussian { .. } => "exact (Mironov, Talwar & Zhang)".into(),
+                _ => "exact (the larger direction of the divergence)".into(),
+            },
             points: curve_points(&orders, |a| subsampled(&mech, st.sampling, Bound::Exact, a)),
             role: Role::Highlight,
         });

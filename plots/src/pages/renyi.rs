@@ -163,7 +163,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&COMPOSED_DELTA, delta_at, rel);
     let kind = match &comp {
         Ok(c) if !c.exact => {
-            Some("The per-step curve is the upper bound: no exact curve is known here.".into())
+            Some("The per-step curve is the upper bound: no exact curve is known under sampling without replacement.".into())
         }
         Ok(_) => Some("The per-step curve is exact.".into()),
         Err(_) => None,
