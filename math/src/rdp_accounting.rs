@@ -45,7 +45,8 @@ impl Sampling {
 /// Which curve of a subsampled mechanism.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bound {
-    /// The exact RDP (known for the base mechanisms and the Poisson-subsampled Gaussian).
+    /// The exact RDP (known for the base mechanisms and every mechanism here under Poisson
+    /// sampling; not without replacement).
     Exact,
     /// A proven upper bound (Zhu & Wang for Poisson, Wang, Balle & Kasiviswanathan without
     /// replacement).

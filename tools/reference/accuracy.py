@@ -9,6 +9,9 @@ Kinds (columns: kind, epsilon, rate, x, expected):
   rate_for_q   the rate at which q = x, by bisection in log(rate) at 60 digits
   r            ((rate) eps_n / eps)^2                                     eq. 8
   v_sample     (1 - n/N) S^2/n + 2 (R/(eps_n n))^2 with N = 10001, R = 1, S^2 = x, n = round(rate N)   eq. 7
+  v_population 2 (R/(eps N))^2 with N = 10001 and R = x                     eq. 6
+  delta_n      delta N/n = x/rate (x = delta)                               Theorem 1
+  eps_n        log(1 + (e^eps - 1)/rate)                                    Theorem 1 turned around
 """
 import csv
 import os
@@ -64,12 +67,22 @@ def main():
                 en = eps_n(e, mp.mpf(n) / N)
                 v = (1 - mp.mpf(n) / N) * mp.mpf(s2) / n + 2 * (1 / (en * n)) ** 2
                 rows.append(("v_sample", e, r, s2, v))
+    for e in [0.1, 1.0, 3.0]:
+        for big_r in [0.5, 1.0, 7.0]:
+            rows.append(("v_population", e, "", big_r, 2 * (mp.mpf(big_r) / (mp.mpf(e) * N)) ** 2))
+    for d in [0.0, 1e-9, 1e-6, 1e-3]:
+        for r in [1e-3, 0.01, 0.5, 1.0]:
+            if mp.mpf(d) / mp.mpf(r) < 1:
+                rows.append(("delta_n", "", r, d, mp.mpf(d) / mp.mpf(r)))
+    for e in [1e-6, 0.1, 1.0, 5.0]:
+        for r in [1e-4, 0.01, 0.5, 1.0]:
+            rows.append(("eps_n", e, r, "", eps_n(e, r)))
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["kind", "epsilon", "rate", "x", "expected"])
         for kind, e, r, x, expected in rows:
-            w.writerow([kind, repr(e), repr(r) if r != "" else "", repr(x) if x != "" else "",
+            w.writerow([kind, repr(e) if e != "" else "", repr(r) if r != "" else "", repr(x) if x != "" else "",
                         mp.nstr(expected, 25, min_fixed=0, max_fixed=0)])
     print(f"wrote {len(rows)} rows to {os.path.normpath(OUT)} (mpmath {mp.__version__})", file=sys.stderr)
 
