@@ -4,7 +4,7 @@
 
 use amp_math::accuracy::{
     delta_n, epsilon_n, mean_noise_ratio, mean_noise_ratio_naive, mean_variances,
-    rate_for_variance_fraction, variance_fraction,
+    no_gain_threshold, rate_for_variance_fraction, variance_fraction,
 };
 use amp_math::MathError;
 
@@ -35,6 +35,7 @@ fn accuracy_matches_mpmath() {
             }
             "delta_n" => delta_n(num(c[3]), num(c[2])).unwrap(),
             "eps_n" => epsilon_n(num(c[1]), num(c[2])).unwrap(),
+            "no_gain" => no_gain_threshold(num(c[1]), num(c[2]), num(c[3])).unwrap(),
             other => panic!("unknown kind {other}"),
         };
         let rel = if expected == 0.0 {

@@ -12,6 +12,7 @@ Kinds (columns: kind, epsilon, rate, x, expected):
   v_population 2 (R/(eps N))^2 with N = 10001 and R = x                     eq. 6
   delta_n      delta N/n = x/rate (x = delta)                               Theorem 1
   eps_n        log(1 + (e^eps - 1)/rate)                                    Theorem 1 turned around
+  no_gain      q(eps, rate) 2 (x/eps)^2, x = the population sensitivity       Section 4.1
 """
 import csv
 import os
@@ -77,6 +78,10 @@ def main():
     for e in [1e-6, 0.1, 1.0, 5.0]:
         for r in [1e-4, 0.01, 0.5, 1.0]:
             rows.append(("eps_n", e, r, "", eps_n(e, r)))
+    for e in [0.1, 1.0, 3.0]:
+        for r in [0.01, 0.3]:
+            for sens in [1e-4, 0.5]:
+                rows.append(("no_gain", e, r, sens, q(e, r) * 2 * (mp.mpf(sens) / mp.mpf(e)) ** 2))
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w", newline="") as fh:
         w = csv.writer(fh)
