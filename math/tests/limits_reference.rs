@@ -3,8 +3,8 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::limits::{
-    mse_break_even_rate, mse_subsampled_terms, noise_factor_bound, noise_ratio, ratio_floor,
-    taylor_terms,
+    mse_break_even_rate, mse_standard, mse_subsampled_terms, noise_factor_bound, noise_ratio,
+    noise_ratio_bounds, ratio_floor, taylor_terms,
 };
 
 const TABLE: &str = include_str!("data/limits.csv");
@@ -35,6 +35,12 @@ fn limits_match_mpmath() {
                     .1
             }
             "break_even" => mse_break_even_rate(num(c[1]), num(c[3])).unwrap().unwrap(),
+            "ratio_lower" => {
+                let (lo, hi) = noise_ratio_bounds(num(c[1]), num(c[2])).unwrap();
+                assert_eq!(hi, 1.0, "{line}");
+                lo
+            }
+            "mse_standard" => mse_standard(num(c[1]), num(c[3])).unwrap(),
             other => panic!("unknown kind {other}"),
         };
         let rel = if expected == 0.0 {
@@ -54,4 +60,26 @@ fn limits_match_mpmath() {
     for (k, w) in worst {
         eprintln!("largest relative error for {k}: {w:.2e}");
     }
+}
+
+/// Inputs outside each function's domain are refused at its own edge.
+#[test]
+fn domains_are_checked_at_their_edges() {
+    use amp_math::limits::{epsilon_p, noise_factor};
+    for bad in [0.0, -0.1, 1.5, f64::NAN] {
+        assert!(noise_ratio(1.0, bad).is_err(), "R at p = {bad}");
+        assert!(noise_factor(1.0, bad).is_err(), "1/R at p = {bad}");
+        assert!(noise_ratio_bounds(1.0, bad).is_err(), "bounds at p = {bad}");
+        assert!(taylor_terms(1.0, bad).is_err(), "Taylor at p = {bad}");
+        assert!(epsilon_p(1.0, bad).is_err(), "ε_p at p = {bad}");
+    }
+    for bad in [-1.0, f64::NAN, 1e13] {
+        assert!(ratio_floor(bad).is_err(), "c = {bad}");
+        assert!(noise_factor_bound(bad).is_err(), "c = {bad}");
+    }
+    assert_eq!(ratio_floor(0.0).unwrap(), 1.0);
+    assert!(ratio_floor(1e12).is_ok());
+    assert!(mse_standard(0.0, 100.0).is_err());
+    assert!(mse_standard(1.0, 0.0).is_err());
+    assert_eq!(noise_ratio(0.0, 0.3).unwrap(), 1.0);
 }

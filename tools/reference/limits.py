@@ -12,6 +12,9 @@ Kinds (columns: kind, epsilon, p, c, expected):
   taylor1..3     the Taylor terms of eps_p in eps, eq. 5 (to check the closed forms of the terms)
   mse_noise      2/(eps_p p n)^2 with n in column c            eq. 2, privacy-noise term
   break_even     smallest p with p eps_p^2 = 2/n (n in column c), by mpmath's own root solver
+  ratio_lower    p/(p + eps), the lower bound of eq. 6 on R
+  mse_standard   2/(eps n)^2 with n in column c                eq. 1
+  noise_ratio at eps in {1e-250, 1e-210} too (the first-order branch of the Rust code)
 """
 import csv
 import os
@@ -37,7 +40,8 @@ def main():
     for eps in logspace(1e-9, 10.0, 21) + [0.113147142960707, 2.0]:
         for p in logspace(1e-9, 1.0, 19) + [256 / 60000]:
             e, q = mp.mpf(eps), mp.mpf(p)
-            rows.append(("noise_ratio", eps, p, "", q * eps_p(eps, p) / e))
+            # expm1 and log1p: e^eps - 1 at 60 digits would be 0 here.
+            rows.append(("noise_ratio", eps, p, "", q * mp.log1p(mp.expm1(e) / q) / e))
             # Taylor terms by differentiating eps_p symbolically-free: mpmath's taylor() at 0.
             if eps <= 1e-3:
                 coeffs = mp.taylor(lambda t: eps_p(t, p), 0, 3)
@@ -59,6 +63,16 @@ def main():
                 continue
             t = mp.findroot(h, (mp.mpf(-690), mp.log(peak)), solver="anderson")
             rows.append(("break_even", eps, "", n, mp.exp(t)))
+    for eps in [1e-250, 1e-210]:
+        for p in [1e-6, 0.01, 0.5]:
+            e, q = mp.mpf(eps), mp.mpf(p)
+            # expm1 and log1p: e^eps - 1 at 60 digits would be 0 here.
+            rows.append(("noise_ratio", eps, p, "", q * mp.log1p(mp.expm1(e) / q) / e))
+    for eps in [1e-6, 0.1, 1.0, 10.0]:
+        for p in [1e-9, 0.01, 1.0]:
+            rows.append(("ratio_lower", eps, p, "", mp.mpf(p) / (mp.mpf(p) + mp.mpf(eps))))
+        for n in [1.0, 100.0, 60000.0]:
+            rows.append(("mse_standard", eps, "", n, 2 / (mp.mpf(eps) * mp.mpf(n)) ** 2))
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w", newline="") as fh:
         w = csv.writer(fh)
