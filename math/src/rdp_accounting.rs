@@ -348,22 +348,34 @@ impl Conversion {
 /// ε at one order for a target δ ∈ (0, 1), clamped at 0. Upper bound on the true ε (the
 /// conversions are sufficient conditions).
 pub fn epsilon_at_order(rdp: f64, alpha: f64, delta: f64, conversion: Conversion) -> f64 {
+    epsilon_at_order_unclamped(rdp, alpha, delta, conversion).max(0.0)
+}
+
+/// [`epsilon_at_order`] before the clamp at 0: what the search between orders minimises, so a
+/// plateau at the clamp cannot mislead it.
+fn epsilon_at_order_unclamped(rdp: f64, alpha: f64, delta: f64, conversion: Conversion) -> f64 {
     let a1 = alpha - 1.0;
-    let e = match conversion {
+    match conversion {
         Conversion::Classic => rdp - ln(delta) / a1,
         Conversion::Improved => rdp + ln_1p(-1.0 / alpha) - (ln(delta) + ln(alpha)) / a1,
-    };
-    e.max(0.0)
+    }
 }
 
 /// log δ at one order for a target ε ≥ 0, at most 0 (δ ≤ 1).
 pub fn ln_delta_at_order(rdp: f64, alpha: f64, epsilon: f64, conversion: Conversion) -> f64 {
+    ln_delta_at_order_unclamped(rdp, alpha, epsilon, conversion).min(0.0)
+}
+
+/// [`ln_delta_at_order`] before the clamp at 0 (δ = 1). The search between orders minimises this:
+/// where the curve blows up past the best order (Poisson-subsampled Gaussian with tiny q, whose
+/// last binomial term takes over), the clamped objective is flat at 0 there and a golden-section
+/// search can walk onto the plateau.
+fn ln_delta_at_order_unclamped(rdp: f64, alpha: f64, epsilon: f64, conversion: Conversion) -> f64 {
     let a1 = alpha - 1.0;
-    let l = match conversion {
+    match conversion {
         Conversion::Classic => a1 * (rdp - epsilon),
         Conversion::Improved => a1 * (rdp - epsilon) + alpha * ln_1p(-1.0 / alpha) - ln(a1),
-    };
-    l.min(0.0)
+    }
 }
 
 /// The result of a conversion minimised over a grid of orders.
@@ -428,9 +440,20 @@ pub fn epsilon_for_delta(
             reason: "ε is infinite at every order".into(),
         });
     }
-    (best.epsilon, best.order) = refine(curve, 1.0, (best.epsilon, best.order), |r, a| {
-        epsilon_at_order(r, a, delta, conversion)
-    });
+    // The search minimises the unclamped value; the grid's best is compared with it only when it
+    // is above the clamp (a clamped 0 cannot be improved on).
+    if best.epsilon > 0.0 {
+        let grid = epsilon_at_order_unclamped(
+            curve.rdp[curve.orders.iter().position(|&a| a == best.order).unwrap_or(0)],
+            best.order,
+            delta,
+            conversion,
+        );
+        let (e, a) = refine(curve, 1.0, (grid, best.order), |r, a| {
+            epsilon_at_order_unclamped(r, a, delta, conversion)
+        });
+        (best.epsilon, best.order) = (e.max(0.0), a);
+    }
     Ok(best)
 }
 
@@ -591,19 +614,22 @@ pub fn delta_for_epsilon(
 ) -> Result<Converted, MathError> {
     check_curve(curve)?;
     crate::check_epsilon("ε", epsilon)?;
+    // Minimised unclamped (see `ln_delta_at_order_unclamped`), clamped at δ = 1 after.
     let mut best = (f64::INFINITY, f64::NAN);
     for (&a, &r) in curve.orders.iter().zip(&curve.rdp) {
-        let l = ln_delta_at_order(r, a, epsilon, conversion);
+        let l = ln_delta_at_order_unclamped(r, a, epsilon, conversion);
         if l < best.0 {
             best = (l, a);
         }
     }
-    best = refine(curve, 1.0, best, |r, a| {
-        ln_delta_at_order(r, a, epsilon, conversion)
-    });
+    if best.0 < 0.0 {
+        best = refine(curve, 1.0, best, |r, a| {
+            ln_delta_at_order_unclamped(r, a, epsilon, conversion)
+        });
+    }
     Ok(Converted {
         epsilon,
-        delta: exp(best.0),
+        delta: exp(best.0.min(0.0)),
         order: best.1,
     })
 }
