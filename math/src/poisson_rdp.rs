@@ -6,8 +6,8 @@
 //! turns the output with the record into the mixture M = (1 − q)P + qQ = aP with a = 1 + q(L − 1).
 //! Both directions of the divergence are expectations under P of a power of a:
 //!
-//! - remove: e^{(α−1)·D_α(M‖P)} = ∫ M^α P^{1−α} = E_P[a^α];
-//! - add:    e^{(α−1)·D_α(P‖M)} = ∫ P^α M^{1−α} = E_P[a^{1−α}].
+//! - remove: e^{(α−1)·D_α(M‖P)} = ∫ M^α P^{1−α} = E_P\[a^α\];
+//! - add:    e^{(α−1)·D_α(P‖M)} = ∫ P^α M^{1−α} = E_P\[a^{1−α}\].
 //!
 //! The subsampled RDP is the larger of the two (Zhu & Wang, ICML 2019, and Mironov, Talwar & Zhang
 //! 2019, arXiv 1908.10530, write the Poisson-subsampled divergence this way; for the Gaussian the
@@ -16,7 +16,7 @@
 //! in every case, and at whole orders it equals the binomial sum
 //! Σ_j C(α, j)(1 − q)^{α−j} q^j e^{(j−1)ε(j)} over the base curve.
 //!
-//! Since E_P[a] = 1, E_P[a^s] − 1 = E_P[f_s(q(L − 1))] with f_s(x) = (1 + x)^s − 1 − s·x, which is
+//! Since E_P\[a\] = 1, E_P\[a^s\] − 1 = E_P\[f_s(q(L − 1))\] with f_s(x) = (1 + x)^s − 1 − s·x, which is
 //! non-negative for s > 1 and s < 0 (convexity): the value is a sum of non-negative terms and ε
 //! keeps its relative accuracy when it is tiny (small q). Where a^s overflows the same sum is
 //! taken in log space.

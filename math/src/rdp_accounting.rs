@@ -444,7 +444,11 @@ pub fn epsilon_for_delta(
     // is above the clamp (a clamped 0 cannot be improved on).
     if best.epsilon > 0.0 {
         let grid = epsilon_at_order_unclamped(
-            curve.rdp[curve.orders.iter().position(|&a| a == best.order).unwrap_or(0)],
+            curve.rdp[curve
+                .orders
+                .iter()
+                .position(|&a| a == best.order)
+                .unwrap_or(0)],
             best.order,
             delta,
             conversion,

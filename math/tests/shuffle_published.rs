@@ -10,6 +10,12 @@
 //!   (github.com/BorjaBalle/amplification-by-shuffling, n = 5000, ε₀ = 0.4), δ at ε = 0.005 to
 //!   1e-9 relative, ε at δ = 1e-6 and ε₀ for ε = 0.005 to 1e-9 absolute (their root finder's
 //!   tolerance and numerical expectation leave ~2e-11).
+//! - FMT23 (arXiv 2208.04591), the stronger clones: no value of the paper could be read here, so
+//!   the check is against the code Wang et al. published for the same pair (arXiv 2304.05007,
+//!   github.com/wangsw/PrivacyAmplification, `amplificationUB`/`amplificationLB` with general
+//!   ε₀-LDP parameters, 12 bisection steps on [0, ε₀], run by us): our exact ε lies inside each
+//!   of its 15 brackets, and its closed form (`strong_clone_closed`) matches ours to the 6 digits
+//!   printed.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::shuffle::{self, bbgn19_bennett_delta, bbgn19_hoeffding_delta, Bound, Randomizer};
@@ -236,4 +242,102 @@ fn exact_clone_epsilon_matches_brute_force() {
             "brute force {brute} vs [{lo}, {hi}]"
         );
     }
+}
+
+/// (n, δ, ε₀, Wang et al.'s upper run, lower run, closed form), general ε₀-LDP parameters
+/// (p = q = e^{ε₀}, β = (e^{ε₀} − 1)/(e^{ε₀} + 1)), printed to 6 decimals.
+const WANG_GENERAL: [(u64, f64, f64, f64, f64, f64); 15] = [
+    (100_000, 1e-6, 0.1, 0.000781, 0.000757, 0.005047),
+    (100_000, 1e-6, 1.0, 0.012451, 0.012207, 0.060361),
+    (100_000, 1e-6, 3.0, 0.065918, 0.065186, 0.255150),
+    (100_000, 1e-6, 4.0, 0.118164, 0.117188, 0.407794),
+    (100_000, 1e-6, 5.0, 0.206299, 0.205078, 0.613581),
+    (1_000_000, 1e-8, 0.1, 0.000366, 0.000342, 0.001824),
+    (1_000_000, 1e-8, 1.0, 0.005127, 0.004883, 0.022193),
+    (1_000_000, 1e-8, 3.0, 0.025635, 0.024902, 0.099588),
+    (1_000_000, 1e-8, 4.0, 0.045898, 0.044922, 0.166517),
+    (1_000_000, 1e-8, 5.0, 0.078125, 0.076904, 0.265595),
+    (10_000, 1e-6, 0.1, 0.002808, 0.002783, 0.015903),
+    (10_000, 1e-6, 1.0, 0.043213, 0.042969, 0.180015),
+    (10_000, 1e-6, 3.0, 0.226318, 0.225586, 0.654612),
+    (10_000, 1e-6, 4.0, 0.411133, 0.410156, 0.958174),
+    // The closed form does not apply here (Wang et al.'s code returns ε₀).
+    (10_000, 1e-6, 5.0, 0.742188, 0.740967, f64::NAN),
+];
+
+#[test]
+fn fmt23_matches_the_published_code_for_the_same_pair() {
+    let krr = Randomizer::KRr { k: 2 };
+    for (n, delta, eps0, up, low, closed) in WANG_GENERAL {
+        let (lo, hi) = shuffle::fmt23_numerical(eps0, n, delta).unwrap();
+        // Their runs return the ends of a bisection interval (printed to 6 decimals): ours lies
+        // between them.
+        assert!(
+            low - 5e-7 <= lo && hi <= up + 5e-7,
+            "n = {n}, δ = {delta:e}, ε₀ = {eps0}: ours [{lo}, {hi}], theirs [{low}, {up}]"
+        );
+        assert!(lo <= hi && hi - lo < 1e-9 * hi.max(1e-3));
+        let c = shuffle::fmt23(krr, eps0, n, delta).unwrap();
+        if closed.is_nan() {
+            assert!(!c.valid && c.epsilon.is_none());
+        } else {
+            near(c.epsilon.unwrap(), closed, 5e-7);
+        }
+        // Tighter than the 2021 clones everywhere here.
+        let (_, old) = shuffle::fmt21_numerical(eps0, n, delta).unwrap();
+        assert!(hi < old, "n = {n}, ε₀ = {eps0}: {hi} ≥ {old}");
+    }
+    // The headline point, to the digits of our own evaluation, through the common interface:
+    // the tightest for randomized response, not valid for a generic randomizer.
+    let r = shuffle::shuffle_epsilon_with(Bound::Fmt23Numerical, krr, 4.0, 100_000, 1e-6).unwrap();
+    near(r.epsilon.unwrap(), 0.1181531, 5e-8);
+    assert_eq!(
+        shuffle::best_with(krr, 4.0, 100_000, 1e-6).unwrap().bound,
+        Bound::Fmt23Numerical
+    );
+    let g = shuffle::shuffle_epsilon(Bound::Fmt23Numerical, 4.0, 100_000, 1e-6).unwrap();
+    assert!(!g.valid && g.epsilon.is_none() && g.reason_invalid.is_some());
+    let g = shuffle::shuffle_epsilon(Bound::Fmt23, 4.0, 100_000, 1e-6).unwrap();
+    assert!(!g.valid && g.epsilon.is_none());
+    assert_eq!(
+        shuffle::best(4.0, 100_000, 1e-6).unwrap().bound,
+        Bound::Fmt21Numerical
+    );
+}
+
+#[test]
+fn fmt23_inverse_round_trips() {
+    // The largest ε₀ whose stronger-clone ε meets a target: ε(ε₀) at the answer is the target
+    // (to the ε₀ tolerance), and the answer is larger than the 2021 clones allow.
+    let krr = Randomizer::KRr { k: 3 };
+    for (target, n, delta) in [
+        (0.1181531, 100_000, 1e-6),
+        (0.05, 10_000, 1e-6),
+        (1.0, 1000, 1e-8),
+    ] {
+        let l = shuffle::largest_eps0_with(Bound::Fmt23Numerical, krr, target, n, delta).unwrap();
+        let (_, hi) = shuffle::fmt23_numerical(l.eps0, n, delta).unwrap();
+        assert!(
+            hi <= target && hi > target * (1.0 - 1e-6),
+            "{target} {n}: ε₀ {} gives {hi}",
+            l.eps0
+        );
+        let old = shuffle::largest_eps0(Bound::Fmt21Numerical, target, n, delta).unwrap();
+        assert!(l.eps0 > old.eps0, "{} ≤ {}", l.eps0, old.eps0);
+        let c = shuffle::largest_eps0_with(Bound::Fmt23, krr, target, n, delta);
+        if let Ok(c) = c {
+            let v = shuffle::fmt23(krr, c.eps0, n, delta)
+                .unwrap()
+                .epsilon
+                .unwrap();
+            assert!(v <= target * (1.0 + 1e-12), "{v} > {target}");
+            assert!(
+                c.eps0 <= l.eps0,
+                "closed form allows more than the exact reduction"
+            );
+        }
+    }
+    // A generic randomizer gets a reason, not an answer.
+    let e = shuffle::largest_eps0(Bound::Fmt23Numerical, 0.1, 100_000, 1e-6).unwrap_err();
+    assert!(e.to_string().contains("k-ary"), "{e}");
 }

@@ -11,7 +11,7 @@
 
 use amp_math::shuffle::{
     self, bbgn19_bennett_delta, bbgn19_hoeffding_delta, clone_divergence, fmt21_numerical_delta,
-    largest_eps0, Bound, Randomizer,
+    fmt23_numerical_delta, largest_eps0, Bound, Randomizer,
 };
 
 const TABLE: &str = include_str!("data/shuffle.csv");
@@ -36,10 +36,13 @@ fn relative(got: f64, expected: f64) -> f64 {
 fn tolerance(kind: &str) -> f64 {
     match kind {
         "efmrtt19" | "efmrtt19_eps0" | "fmt21" | "rr_exact" | "rr_theorem" | "rr_prime"
-        | "mean_central" | "mean_local" | "clone_div" => 1e-12,
+        | "mean_central" | "mean_local" | "clone_div" | "fmt23" => 1e-12,
         "hoeffding" | "bennett" => 1e-10,
         "fmt21_eps0" | "mean_shuffled" => 1e-9,
-        "clone_delta" => 2e-9,
+        "clone_delta" | "stronger_delta" => 2e-9,
+        // Not an evaluation of our formula: the exact δ of one small shuffle, which the stronger
+        // clone bound must dominate (checked in the row; the "error" is how far below it is).
+        "krr_shuffled" => f64::INFINITY,
         other => panic!("no tolerance for {other}"),
     }
 }
@@ -96,6 +99,30 @@ fn shuffle_matches_mpmath() {
                 let e = relative(lo, expected).max(relative(hi, expected));
                 assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
                 0.5 * (lo + hi)
+            }
+            "stronger_delta" => {
+                let (lo, hi) = fmt23_numerical_delta(num(eps), num(eps0), whole(n)).unwrap();
+                assert!(
+                    lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
+                    "{line}: [{lo:e}, {hi:e}] does not bracket the reference"
+                );
+                let e = relative(lo, expected).max(relative(hi, expected));
+                assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
+                0.5 * (lo + hi)
+            }
+            "fmt23" => shuffle::fmt23(Randomizer::KRr { k: 2 }, num(eps0), whole(n), num(delta))
+                .unwrap()
+                .epsilon
+                .unwrap_or_else(|| panic!("{line}: not valid")),
+            "krr_shuffled" => {
+                // The stronger clone reduction is an upper bound for k-ary randomized response:
+                // its δ(ε) dominates the exact δ of this shuffle (a tight instance when the others
+                // hold user 1's values).
+                let (_, hi) = fmt23_numerical_delta(num(eps), num(eps0), whole(n)).unwrap();
+                assert!(hi >= expected, "{line}: bound {hi:e} < exact {expected:e}");
+                assert_eq!(mu.len() as u64 + 1, whole(n), "{line}");
+                assert!(whole(k) >= 2, "{line}");
+                hi
             }
             "rr_exact" => shuffle::subsampled_rr_exact(num(eps), num(p)).unwrap(),
             "rr_theorem" => shuffle::subsampled_rr(num(eps), num(p)).unwrap().theorem,

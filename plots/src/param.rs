@@ -622,7 +622,7 @@ declare_params! {
         symbol: "randomizer",
         label: "Local randomizer",
         unit: "",
-        help: "What the privacy-blanket bounds may assume about the users' randomizer.",
+        help: "What the bounds may assume about the users' randomizer: the privacy blanket is tighter for k-ary randomized response, and the stronger clones (FMT23) hold only for it.",
         domain: options::<RandomizerKind>(),
         default: Value::Choice(0),
     };

@@ -454,7 +454,7 @@ test('shuffling page: every bound equals the CLI, the published range and the ex
   // Feldman, McMillan & Talwar's published method [0.16754, 0.17279]; the exact value 0.16977.
   assert.ok(Math.abs(best.published_lower - 0.16754) < 5e-6 && Math.abs(best.published_upper - 0.17279) < 5e-6);
   assert.ok(Math.abs(best.epsilon - 0.16977) < 5e-6 && best.epsilon - best.epsilon_lower < 1e-8);
-  for (const b of ['efmrtt19', 'bbgn19-hoeffding', 'bbgn19-bennett', 'fmt21', 'fmt21-numerical']) {
+  for (const b of ['efmrtt19', 'bbgn19-hoeffding', 'bbgn19-bennett', 'fmt21', 'fmt21-numerical', 'fmt23', 'fmt23-numerical']) {
     const r = cli(['shuffle', '--eps0', '4', ...base, '--bound', b]);
     const row = `[data-testid=bound-${b}]`;
     assert.equal(await page.getAttribute(row, 'data-valid'), String(r.valid), b);
@@ -475,6 +475,28 @@ test('shuffling page: every bound equals the CLI, the published range and the ex
   await page.waitForFunction(() => !document.querySelector('.figure-pending'));
   await painted(page);
   await page.screenshot({ path: `${ARTIFACTS}/shuffling.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('shuffling page for randomized response: the stronger clones (FMT23) are the tightest and equal the CLI', async () => {
+  const q = '&eps0=4&users=100000&delta=1e-6&randomizer=k-rr&k=2';
+  const { page, problems } = await open(`/?page=shuffling${q}`);
+  await painted(page);
+  const base = ['--eps0', '4', '--users', '100000', '--delta', '1e-6', '--randomizer', 'k-rr', '--k', '2'];
+  const best = cli(['shuffle', ...base, '--bound', 'best']);
+  assert.equal(best.bound, 'fmt23-numerical');
+  assert.ok(Math.abs(best.epsilon - 0.118153) < 5e-7);
+  await sameAsCli(page, 'shuffle-epsilon', best.epsilon);
+  assert.match(await page.textContent('[data-testid=shuffle-bound-name]'), /fmt23-numerical/);
+  for (const b of ['fmt23', 'fmt23-numerical']) {
+    const r = cli(['shuffle', ...base, '--bound', b]);
+    assert.equal(r.valid, true, b);
+    assert.equal(Number(await page.getAttribute(`[data-testid=bound-${b}]`, 'data-value')), r.epsilon, b);
+  }
+  await page.waitForFunction(() => !document.querySelector('.figure-pending'));
+  await painted(page);
+  await page.screenshot({ path: `${ARTIFACTS}/shuffling-krr.png`, fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
 });

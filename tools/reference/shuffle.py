@@ -30,6 +30,13 @@ Kinds (replace-one throughout):
                   max(0, P(j) - e^eps Q(j)); the other order is computed too and must agree (symmetry)
   clone_delta     E_C[D_C], C ~ Bin(n - 1, e^{-eps0}): the same double sum over c within 12 standard
                   deviations of the mean of C and j within 12 of the mean of A (the rest is below 1e-30)
+  stronger_delta  the same with FMT23's stronger clones, C ~ Bin(n - 1, 2/(e^eps0 + 1)) (arXiv 2208.04591)
+  fmt23           log(1 + (e^eps0 - 1)/(e^eps0 + 1) (8 sqrt(log(4/delta)/m) + 8/m)), m = 2(n - 1)/(e^eps0 + 1),
+                  only where m >= 16 log(4/delta)
+  krr_shuffled    the exact delta(eps) of shuffling n reports of k-ary randomized response (k in column k),
+                  user 1 holding 0 or 1 and users 2..n the values listed in column mu (digits, e.g. "2222"),
+                  by enumerating every multiset of reports: sum over multisets of max(P - e^eps Q, Q - e^eps P)
+                  positive parts, the larger order; an instance the stronger clone bound must dominate
   rr_exact        log(P[out = x]/P[out = not x]) for: w.p. p binary RR_eps, else a fair coin
   rr_theorem      log(1 + p (e^eps - 1))
   rr_prime        log(1 + p eps) (the lecture notes' RR' version)
@@ -143,9 +150,9 @@ def clone_div(c, eps, eps0, window=None):
     return pq, qp
 
 
-def clone_delta(eps, eps0, n):
+def clone_delta(eps, eps0, n, stronger=False):
     big_n = n - 1
-    p = mp.exp(-M(eps0))
+    p = 2 / (mp.exp(M(eps0)) + 1) if stronger else mp.exp(-M(eps0))
     mean = big_n * p
     sd = mp.sqrt(big_n * p * (1 - p))
     clo = max(0, int(mp.floor(mean - 12 * sd)) - 2)
@@ -160,6 +167,44 @@ def clone_delta(eps, eps0, n):
         total += w * max(pq, qp)
         w = w * (big_n - c) / (c + 1) * p / (1 - p)
     return total
+
+
+def fmt23(eps0, n, delta):
+    e = mp.exp(M(eps0))
+    m = 2 * M(n - 1) / (e + 1)
+    l4 = mp.log(4 / M(delta))
+    return mp.log(1 + (e - 1) / (e + 1) * (8 * mp.sqrt(l4 / m) + 8 / m))
+
+
+def fmt23_valid(eps0, n, delta):
+    return 2 * M(n - 1) / (mp.exp(M(eps0)) + 1) >= 16 * mp.log(4 / M(delta))
+
+
+def krr_shuffled(eps, eps0, k, others):
+    """Exact hockey-stick divergence of the shuffled k-RR reports for user 1 = 0 against user 1 = 1."""
+    e0 = mp.exp(M(eps0))
+    hi, lo = e0 / (e0 + k - 1), 1 / (e0 + k - 1)
+
+    def dist(inputs):
+        # distribution of the multiset (as a sorted tuple of counts) by convolving one user at a time
+        d = {tuple([0] * k): M(1)}
+        for x in inputs:
+            nd = {}
+            for counts, pr in d.items():
+                for y in range(k):
+                    c = list(counts)
+                    c[y] += 1
+                    t = tuple(c)
+                    nd[t] = nd.get(t, M(0)) + pr * (hi if y == x else lo)
+            d = nd
+        return d
+
+    P = dist([0] + others)
+    Q = dist([1] + others)
+    ee = mp.exp(M(eps))
+    pq = sum(max(M(0), P[t] - ee * Q.get(t, M(0))) for t in P)
+    qp = sum(max(M(0), Q[t] - ee * P.get(t, M(0))) for t in Q)
+    return max(pq, qp)
 
 
 # ---------------------------------------------------------------- subsampled RR, error of a mean
@@ -248,6 +293,23 @@ def main():
                          (1000, 0.5, 0.05), (1000, 2.0, 0.3), (1000, 4.0, 1.0), (3000, 1.0, 0.1),
                          (10**4, 4.0, 0.35), (10**4, 6.0, 2.0), (2 * 10**4, 5.0, 0.5)]:
         row("clone_delta", eps=eps, eps0=eps0, n=n, expected=clone_delta(eps, eps0, n))
+    for n, eps0, eps in [(1, 1.0, 0.5), (2, 1.0, 0.3), (4, 2.0, 0.0), (4, 2.0, 1.0), (10, 2.0, 1.0),
+                         (100, 1.0, 0.3), (100, 3.0, 1.5), (1000, 0.5, 0.05), (1000, 4.0, 1.0),
+                         (3000, 1.0, 0.1), (10**4, 4.0, 0.35), (10**4, 6.0, 1.0), (2 * 10**4, 5.0, 0.5)]:
+        row("stronger_delta", eps=eps, eps0=eps0, n=n, expected=clone_delta(eps, eps0, n, stronger=True))
+    for n in [100, 1000, 10**4, 10**5, 10**6, 10**9]:
+        for delta in [1e-3, 1e-6, 1e-12, 1e-50]:
+            for eps0 in [1e-9, 1e-4, 0.1, 1.0, 4.0, 8.0]:
+                if fmt23_valid(eps0, n, delta):
+                    row("fmt23", eps0=eps0, n=n, delta=delta, expected=fmt23(eps0, n, delta))
+    # Small shuffles of k-ary randomized response, exactly: the other users hold user 1's two
+    # values, or a third value, or a mix.
+    for k, eps0, others in [(2, 1.0, [0, 0, 0]), (2, 2.0, [1, 0, 1, 0]), (3, 1.0, [2, 2, 2]),
+                            (3, 2.0, [2, 2, 2, 2]), (4, 1.0, [2, 2, 2, 2]), (4, 1.0, [2, 3, 0, 1]),
+                            (5, 3.0, [4, 4, 4, 4, 4])]:
+        for eps in [0.0, 0.1, 0.5]:
+            row("krr_shuffled", eps=eps, eps0=eps0, n=len(others) + 1, k=k,
+                mu="".join(str(x) for x in others), expected=krr_shuffled(eps, eps0, k, others))
 
     eps_grid = logspace(1e-9, 50.0, 14) + [0.1, 0.5, 1.0, 2.0, 5.0, 300.0]
     p_grid = logspace(1e-9, 1.0, 10) + [0.01, 0.5, 0.999]

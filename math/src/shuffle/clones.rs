@@ -130,8 +130,39 @@ pub(super) fn direct_divergence(c: u64, k: &CloneConsts) -> f64 {
     (exp(ln_beta) * sum).max(0.0)
 }
 
-/// The binomial distribution of the clone count C ∼ Bin(n − 1, e^{−ε₀}) over a window that holds
-/// all but a rigorously bounded mass.
+/// Which clone decomposition: the probability that each of the other n − 1 users' reports is a
+/// clone (of either of user 1's two possible inputs, half each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Clones {
+    /// FMT21: e^{−ε₀}, for every ε₀-LDP randomizer.
+    Fmt21,
+    /// FMT23's stronger clones: 2/(e^{ε₀} + 1), for the randomizers that decompose that way
+    /// (see [`fmt23_numerical_delta`]).
+    Stronger,
+}
+
+impl Clones {
+    /// (p, 1 − p, log p, log(1 − p)), each without cancellation.
+    pub(super) fn probability(self, eps0: f64) -> (f64, f64, f64, f64) {
+        match self {
+            Clones::Fmt21 => (exp(-eps0), -exp_m1(-eps0), -eps0, ln(-exp_m1(-eps0))),
+            Clones::Stronger => {
+                // p = 2/(e^{ε₀} + 1) = 2e^{−ε₀}/(1 + e^{−ε₀}), 1 − p = (e^{ε₀} − 1)/(e^{ε₀} + 1).
+                let t = exp(-eps0);
+                let q = -exp_m1(-eps0) / (1.0 + t);
+                (
+                    2.0 * t / (1.0 + t),
+                    q,
+                    std::f64::consts::LN_2 - eps0 - ln_1p(t),
+                    ln(q),
+                )
+            }
+        }
+    }
+}
+
+/// The binomial distribution of the clone count C ∼ Bin(n − 1, p) (p from [`Clones`]) over a
+/// window that holds all but a rigorously bounded mass.
 pub(super) struct CloneWindow {
     pub(super) eps0: f64,
     pub(super) c_lo: u64,
@@ -146,7 +177,7 @@ pub(super) struct CloneWindow {
 
 impl CloneWindow {
     /// Window whose outside mass is at most `eta` on each side.
-    pub(super) fn new(n: u64, eps0: f64, eta: f64) -> Self {
+    pub(super) fn new(n: u64, eps0: f64, clones: Clones, eta: f64) -> Self {
         let big_n = n - 1;
         if big_n == 0 {
             return CloneWindow {
@@ -159,13 +190,12 @@ impl CloneWindow {
             };
         }
         let nf = big_n as f64;
-        let p = exp(-eps0);
-        let q = -exp_m1(-eps0);
+        let (p, q, ln_p, ln_q) = clones.probability(eps0);
         let ln_pmf = |c: u64| -> f64 {
             if c == 0 {
-                nf * ln(q)
+                nf * ln_q
             } else if c == big_n {
-                -nf * eps0
+                nf * ln_p
             } else if p <= 0.5 {
                 ln_binomial_pmf(c as f64, nf, p)
             } else {
@@ -325,16 +355,25 @@ pub(super) fn walk_divergences(
 /// Accuracy: the pair brackets mpmath's direct double sum (n ≤ 2e4) in every reference row; their
 /// midpoint is within 1.5e-14 of it. Work O(√(n e^{−ε₀}) + √c) for one ε.
 pub fn fmt21_numerical_delta(eps: f64, eps0: f64, n: u64) -> Result<(f64, f64), MathError> {
+    clone_delta(Clones::Fmt21, eps, eps0, n)
+}
+
+pub(super) fn clone_delta(
+    clones: Clones,
+    eps: f64,
+    eps0: f64,
+    n: u64,
+) -> Result<(f64, f64), MathError> {
     check_epsilon("ε", eps)?;
     check_eps0(eps0)?;
     check_users(n)?;
-    let first = CloneWindow::new(n, eps0, 1e-30).delta(eps);
+    let first = CloneWindow::new(n, eps0, clones, 1e-30).delta(eps);
     if first.0 >= 1e-15 || first.1 == 0.0 {
         return Ok(first);
     }
     // A small δ: widen the window so its tails stay 1e-13 below it.
     let eta = (first.1 * 1e-13).max(1e-300);
-    Ok(CloneWindow::new(n, eps0, eta).delta(eps))
+    Ok(CloneWindow::new(n, eps0, clones, eta).delta(eps))
 }
 
 /// The exact clone-reduction ε at (ε₀, n, δ): (lower, upper), both from [`brent`] on the certified
@@ -350,8 +389,17 @@ pub fn fmt21_numerical_delta(eps: f64, eps0: f64, n: u64) -> Result<(f64, f64), 
 /// - Work: O(√(n e^{−ε₀}(1 − e^{−ε₀}) log(1/δ))) per δ evaluation, about 25 evaluations per end;
 ///   0.3–1.5 ms natively at n = 1e6.
 pub fn fmt21_numerical(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), MathError> {
+    clone_epsilon(Clones::Fmt21, eps0, n, delta)
+}
+
+pub(super) fn clone_epsilon(
+    clones: Clones,
+    eps0: f64,
+    n: u64,
+    delta: f64,
+) -> Result<(f64, f64), MathError> {
     check_all(eps0, n, delta)?;
-    let window = CloneWindow::new(n, eps0, delta * 1e-13);
+    let window = CloneWindow::new(n, eps0, clones, delta * 1e-13);
     let ln_target = ln(delta);
     let solve = |pick_upper: bool| -> Result<f64, MathError> {
         let f = |e: f64| {
@@ -398,7 +446,7 @@ pub fn fmt21_numerical(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), Math
 /// step ε̂/1024 lower, is); it is returned as published. Relation: replace-one.
 pub fn fmt21_published(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), MathError> {
     check_all(eps0, n, delta)?;
-    let window = CloneWindow::new(n, eps0, delta * 1e-13);
+    let window = CloneWindow::new(n, eps0, Clones::Fmt21, delta * 1e-13);
     let start = if eps0 < fmt21_eps0_limit(n, delta) {
         fmt21_published_code_formula(eps0, n as f64, delta)
     } else {
@@ -540,4 +588,59 @@ pub(super) fn published_delta(
         }
     }
     dp.max(dq)
+}
+
+// ---------------------------------------------------------------------------------------------
+// FMT23 stronger clones
+// ---------------------------------------------------------------------------------------------
+
+/// Why the stronger clone reduction does not apply to `randomizer`, if it does not.
+///
+/// The reduction needs every report distribution to split as R(x) = r·L₀ + r·L₁ + (1 − 2r)·L_x
+/// with r = 1/(e^{ε₀} + 1), where L₀ = (e^{ε₀}R(x₁) − R(x₁′))/(e^{ε₀} − 1) and L₁ symmetric are
+/// the two distributions user 1's report mixes (R(x₁) = θL₀ + (1 − θ)L₁, θ = e^{ε₀}/(e^{ε₀} + 1)).
+/// L_x is a distribution exactly when R(x)(y) ≥ (R(x₁)(y) + R(x₁′)(y))/(e^{ε₀} + 1) for every
+/// output y and inputs x, x₁, x₁′. ε₀-LDP alone only gives R(x)(y) ≥ e^{−ε₀}·max(R(x₁)(y),
+/// R(x₁′)(y)), which is weaker; that gap is the error FMT23's erratum reports (their general
+/// theorems now hold for a restricted class of randomizers). k-ary randomized response (k ≥ 2,
+/// binary included) meets the condition: an output y ∉ {x₁, x₁′} needs
+/// 2/((e^{ε₀} + 1)(e^{ε₀} + k − 1)) ≤ 1/(e^{ε₀} + k − 1), and y = x₁ needs
+/// (e^{ε₀} + 1)/((e^{ε₀} + 1)(e^{ε₀} + k − 1)) ≤ R(x)(x₁), the smallest probability of k-RR.
+pub fn stronger_clones_exclude(randomizer: Randomizer) -> Option<&'static str> {
+    match randomizer {
+        Randomizer::KRr { .. } => None,
+        Randomizer::Generic => Some(
+            "holds only for randomizers that split into stronger clones, such as k-ary \
+             randomized response (FMT23's erratum withdrew the claim for every ε₀-LDP randomizer)",
+        ),
+    }
+}
+
+/// The stronger clone reduction's δ(ε) at (ε₀, n), as certified lower and upper bounds that
+/// differ by about 1e-9 relative (Feldman, McMillan & Talwar 2023, arXiv 2208.04591; replace-one).
+///
+/// δ(ε) = E_C[D_{e^ε}(P_C ‖ Q_C)] with the same pair P_c = A + Δ, Q_c = A + 1 − Δ as FMT21
+/// ([`clone_divergence`]) and more clones: C ∼ Bin(n − 1, 2/(e^{ε₀} + 1)) instead of
+/// Bin(n − 1, e^{−ε₀}). Valid for the randomizers of [`stronger_clones_exclude`] (k-ary
+/// randomized response), not for every ε₀-LDP randomizer (FMT23's erratum). Domain, method and
+/// accuracy as [`fmt21_numerical_delta`] (the same window and walk, with the other clone
+/// probability): the pair brackets mpmath's direct double sum in every reference row.
+/// Example: n = 4, ε₀ = 2: δ(0) = 0.547722 (the total variation), δ(1) = 0.380455.
+pub fn fmt23_numerical_delta(eps: f64, eps0: f64, n: u64) -> Result<(f64, f64), MathError> {
+    clone_delta(Clones::Stronger, eps, eps0, n)
+}
+
+/// The exact stronger-clone ε at (ε₀, n, δ): (lower, upper), as [`fmt21_numerical`] with the
+/// clone probability 2/(e^{ε₀} + 1) ([`fmt23_numerical_delta`]).
+///
+/// - Source: FMT23 (arXiv 2208.04591), the stronger clone reduction, evaluated exactly. Its text
+///   could not be read here beyond the abstract and erratum; the pair is the one Wang et al.'s
+///   published code evaluates for general ε₀-LDP parameters (arXiv 2304.05007,
+///   github.com/wangsw/PrivacyAmplification), and our values fall inside the brackets that code
+///   returns (n = 1e5, ε₀ = 4, δ = 1e-6: 0.11815 in [0.117188, 0.118164]).
+/// - Relation: replace-one. Upper bound (the upper value) for k-ary randomized response and any
+///   randomizer meeting [`stronger_clones_exclude`]'s condition; not for every ε₀-LDP randomizer.
+/// - Work: as [`fmt21_numerical`], with about (e^{ε₀} + 1)/2 times as many clones.
+pub fn fmt23_numerical(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), MathError> {
+    clone_epsilon(Clones::Stronger, eps0, n, delta)
 }

@@ -84,6 +84,30 @@ pub fn largest_eps0_with(
                 Some("FMT21 needs ε₀ ≤ log(n/(16·log(4/δ)))"),
             )
         }
+        Bound::Fmt23 | Bound::Fmt23Numerical => {
+            if let Some(why) = stronger_clones_exclude(randomizer) {
+                return Err(MathError::NoSolution {
+                    reason: format!("{} {why}", bound.id()),
+                });
+            }
+            if bound == Bound::Fmt23 {
+                let lim = fmt23_eps0_limit(n, delta);
+                if lim <= 0.0 {
+                    return Err(MathError::NoSolution {
+                        reason: format!(
+                            "FMT23's closed form needs ε₀ ≤ log((n − 1)/(8·log(4/δ)) − 1), which \
+                             is not positive at n = {n}, δ = {delta:e}"
+                        ),
+                    });
+                }
+                (
+                    lim.min(MAX_EPS0),
+                    Some("FMT23 needs ε₀ ≤ log((n − 1)/(8·log(4/δ)) − 1)"),
+                )
+            } else {
+                (MAX_EPS0, None)
+            }
+        }
         _ => (MAX_EPS0, None),
     };
     let eval = |e0: f64| epsilon_of(bound, randomizer, e0, n, delta);
@@ -119,6 +143,10 @@ pub fn largest_eps0_with(
             Ok((_, hi)) => hi - delta,
             Err(_) => 1.0,
         },
+        Bound::Fmt23Numerical => match fmt23_numerical_delta(target_eps, e0, n) {
+            Ok((_, hi)) => hi - delta,
+            Err(_) => 1.0,
+        },
         _ => match eval(e0) {
             Some(v) => v - target_eps,
             None => 1.0,
@@ -135,9 +163,9 @@ pub fn largest_eps0_with(
     // The inner ε of the numerical bounds carries a solver error (1e-12 for the clones, 1e-13
     // for the blanket), so the outer tolerance stays above it; the closed forms go to ~1e-14.
     let rel = match bound {
-        Bound::Fmt21Numerical => 1e-10,
+        Bound::Fmt21Numerical | Bound::Fmt23Numerical => 1e-10,
         Bound::Bbgn19Hoeffding | Bound::Bbgn19Bennett => 1e-12,
-        Bound::Efmrtt19 | Bound::Fmt21 => 1e-14,
+        Bound::Efmrtt19 | Bound::Fmt21 | Bound::Fmt23 => 1e-14,
     };
     let tol = Tolerance {
         abs: 1e-300,

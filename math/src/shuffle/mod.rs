@@ -18,10 +18,13 @@
 //! | `bbgn19-bennett` | δ(ε) ≤ E_{M∼Bin(n,γ)}[e^{−Mvφ(ab₊/v)/b₊²}·1{M≥1}]·b₊/(γn·log(1+ab₊/v)), smallest ε meeting δ | numeric | all (ε₀ when it does not amplify) | the same, Bennett's inequality |
 //! | `fmt21` | ε = log(1 + (e^{ε₀}−1)/(e^{ε₀}+1)·(8√(e^{ε₀}log(4/δ)/n) + 8e^{ε₀}/n)) | closed form | ε₀ ≤ log(n/(16 log(4/δ))) | Feldman, McMillan & Talwar, FOCS 2021 (arXiv 2012.12803), Theorem 3.1 |
 //! | `fmt21-numerical` | δ(ε) = E_C[D_{e^ε}(P_C‖Q_C)], clones C ∼ Bin(n−1, e^{−ε₀}), solved for ε | numeric, exact evaluation | all ε₀, n, δ | the same paper, the clone reduction and its numerical method |
+//! | `fmt23` | ε = log(1 + (e^{ε₀}−1)/(e^{ε₀}+1)·(8√(log(4/δ)/m) + 8/m)), m = 2(n−1)/(e^{ε₀}+1) | closed form | k-ary RR (see below); m ≥ 16 log(4/δ) | Feldman, McMillan & Talwar, SODA 2023 (arXiv 2208.04591), stronger clones |
+//! | `fmt23-numerical` | the same δ(ε) with C ∼ Bin(n−1, 2/(e^{ε₀}+1)) | numeric, exact evaluation | k-ary RR (see below); all ε₀, n, δ | the same paper |
 //!
-//! `best` is the smallest valid ε of the five ([`best`]). All five apply to any ε₀-LDP
+//! `best` is the smallest valid ε of the seven ([`best`]). The first five apply to any ε₀-LDP
 //! randomizer; the privacy blanket bounds are tighter when told the randomizer is k-ary randomized
-//! response ([`Randomizer::KRr`]).
+//! response ([`Randomizer::KRr`]); the stronger clones apply only to it (FMT23's erratum, below),
+//! so for a generic randomizer they are marked not valid and `best` is among the first five.
 //!
 //! ## Where the statements come from
 //!
@@ -63,11 +66,25 @@
 //! - FMT21 numerical: conditioned on C = c clones the two distributions of the count of reports
 //!   that look like x₁ are P_c = A + Δ and Q_c = A + 1 − Δ, A ∼ Bin(c, ½),
 //!   Δ ∼ Bern(e^{ε₀}/(e^{ε₀} + 1)); see [`clone_divergence`].
-//! - FMT 2023 ("Stronger privacy amplification by shuffling for Rényi and approximate differential
-//!   privacy", arXiv 2208.04591) is left out: its improved reduction could not be read here, and
-//!   we do not implement a bound we cannot state from its source with confidence. The specialised
-//!   k-RR clone analysis of FMT21 (its Section on specific randomizers) is left out for the same
-//!   reason.
+//! - FMT23 ("Stronger privacy amplification by shuffling for Rényi and approximate differential
+//!   privacy", arXiv 2208.04591): only its abstract and the first lines of its erratum could be
+//!   read here. The reduction is FMT21's pair with clone probability 2/(e^{ε₀} + 1): user 1's two
+//!   report distributions are written as mixtures θL₀ + (1 − θ)L₁ and (1 − θ)L₀ + θL₁ of two
+//!   extremes, θ = e^{ε₀}/(e^{ε₀} + 1), and every other report as r·L₀ + r·L₁ + (1 − 2r)·L_x with
+//!   r = 1/(e^{ε₀} + 1). We re-derived it: given which users are clones, the shuffled output is a
+//!   post-processing of the number of L₀ draws among the clones and user 1, which is A + Δ or
+//!   A + 1 − Δ as in FMT21. The split needs L_x ≥ 0, i.e. R(x)(y) ≥ (R(x₁)(y) + R(x₁′)(y))·r,
+//!   which ε₀-LDP does not imply; the erratum says the general theorems hold only for a
+//!   restricted class, and we apply the bound only to k-ary randomized response, which meets the
+//!   condition ([`stronger_clones_exclude`]). The same pair is what Wang et al. 2023 ("Privacy
+//!   amplification via shuffling: unified, simplified, and tightened", arXiv 2304.05007) evaluate
+//!   for general ε₀-LDP parameters; their published code's brackets contain our values
+//!   (`tests/shuffle_published.rs`), and exact small shuffles of k-RR (enumerated in the mpmath
+//!   generator) stay below the bound. Their sharper mechanism-specific parameters are not
+//!   implemented. FMT23's closed form is taken as FMT21's with the stronger clone probability and
+//!   n − 1 clones' worth of users (as Wang et al.'s code computes it). FMT23's Rényi DP theorem is
+//!   not implemented (its statement could not be read). The specialised k-RR clone analysis of
+//!   FMT21 (its Section on specific randomizers) is left out for the same reason.
 //!
 //! ## Numerical method of `fmt21-numerical`
 //!
@@ -148,16 +165,24 @@ pub enum Bound {
     Fmt21,
     /// Feldman, McMillan & Talwar 2021, the clone reduction evaluated exactly.
     Fmt21Numerical,
+    /// Feldman, McMillan & Talwar 2023, the closed form for stronger clones (k-ary randomized
+    /// response and the other randomizers FMT23's erratum allows).
+    Fmt23,
+    /// Feldman, McMillan & Talwar 2023, the stronger clone reduction evaluated exactly (the same
+    /// randomizers).
+    Fmt23Numerical,
 }
 
 impl Bound {
     /// All bounds, in display order (oldest first).
-    pub const ALL: [Bound; 5] = [
+    pub const ALL: [Bound; 7] = [
         Bound::Efmrtt19,
         Bound::Bbgn19Hoeffding,
         Bound::Bbgn19Bennett,
         Bound::Fmt21,
         Bound::Fmt21Numerical,
+        Bound::Fmt23,
+        Bound::Fmt23Numerical,
     ];
 
     /// Machine name used in URLs, CLI flags and JSON.
@@ -168,6 +193,8 @@ impl Bound {
             Bound::Bbgn19Bennett => "bbgn19-bennett",
             Bound::Fmt21 => "fmt21",
             Bound::Fmt21Numerical => "fmt21-numerical",
+            Bound::Fmt23 => "fmt23",
+            Bound::Fmt23Numerical => "fmt23-numerical",
         }
     }
 
@@ -184,6 +211,8 @@ impl Bound {
             Bound::Bbgn19Bennett => "Privacy blanket (Bennett)",
             Bound::Fmt21 => "Clones, closed form",
             Bound::Fmt21Numerical => "Clones, numerical",
+            Bound::Fmt23 => "Stronger clones, closed form",
+            Bound::Fmt23Numerical => "Stronger clones, numerical",
         }
     }
 
@@ -203,6 +232,11 @@ impl Bound {
                 "Feldman, McMillan & Talwar, \"Hiding among the clones: a simple and nearly \
                  optimal analysis of privacy amplification by shuffling\", FOCS 2021 \
                  (arXiv 2012.12803)"
+            }
+            Bound::Fmt23 | Bound::Fmt23Numerical => {
+                "Feldman, McMillan & Talwar, \"Stronger privacy amplification by shuffling for \
+                 Rényi and approximate differential privacy\", SODA 2023 (arXiv 2208.04591, with \
+                 its erratum)"
             }
         }
     }
@@ -442,6 +476,17 @@ pub fn shuffle_epsilon_with(
             r.no_amplification = hi >= eps0;
             r
         }
+        Bound::Fmt23 => fmt23(randomizer, eps0, n, delta)?,
+        Bound::Fmt23Numerical => match stronger_clones_exclude(randomizer) {
+            Some(why) => ShuffleEpsilon::invalid(bound, randomizer, why),
+            None => {
+                let (lo, hi) = fmt23_numerical(eps0, n, delta)?;
+                let mut r = ShuffleEpsilon::valid(bound, randomizer, hi);
+                r.exact_lower = Some(lo);
+                r.no_amplification = hi >= eps0;
+                r
+            }
+        },
     };
     out.randomizer = randomizer;
     Ok(out)
@@ -488,6 +533,9 @@ pub fn tightest(results: &[ShuffleEpsilon]) -> Option<&ShuffleEpsilon> {
 fn epsilon_of(bound: Bound, randomizer: Randomizer, eps0: f64, n: u64, delta: f64) -> Option<f64> {
     match bound {
         Bound::Fmt21Numerical => fmt21_numerical(eps0, n, delta).ok().map(|r| r.1),
+        Bound::Fmt23Numerical if stronger_clones_exclude(randomizer).is_none() => {
+            fmt23_numerical(eps0, n, delta).ok().map(|r| r.1)
+        }
         _ => shuffle_epsilon_with(bound, randomizer, eps0, n, delta)
             .ok()
             .and_then(|r| r.epsilon),
@@ -548,7 +596,7 @@ mod tests {
             (10_000, 0.2, 0.01),
             (300, 3.0, 2.9),
         ] {
-            let w = CloneWindow::new(n, eps0, 1e-40);
+            let w = CloneWindow::new(n, eps0, Clones::Fmt21, 1e-40);
             let (lo, hi) = w.delta(eps);
             let direct: f64 = (w.c_lo..=w.c_hi)
                 .map(|c| w.weight(c) * clone_divergence(c, eps, eps0).unwrap())

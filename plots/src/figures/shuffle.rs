@@ -4,8 +4,8 @@
 
 use amp_math::shuffle::{
     best_with, fmt21_numerical, fmt21_published, largest_eps0_over, mean_error_central_laplace,
-    mean_error_local_rr, mean_error_shuffled_rr, shuffle_epsilon_with, subsampled_rr, Bound,
-    Randomizer, ShuffleEpsilon, MAX_USERS,
+    mean_error_local_rr, mean_error_shuffled_rr, shuffle_epsilon_with, stronger_clones_exclude,
+    subsampled_rr, Bound, Randomizer, ShuffleEpsilon, MAX_USERS,
 };
 use amp_math::subsampling::base_epsilon;
 
@@ -43,6 +43,7 @@ fn color(b: Bound) -> usize {
         Bound::Bbgn19Bennett => 2,
         Bound::Fmt21 => 3,
         Bound::Fmt21Numerical => 4,
+        Bound::Fmt23 | Bound::Fmt23Numerical => 5,
     }
 }
 
@@ -131,10 +132,20 @@ fn add_bounds(
     at: impl Fn(Bound, f64) -> Option<ShuffleEpsilon>,
     axis: &str,
 ) {
-    for b in Bound::ALL
-        .into_iter()
-        .filter(|&b| b != Bound::Fmt21Numerical)
-    {
+    // FMT23's stronger clones hold for k-ary randomized response, not for every randomizer (its
+    // erratum): one note instead of two curves that are invalid everywhere.
+    let stronger = stronger_clones_exclude(r).is_none();
+    if !stronger {
+        chart.notes.push(
+            "Stronger clones (FMT23): drawn for k-ary randomized response only; its erratum \
+             withdrew the claim for every ε₀-LDP randomizer."
+                .into(),
+        );
+    }
+    for b in Bound::ALL.into_iter().filter(|&b| {
+        b != Bound::Fmt21Numerical
+            && (stronger || !matches!(b, Bound::Fmt23 | Bound::Fmt23Numerical))
+    }) {
         let c = curve(xs, |x| at(b, x));
         if c.points.is_empty() {
             chart.notes.push(format!(
@@ -154,7 +165,7 @@ fn add_bounds(
         chart.series.push(Series {
             label: legend(b, r),
             points: c.points,
-            role: if b == Bound::Fmt21 {
+            role: if matches!(b, Bound::Fmt21 | Bound::Fmt23) {
                 Role::Bound(color(b))
             } else {
                 Role::Family(color(b))
