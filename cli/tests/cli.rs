@@ -1463,3 +1463,54 @@ fn stronger_clones_for_randomized_response_only() {
         "{out}"
     );
 }
+
+#[test]
+fn clone_reductions_give_their_renyi_dp() {
+    // Certified [lower, upper] per order, the stronger clones below the 2021 ones; only for the
+    // two clone bounds.
+    let run = |bound: &str, extra: &[&str]| {
+        let mut a = vec![
+            "shuffle", "--eps0", "1", "--users", "1000", "--delta", "1e-6", "--bound", bound,
+            "--orders", "2,32", "--json",
+        ];
+        a.extend_from_slice(extra);
+        let o = amplify(&a);
+        assert!(o.status.success(), "{a:?}: {o:?}");
+        let out = stdout(&o);
+        (json_array(&out, "rdp_lower"), json_array(&out, "rdp_upper"))
+    };
+    let (lo21, hi21) = run("fmt21-numerical", &[]);
+    let (lo23, hi23) = run("fmt23-numerical", &["--randomizer", "k-rr", "--k", "2"]);
+    for i in 0..2 {
+        assert!(lo21[i] <= hi21[i] && hi21[i] - lo21[i] <= 1e-9 * hi21[i]);
+        assert!(
+            lo23[i] <= hi23[i] && hi23[i] < lo21[i],
+            "{hi23:?} vs {lo21:?}"
+        );
+    }
+    // The divergence grows with the order.
+    assert!(hi21[0] < lo21[1]);
+    assert_fails_with(
+        &[
+            "shuffle", "--eps0", "1", "--users", "1000", "--delta", "1e-6", "--bound", "best",
+            "--orders", "2",
+        ],
+        "--orders needs --bound fmt21-numerical or fmt23-numerical",
+    );
+    assert_fails_with(
+        &[
+            "shuffle",
+            "--eps0",
+            "1",
+            "--users",
+            "1000",
+            "--delta",
+            "1e-6",
+            "--bound",
+            "fmt23-numerical",
+            "--orders",
+            "2",
+        ],
+        "k-ary randomized response",
+    );
+}

@@ -126,7 +126,7 @@ fn ln_mix(q: f64, t: f64) -> f64 {
 /// f_s(x) = (1 + x)^s − 1 − s·x for x > −1, given also ln(1 + x) = `la` (accurate), without
 /// cancellation: a series while |x| and |(s − 1)x| are small, else directly (then the result is
 /// not much smaller than s·x).
-fn excess(s: f64, x: f64, la: f64) -> f64 {
+pub(crate) fn excess(s: f64, x: f64, la: f64) -> f64 {
     if x.abs() < 0.1 && ((s - 1.0) * x).abs() < 0.1 && (s * x).abs() < 0.5 {
         let mut term = s * (s - 1.0) / 2.0 * x * x;
         let mut sum = term;

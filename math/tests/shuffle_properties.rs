@@ -367,3 +367,43 @@ fn edge_cases() {
     let v = shuffle::subsampled_rr_exact(1e-9, 1e-9).unwrap();
     assert!((v / 1e-18 - 1.0).abs() < 1e-12, "{v}");
 }
+
+proptest! {
+    // Each case evaluates a few Rényi moments of the clone pairs (milliseconds each at n ≤ 2e4).
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The clone pairs' Rényi DP: a bracket that closes, non-increasing in n, non-decreasing in
+    /// the order and in ε₀, the stronger clones never above the 2021 ones, and the classic RDP
+    /// conversion never below the exact ε of the same pair (it is a looser route to (ε, δ)).
+    #[test]
+    fn clone_rdp_is_ordered_and_converts_above_the_exact_epsilon(
+        eps0 in log_uniform(1e-2, 6.0), e2 in log_uniform(1e-2, 6.0),
+        n in users(1.0, 2e4), n2 in users(1.0, 2e4),
+        l1 in log_uniform(1.01, 64.0), l2 in log_uniform(1.01, 64.0),
+        delta in log_uniform(1e-10, 1e-2),
+    ) {
+        let krr = Randomizer::KRr { k: 2 };
+        let (lo, hi) = shuffle::fmt21_rdp(eps0, n, l1).unwrap();
+        prop_assert!(0.0 <= lo && lo <= hi && hi - lo <= 2e-5 * hi + 1e-300, "[{}, {}]", lo, hi);
+        let (slo, shi) = shuffle::fmt23_rdp(krr, eps0, n, l1).unwrap();
+        prop_assert!(slo <= hi * (1.0 + SLACK), "stronger {} above clones {}", slo, hi);
+        prop_assert!(shi >= slo);
+        // Monotone in n, the order and ε₀.
+        let (nlo, nhi) = if n <= n2 { (n, n2) } else { (n2, n) };
+        let a = shuffle::fmt21_rdp(eps0, nlo, l1).unwrap();
+        let b = shuffle::fmt21_rdp(eps0, nhi, l1).unwrap();
+        prop_assert!(b.0 <= a.1 * (1.0 + SLACK), "n {}→{}: {:?} → {:?}", nlo, nhi, a, b);
+        let (llo, lhi) = if l1 <= l2 { (l1, l2) } else { (l2, l1) };
+        let a = shuffle::fmt23_rdp(krr, eps0, n, llo).unwrap();
+        let b = shuffle::fmt23_rdp(krr, eps0, n, lhi).unwrap();
+        prop_assert!(a.0 <= b.1 * (1.0 + SLACK), "λ {}→{}: {:?} → {:?}", llo, lhi, a, b);
+        let (elo, ehi) = if eps0 <= e2 { (eps0, e2) } else { (e2, eps0) };
+        let a = shuffle::fmt21_rdp(elo, n, l1).unwrap();
+        let b = shuffle::fmt21_rdp(ehi, n, l1).unwrap();
+        prop_assert!(a.0 <= b.1 * (1.0 + SLACK), "ε₀ {}→{}: {:?} → {:?}", elo, ehi, a, b);
+        // RDP → (ε, δ) at this order: ε = D_λ + log(1/δ)/(λ − 1) is at least the exact ε.
+        let via_rdp = (hi + (1.0 / delta).ln() / (l1 - 1.0)).min(eps0);
+        let (exact_lo, _) = shuffle::fmt21_numerical(eps0, n, delta).unwrap();
+        prop_assert!(exact_lo <= via_rdp * (1.0 + SLACK), "exact {} > via RDP {}", exact_lo, via_rdp);
+    }
+}

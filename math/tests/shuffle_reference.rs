@@ -11,7 +11,7 @@
 
 use amp_math::shuffle::{
     self, bbgn19_bennett_delta, bbgn19_hoeffding_delta, clone_divergence, fmt21_numerical_delta,
-    fmt23_numerical_delta, largest_eps0, Bound, Randomizer,
+    fmt21_rdp, fmt23_numerical_delta, fmt23_rdp, largest_eps0, Bound, Randomizer,
 };
 
 const TABLE: &str = include_str!("data/shuffle.csv");
@@ -40,6 +40,8 @@ fn tolerance(kind: &str) -> f64 {
         "hoeffding" | "bennett" => 1e-10,
         "fmt21_eps0" | "mean_shuffled" => 1e-9,
         "clone_delta" | "stronger_delta" => 2e-9,
+        // Every clone count is its own block at these n, so the bracket closes to rounding.
+        "clone_rdp" => 1e-10,
         // Not an evaluation of our formula: the exact δ of one small shuffle, which the stronger
         // clone bound must dominate (checked in the row; the "error" is how far below it is).
         "krr_shuffled" => f64::INFINITY,
@@ -102,6 +104,21 @@ fn shuffle_matches_mpmath() {
             }
             "stronger_delta" => {
                 let (lo, hi) = fmt23_numerical_delta(num(eps), num(eps0), whole(n)).unwrap();
+                assert!(
+                    lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
+                    "{line}: [{lo:e}, {hi:e}] does not bracket the reference"
+                );
+                let e = relative(lo, expected).max(relative(hi, expected));
+                assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
+                0.5 * (lo + hi)
+            }
+            "clone_rdp" => {
+                let (lambda, eps0, n) = (num(p), num(eps0), whole(n));
+                let (lo, hi) = if whole(k) == 1 {
+                    fmt23_rdp(Randomizer::KRr { k: 2 }, eps0, n, lambda).unwrap()
+                } else {
+                    fmt21_rdp(eps0, n, lambda).unwrap()
+                };
                 assert!(
                     lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
                     "{line}: [{lo:e}, {hi:e}] does not bracket the reference"

@@ -33,6 +33,9 @@ Kinds (replace-one throughout):
   stronger_delta  the same with FMT23's stronger clones, C ~ Bin(n - 1, 2/(e^eps0 + 1)) (arXiv 2208.04591)
   fmt23           log(1 + (e^eps0 - 1)/(e^eps0 + 1) (8 sqrt(log(4/delta)/m) + 8/m)), m = 2(n - 1)/(e^eps0 + 1),
                   only where m >= 16 log(4/delta)
+  clone_rdp       Renyi divergence of order lambda (column p) of the clone pair, 2021 clones (k = 0) or 2023
+                  stronger clones (k = 1): (1/(lambda - 1)) log sum_c w_c sum_j P_c(j)^lambda Q_c(j)^(1 - lambda), over every
+                  c and j (no window), P_c, Q_c as in clone_div; also checked equal in the other order
   krr_shuffled    the exact delta(eps) of shuffling n reports of k-ary randomized response (k in column k),
                   user 1 holding 0 or 1 and users 2..n the values listed in column mu (digits, e.g. "2222"),
                   by enumerating every multiset of reports: sum over multisets of max(P - e^eps Q, Q - e^eps P)
@@ -169,6 +172,29 @@ def clone_delta(eps, eps0, n, stronger=False):
     return total
 
 
+def clone_rdp(lam, eps0, n, stronger):
+    lam = M(lam)
+    e0 = mp.exp(M(eps0))
+    al = e0 / (e0 + 1)
+    p = 2 / (e0 + 1) if stronger else 1 / e0
+    big_n = n - 1
+    tot_pq = tot_qp = M(0)
+    for c in range(0, big_n + 1):
+        w = mp.binomial(big_n, c) * p ** c * (1 - p) ** (big_n - c)
+        b = [mp.binomial(c, j) / M(2) ** c for j in range(c + 1)]
+        bb = lambda j: b[j] if 0 <= j <= c else M(0)
+        mpq = mqp = M(0)
+        for j in range(c + 2):
+            pj = al * bb(j - 1) + (1 - al) * bb(j)
+            qj = al * bb(j) + (1 - al) * bb(j - 1)
+            mpq += pj ** lam * qj ** (1 - lam)
+            mqp += qj ** lam * pj ** (1 - lam)
+        tot_pq += w * mpq
+        tot_qp += w * mqp
+    assert abs(tot_pq - tot_qp) <= mp.mpf(10) ** -40 * tot_pq
+    return mp.log(tot_pq) / (lam - 1)
+
+
 def fmt23(eps0, n, delta):
     e = mp.exp(M(eps0))
     m = 2 * M(n - 1) / (e + 1)
@@ -302,6 +328,13 @@ def main():
             for eps0 in [1e-9, 1e-4, 0.1, 1.0, 4.0, 8.0]:
                 if fmt23_valid(eps0, n, delta):
                     row("fmt23", eps0=eps0, n=n, delta=delta, expected=fmt23(eps0, n, delta))
+    for n, eps0, lams in [(1, 1.0, [1.5, 2.0, 8.0]), (2, 0.5, [2.0, 5.5]), (10, 2.0, [2.0, 16.0]),
+                          (100, 1.0, [1.01, 2.0, 8.0, 32.0]), (300, 4.0, [2.0, 8.0]), (300, 0.1, [2.0, 100.0]),
+                          (400, 1.0, [4.0, 32.0]), (400, 6.0, [3.0])]:
+        for lam in lams:
+            for stronger in (0, 1):
+                row("clone_rdp", eps0=eps0, n=n, p=lam, k=stronger,
+                    expected=clone_rdp(lam, eps0, n, stronger == 1))
     # Small shuffles of k-ary randomized response, exactly: the other users hold user 1's two
     # values, or a third value, or a mix.
     for k, eps0, others in [(2, 1.0, [0, 0, 0]), (2, 2.0, [1, 0, 1, 0]), (3, 1.0, [2, 2, 2]),

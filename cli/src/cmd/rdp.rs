@@ -29,7 +29,7 @@ pub fn command() -> Command {
 }
 
 /// `--orders 1.5,2,32`: each above 1 and at most [`MAX_ORDER`].
-fn orders(text: &str) -> Result<Vec<f64>, String> {
+pub(crate) fn orders(text: &str) -> Result<Vec<f64>, String> {
     if text.len() > 10_000 {
         return Err("the list is too long (at most 10,000 characters)".into());
     }

@@ -2,8 +2,8 @@
 //! δ), or with `--invert` the largest ε₀ that meets a target central ε. Replace one.
 
 use amp_math::shuffle::{
-    best_with, largest_eps0_over, shuffle_epsilon_with, Bound, Choice, Randomizer, BEST_ID,
-    RELATION,
+    best_with, fmt21_rdp, fmt23_rdp, largest_eps0_over, shuffle_epsilon_with, Bound, Choice,
+    Randomizer, BEST_ID, RELATION,
 };
 use amp_plots::figures::shuffle::randomizer;
 use amp_plots::param as p;
@@ -51,6 +51,14 @@ pub fn command() -> Command {
         .arg(args::required(p::DELTA))
         .arg(args::param(p::RANDOMIZER))
         .arg(args::param(p::K).requires(p::RANDOMIZER.spec.name))
+        .arg(
+            Arg::new("orders")
+                .long("orders")
+                .value_name("A1,A2,…")
+                .help("Also the Rényi DP of the clone reduction at these orders (with --bound fmt21-numerical or fmt23-numerical): a certified [lower, upper] per order")
+                .value_parser(crate::cmd::rdp::orders)
+                .conflicts_with("invert"),
+        )
         .arg(args::json())
 }
 
@@ -67,6 +75,12 @@ struct Forward {
     reason_invalid: Option<&'static str>,
     randomizer: String,
     relation: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rdp_orders: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rdp_lower: Option<Vec<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rdp_upper: Option<Vec<f64>>,
 }
 
 #[derive(Serialize)]
@@ -126,6 +140,30 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         );
     }
     let eps0 = v.real(p::EPS0);
+    // The clone reductions' Rényi DP at the given orders.
+    let (mut rdp_orders, mut rdp_lower, mut rdp_upper) = (None, None, None);
+    if let Some(orders) = m.get_one::<Vec<f64>>("orders") {
+        let at = |a: f64| {
+            match choice {
+            Choice::One(Bound::Fmt21Numerical) => fmt21_rdp(eps0, n, a),
+            Choice::One(Bound::Fmt23Numerical) => fmt23_rdp(r, eps0, n, a),
+            _ => Err(amp_math::MathError::NoSolution {
+                reason: "--orders needs --bound fmt21-numerical or fmt23-numerical (the Rényi DP of a clone reduction)".into(),
+            }),
+        }
+        };
+        let pairs = orders
+            .iter()
+            .map(|&a| at(a).map_err(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        for &(lo, hi) in &pairs {
+            crate::output::finite("rdp", lo)?;
+            crate::output::finite("rdp", hi)?;
+        }
+        rdp_orders = Some(orders.clone());
+        rdp_lower = Some(pairs.iter().map(|x| x.0).collect());
+        rdp_upper = Some(pairs.iter().map(|x| x.1).collect());
+    }
     let res = match choice {
         Choice::Best => best_with(r, eps0, n, delta).map_err(e)?,
         Choice::One(b) => shuffle_epsilon_with(b, r, eps0, n, delta).map_err(e)?,
@@ -148,6 +186,9 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
             reason_invalid: res.reason_invalid,
             randomizer: r_text,
             relation: RELATION.id(),
+            rdp_orders,
+            rdp_lower,
+            rdp_upper,
         },
         json,
     )

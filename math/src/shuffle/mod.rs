@@ -82,8 +82,9 @@
 //!   (`tests/shuffle_published.rs`), and exact small shuffles of k-RR (enumerated in the mpmath
 //!   generator) stay below the bound. Their sharper mechanism-specific parameters are not
 //!   implemented. FMT23's closed form is taken as FMT21's with the stronger clone probability and
-//!   n − 1 clones' worth of users (as Wang et al.'s code computes it). FMT23's Rényi DP theorem is
-//!   not implemented (its statement could not be read). The specialised k-RR clone analysis of
+//!   n − 1 clones' worth of users (as Wang et al.'s code computes it). FMT23's Rényi DP theorem
+//!   (a closed-form bound) could not be read; instead the Rényi divergence of each clone pair is
+//!   evaluated exactly ([`fmt21_rdp`], [`fmt23_rdp`]), which is at most any bound derived from it. The specialised k-RR clone analysis of
 //!   FMT21 (its Section on specific randomizers) is left out for the same reason.
 //!
 //! ## Numerical method of `fmt21-numerical`
@@ -350,11 +351,13 @@ impl ShuffleEpsilon {
 }
 
 mod blanket;
+mod clone_rdp;
 mod clones;
 mod closed;
 mod inverse;
 
 pub use blanket::*;
+pub use clone_rdp::*;
 pub use clones::*;
 pub use closed::*;
 pub use inverse::*;
