@@ -17,7 +17,7 @@ command -v cargo-mutants >/dev/null || { echo "mutants: install cargo-mutants fi
 
 tests_for() {
   case "$1" in
-    subsampling) echo "properties reference with_replacement_exact" ;;
+    subsampling) echo "properties reference with_replacement_exact shuffle_reference" ;;
     limits) echo "limits_reference limits_properties" ;;
     accuracy) echo "accuracy_reference" ;;
     rdp) echo "rdp_reference rdp_properties rdp_poisson_exact" ;;

@@ -567,6 +567,80 @@ mod tests {
         assert!((v - 0.4941).abs() < 1e-4 && (v - 0.494_028_708_044_178_8).abs() < 1e-15);
     }
 
+    /// Found by mutation testing (tools/mutants.sh): names, domain edges and the far branch of
+    /// the inverse that no other test reached.
+    #[test]
+    fn names_and_domain_edges() {
+        for s in Scheme::ALL {
+            assert_eq!(Scheme::from_id(s.id()), Some(s));
+        }
+        assert_eq!(Scheme::from_id("poisson"), Some(Scheme::Poisson));
+        assert_eq!(
+            Scheme::from_id("with-replacement"),
+            Some(Scheme::WithReplacement)
+        );
+        assert_eq!(Scheme::from_id("nope"), None);
+        assert_eq!(Scheme::Poisson.label(), "Poisson (rate p)");
+        assert_eq!(
+            Scheme::WithoutReplacement.label(),
+            "m of n without replacement"
+        );
+        // m = n without replacement is the whole dataset, allowed; m = n + 1 is not.
+        assert!(Sampling::WithoutReplacement { m: 5, n: 5 }
+            .validate()
+            .is_ok());
+        assert!(Sampling::WithoutReplacement { m: 6, n: 5 }
+            .validate()
+            .is_err());
+        // Counts up to 2^53 inclusive.
+        assert!(Sampling::WithoutReplacement { m: 1, n: MAX_COUNT }
+            .validate()
+            .is_ok());
+        assert!(Sampling::WithoutReplacement {
+            m: 1,
+            n: MAX_COUNT + 1
+        }
+        .validate()
+        .is_err());
+        assert!(Sampling::WithoutReplacement { m: 0, n: 5 }
+            .validate()
+            .is_err());
+        // With replacement: NaN in either argument, m out of range with a good n.
+        assert!(with_replacement_inclusion(f64::NAN, 10.0).is_err());
+        assert!(with_replacement_inclusion(1.0, f64::NAN).is_err());
+        assert!(with_replacement_inclusion(-1.0, 10.0).is_err());
+        assert!(with_replacement_inclusion(1.0, 0.5).is_err());
+        // One record: drawn iff there is at least one draw.
+        assert_eq!(with_replacement_inclusion(0.0, 1.0).unwrap(), 0.0);
+        assert_eq!(with_replacement_inclusion(0.5, 1.0).unwrap(), 1.0);
+        // One draw from n ≥ 2 records: δ′ = δ/n exactly.
+        let d = with_replacement_delta(1.0, 1e-6, 1, 10).unwrap();
+        assert!((d - 1e-7).abs() <= 1e-22, "{d}");
+        // Poisson: δ′ = p·δ exactly; the inverse divides by p. Bad base ε is refused.
+        let a = amplify(
+            &Sampling::Poisson { p: 0.1 },
+            EpsDelta {
+                epsilon: 1.0,
+                delta: 1e-6,
+            },
+        )
+        .unwrap();
+        assert!((a.guarantee.delta - 1e-7).abs() <= 1e-22);
+        let s = Sampling::Poisson { p: 0.1 };
+        assert!((base_delta(&s, 1.0, 1e-7).unwrap() - 1e-6).abs() <= 1e-21);
+        for bad in [f64::NAN, -1.0, f64::INFINITY] {
+            assert!(base_delta(&s, bad, 1e-7).is_err(), "{bad}");
+        }
+        // The inverse where (e^ε′ − 1)/p overflows: log(1 + (e^500 − 1)/1e-200) = 500 + 200·ln 10
+        // to double precision (the −1 and the 1 are far below an ulp).
+        let e = base_epsilon(500.0, 1e-200).unwrap();
+        let want = 500.0 + 200.0 * std::f64::consts::LN_10;
+        assert!(
+            (e - want).abs() <= 4.0 * f64::EPSILON * want,
+            "{e} vs {want}"
+        );
+    }
+
     #[test]
     fn out_of_domain_inputs_are_typed_errors() {
         assert!(matches!(

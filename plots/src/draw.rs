@@ -121,13 +121,52 @@ fn label_count(span: f64, log: bool, room: usize) -> usize {
     wanted.min(room).max(2)
 }
 
-/// Draw `chart` on `root`, with an optional title above it. A chart with a `lower` panel is drawn
-/// as two panels, 60% and 40% of the height.
+/// Draw `chart` on `root`, with an optional title above it. Each panel's legend goes in the first
+/// corner (the chart's own first) where it covers no curve, band edge or marker; where there is
+/// none it is left out and the returned [`Frame`] says so (`legend_hidden`): the page then lists
+/// it beside the canvas, and a standalone picture is drawn again with
+/// [`draw_chart_legend_below`].
 pub fn draw_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &Chart,
     theme: &Theme,
     title: Option<&str>,
+) -> Result<Frame, String> {
+    draw_chart_once(root, chart, theme, title, true)
+}
+
+/// `chart` over a band that holds its legend in as many columns as fit (for standalone pictures
+/// whose legend fits nowhere inside the plot). When even the band would take half the picture,
+/// the chart is drawn without a legend.
+pub fn draw_chart_legend_below<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    theme: &Theme,
+    title: Option<&str>,
+) -> Result<Frame, String> {
+    let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
+    let items = legend_entries(chart, theme);
+    let (w, h) = root.dim_in_pixel();
+    let band = legend_band_height(root, &items, theme, w as i32).map_err(e)?;
+    if items.is_empty() || band >= h as i32 / 2 {
+        return draw_chart_once(root, chart, theme, title, false);
+    }
+    root.fill(&theme.background).map_err(e)?;
+    let (top, bottom) = root.split_vertically(h as i32 - band);
+    // The band first: drawing the chart ends by presenting the picture (an SVG is closed then).
+    draw_legend_band(&bottom, &items, theme).map_err(e)?;
+    let mut frame = draw_chart_once(&top, chart, theme, title, false)?;
+    frame.legend_hidden = false;
+    Ok(frame)
+}
+
+/// One drawing of the chart; `legend` false leaves every legend out (and reports it hidden).
+fn draw_chart_once<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &Chart,
+    theme: &Theme,
+    title: Option<&str>,
+    legend: bool,
 ) -> Result<Frame, String> {
     let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
     root.fill(&theme.background).map_err(e)?;
@@ -143,17 +182,120 @@ pub fn draw_chart<DB: DrawingBackend>(
         None => root.clone(),
     };
     let frame = match &chart.lower {
-        None => draw_panel(&area, chart, theme)?,
+        None => draw_panel(&area, chart, theme, legend)?,
         Some(lower) => {
             let (_, h) = area.dim_in_pixel();
             let (top, bottom) = area.split_vertically((h as f64 * 0.6).round() as i32);
-            let frame = draw_panel(&top, chart, theme)?;
-            draw_panel(&bottom, lower, theme)?;
+            let mut frame = draw_panel(&top, chart, theme, legend)?;
+            let low = draw_panel(&bottom, lower, theme, legend)?;
+            frame.legend_hidden |= low.legend_hidden;
             frame
         }
     };
     root.present().map_err(e)?;
     Ok(frame)
+}
+
+/// One legend entry as the page can show it outside the picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendEntry {
+    /// The series' or band's label.
+    pub label: String,
+    /// Its colour, as `#rrggbb`.
+    pub color: String,
+    /// How its sample looks.
+    pub mark: LegendMark,
+}
+
+/// The sample drawn beside a legend entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LegendMark {
+    /// A solid line.
+    Line,
+    /// A dashed line.
+    Dashed,
+    /// A filled swatch (a band).
+    Fill,
+    /// A dot (a scatter).
+    Dot,
+}
+
+/// Every legend entry of `chart` (and its lower panel), in drawing order: bands, then labelled
+/// series.
+pub fn legend_marks(chart: &Chart, theme: &Theme) -> Vec<LegendEntry> {
+    let hex = |c: RGBColor| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2);
+    let mut out = Vec::new();
+    for c in std::iter::once(chart).chain(chart.lower.as_deref()) {
+        for b in &c.bands {
+            if b.points.len() >= 2 && !b.label.is_empty() {
+                out.push(LegendEntry {
+                    label: b.label.clone(),
+                    color: hex(theme.palette[0]),
+                    mark: LegendMark::Fill,
+                });
+            }
+        }
+        for s in &c.series {
+            if s.label.is_empty() {
+                continue;
+            }
+            let (color, _, dash) = role_style(s.role, theme);
+            let mark = match s.role {
+                Role::Scatter(_) => LegendMark::Dot,
+                _ if dash.is_some() => LegendMark::Dashed,
+                _ => LegendMark::Line,
+            };
+            out.push(LegendEntry {
+                label: s.label.clone(),
+                color: hex(color),
+                mark,
+            });
+        }
+    }
+    out
+}
+
+/// The legend entries with their drawing glyphs (for the band below the chart).
+fn legend_entries(chart: &Chart, theme: &Theme) -> Vec<(String, Glyph)> {
+    legend_marks(chart, theme)
+        .into_iter()
+        .zip(
+            std::iter::once(chart)
+                .chain(chart.lower.as_deref())
+                .flat_map(|c| {
+                    c.bands
+                        .iter()
+                        .filter(|b| b.points.len() >= 2 && !b.label.is_empty())
+                        .map(|_| Glyph::Fill(theme.palette[0].mix(0.25)))
+                        .chain(c.series.iter().filter(|s| !s.label.is_empty()).map(|s| {
+                            let (color, width, dash) = role_style(s.role, theme);
+                            match s.role {
+                                Role::Scatter(_) => Glyph::Dot(color),
+                                _ => {
+                                    Glyph::Line(color.stroke_width(theme.px(width)), dash.is_some())
+                                }
+                            }
+                        }))
+                        .collect::<Vec<_>>()
+                }),
+        )
+        .map(|(e, g)| (e.label, g))
+        .collect()
+}
+
+/// Colour, line width and dash (length, gap) of a series' role.
+fn role_style(role: Role, theme: &Theme) -> (RGBColor, f64, Option<(f64, f64)>) {
+    match role {
+        Role::Highlight => (theme.accent, 3.0, None),
+        Role::Family(i) | Role::Scatter(i) => (theme.palette[i % theme.palette.len()], 1.6, None),
+        Role::Bound(i) => (
+            theme.palette[i % theme.palette.len()],
+            2.0,
+            Some((7.0, 4.0)),
+        ),
+        Role::HighlightBound => (theme.accent, 2.0, Some((7.0, 4.0))),
+        Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
+    }
 }
 
 /// Where a panel's plotting area is on the backend, in its pixels, and which data range it
@@ -174,6 +316,9 @@ pub struct Frame {
     pub x_max: f64,
     /// Logarithmic x axis.
     pub x_log: bool,
+    /// The legend would have covered data in every corner of a panel and was left out of the
+    /// picture ([`LegendFallback::Hide`]): the page shows it beside the figure instead.
+    pub legend_hidden: bool,
 }
 
 impl Frame {
@@ -324,14 +469,16 @@ impl Axes {
     }
 }
 
-/// One panel: axes, heatmap, bands, boxes, curves, markers, outlines, colour bar, legend.
+/// One panel: axes, heatmap, bands, boxes, curves, markers, outlines, colour bar, legend (when
+/// `with_legend`, in the first corner where it covers no data; hidden otherwise).
 fn draw_panel<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &Chart,
     theme: &Theme,
+    with_legend: bool,
 ) -> Result<Frame, String> {
     let axes = Axes::of(chart)?;
-    let (mut cc, frame) = draw_mesh(root, chart, theme, axes)?;
+    let (mut cc, mut frame) = draw_mesh(root, chart, theme, axes)?;
     let mut legend: Vec<(String, Glyph)> = Vec::new();
     if let Some(hm) = &chart.heatmap {
         draw_heatmap(&mut cc, hm, axes)?;
@@ -355,8 +502,88 @@ fn draw_panel<DB: DrawingBackend>(
     if let Some(hm) = &chart.heatmap {
         draw_colorbar(root, hm, (plot.0.clone(), plot.1.clone()), theme).map_err(err)?;
     }
-    draw_legend(root, &legend, chart.legend, (plot.0, plot.1), theme).map_err(err)?;
+    if legend.is_empty() {
+        return Ok(frame);
+    }
+    if !with_legend {
+        frame.legend_hidden = true;
+        return Ok(frame);
+    }
+    let occupied = occupied_pixels(&cc, chart, axes, theme, (bx, by));
+    let placed = draw_legend(
+        root,
+        &legend,
+        chart.legend,
+        (plot.0, plot.1),
+        theme,
+        &occupied,
+    )
+    .map_err(err)?;
+    frame.legend_hidden = !placed;
     Ok(frame)
+}
+
+/// Pixels (in `root`'s coordinates) that show data: every visible curve sampled every 3 px, band
+/// edges, markers with their labels' boxes. A legend box must cover none of them.
+fn occupied_pixels<DB: DrawingBackend>(
+    cc: &Plot<'_, DB>,
+    chart: &Chart,
+    axes: Axes,
+    theme: &Theme,
+    (bx, by): (i32, i32),
+) -> Vec<(i32, i32)> {
+    let to_px = |p: (f64, f64)| {
+        let (x, y) = cc.backend_coord(&p);
+        (x - bx, y - by)
+    };
+    let step = theme.px(3.0).max(1) as f64;
+    let mut out = Vec::new();
+    let polyline = |pts: &[(f64, f64)], out: &mut Vec<(i32, i32)>| {
+        let px: Vec<(i32, i32)> = pts.iter().map(|&p| to_px(p)).collect();
+        for (i, &a) in px.iter().enumerate() {
+            out.push(a);
+            if let Some(&b) = px.get(i + 1) {
+                let (dx, dy) = ((b.0 - a.0) as f64, (b.1 - a.1) as f64);
+                let n = ((amp_math::special::hypot(dx, dy) / step).ceil() as usize).min(10_000);
+                for k in 1..n {
+                    let t = k as f64 / n as f64;
+                    out.push((a.0 + (dx * t).round() as i32, a.1 + (dy * t).round() as i32));
+                }
+            }
+        }
+    };
+    for s in &chart.series {
+        for run in visible_runs(&s.points, axes) {
+            polyline(&run, &mut out);
+        }
+    }
+    for b in &chart.bands {
+        let lo: Vec<(f64, f64)> = b.points.iter().map(|&(x, l, _)| (x, l)).collect();
+        let hi: Vec<(f64, f64)> = b.points.iter().map(|&(x, _, h)| (x, h)).collect();
+        for run in visible_runs(&lo, axes)
+            .into_iter()
+            .chain(visible_runs(&hi, axes))
+        {
+            polyline(&run, &mut out);
+        }
+    }
+    for m in &chart.markers {
+        if !(m.x.is_finite() && m.y.is_finite())
+            || (axes.x_log && m.x <= 0.0)
+            || (axes.y_log && m.y <= 0.0)
+        {
+            continue;
+        }
+        let (x, y) = to_px(axes.clamp(m.x, m.y));
+        // The point and its label, which sits above it to one side (see `draw_markers`).
+        let w = (m.label.chars().count() as f64 * 7.5 * theme.scale) as i32;
+        let (h, gap) = (theme.px(24.0) as i32, theme.px(8.0) as i32);
+        for dx in (-w - gap..=w + gap).step_by(step as usize) {
+            out.push((x + dx, y));
+            out.push((x + dx, y - h));
+        }
+    }
+    out
 }
 
 /// The panel's frame, grid, ticks and axis titles; where the plotting area landed.
@@ -389,6 +616,7 @@ fn draw_mesh<'a, DB: DrawingBackend>(
         x_min: chart.x.min,
         x_max: chart.x.max,
         x_log: axes.x_log,
+        legend_hidden: false,
     };
     let (xl, yl) = (axes.x_log, axes.y_log);
     let (xspan, yspan) = (axes.x_span(), axes.y_span());
@@ -566,31 +794,20 @@ fn draw_one_series<DB: DrawingBackend>(
     if runs.is_empty() && !legend_only {
         return Ok(());
     }
-    let (color, width, dash) = match series.role {
-        Role::Highlight => (theme.accent, 3.0, None),
-        Role::Family(i) => (theme.palette[i % theme.palette.len()], 1.6, None),
-        Role::Bound(i) => (
-            theme.palette[i % theme.palette.len()],
-            2.0,
-            Some((7.0, 4.0)),
-        ),
-        Role::HighlightBound => (theme.accent, 2.0, Some((7.0, 4.0))),
-        Role::Reference => (theme.reference, 1.2, Some((3.0, 3.0))),
-        Role::Scatter(i) => {
-            let color = theme.palette[i % theme.palette.len()];
-            let r = theme.px(2.5);
-            let dots: Vec<Circle<(f64, f64), u32>> = runs
-                .iter()
-                .flatten()
-                .map(|&p| Circle::new(p, r, color.filled()))
-                .collect();
-            cc.draw_series(dots).map_err(err)?;
-            if !series.label.is_empty() {
-                legend.push((series.label.clone(), Glyph::Dot(color)));
-            }
-            return Ok(());
+    let (color, width, dash) = role_style(series.role, theme);
+    if let Role::Scatter(_) = series.role {
+        let r = theme.px(2.5);
+        let dots: Vec<Circle<(f64, f64), u32>> = runs
+            .iter()
+            .flatten()
+            .map(|&p| Circle::new(p, r, color.filled()))
+            .collect();
+        cc.draw_series(dots).map_err(err)?;
+        if !series.label.is_empty() {
+            legend.push((series.label.clone(), Glyph::Dot(color)));
         }
-    };
+        return Ok(());
+    }
     let style = color.stroke_width(theme.px(width));
     for pts in runs {
         match dash {
@@ -808,9 +1025,10 @@ fn draw_legend<DB: DrawingBackend>(
     corner: LegendCorner,
     (xs, ys): (std::ops::Range<i32>, std::ops::Range<i32>),
     theme: &Theme,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    occupied: &[(i32, i32)],
+) -> Result<bool, DrawingAreaErrorKind<DB::ErrorType>> {
     if items.is_empty() {
-        return Ok(());
+        return Ok(true);
     }
     let s = theme.scale;
     let font = (theme.font, 12.0 * s).into_font().color(&theme.text);
@@ -828,17 +1046,37 @@ fn draw_legend<DB: DrawingBackend>(
     let box_h = pad * 2 + line_h * items.len() as i32;
     let margin = theme.px(8.0) as i32;
     if box_h + 2 * margin > ys.end - ys.start || box_w + 2 * margin > xs.end - xs.start {
-        // Too small to hold a legend without hiding the data; the text alternative lists the series.
-        return Ok(());
+        // Too small to hold a legend without hiding the data.
+        return Ok(false);
     }
-    let x0 = xs.start + margin;
-    let y0 = match corner {
-        LegendCorner::UpperLeft | LegendCorner::UpperRight => ys.start + margin,
-        LegendCorner::LowerLeft | LegendCorner::LowerRight => ys.end - margin - box_h,
+    let place = |c: LegendCorner| {
+        let y0 = match c {
+            LegendCorner::UpperLeft | LegendCorner::UpperRight => ys.start + margin,
+            LegendCorner::LowerLeft | LegendCorner::LowerRight => ys.end - margin - box_h,
+        };
+        let x0 = match c {
+            LegendCorner::LowerRight | LegendCorner::UpperRight => xs.end - margin - box_w,
+            _ => xs.start + margin,
+        };
+        (x0, y0)
     };
-    let x0 = match corner {
-        LegendCorner::LowerRight | LegendCorner::UpperRight => xs.end - margin - box_w,
-        _ => x0,
+    // The chart's corner first, then the others; the first whose box (and a few pixels around it)
+    // covers no data.
+    let slack = theme.px(2.0) as i32;
+    let free = |(x0, y0): (i32, i32)| {
+        !occupied.iter().any(|&(x, y)| {
+            x >= x0 - slack && x <= x0 + box_w + slack && y >= y0 - slack && y <= y0 + box_h + slack
+        })
+    };
+    let order = [
+        corner,
+        LegendCorner::UpperRight,
+        LegendCorner::UpperLeft,
+        LegendCorner::LowerRight,
+        LegendCorner::LowerLeft,
+    ];
+    let Some((x0, y0)) = order.into_iter().map(place).find(|&p| free(p)) else {
+        return Ok(false);
     };
     root.draw(&Rectangle::new(
         [(x0, y0), (x0 + box_w, y0 + box_h)],
@@ -852,44 +1090,117 @@ fn draw_legend<DB: DrawingBackend>(
         let top = y0 + pad + line_h * i as i32;
         let mid = top + line_h / 2;
         let gx = x0 + pad;
-        match glyph {
-            Glyph::Fill(c) => {
-                let h = theme.px(5.0) as i32;
-                root.draw(&Rectangle::new(
-                    [(gx, mid - h), (gx + glyph_w, mid + h)],
-                    c.filled(),
-                ))?;
-            }
-            Glyph::Dot(c) => {
-                root.draw(&Circle::new(
-                    (gx + glyph_w / 2, mid),
-                    theme.px(3.0),
-                    c.filled(),
-                ))?;
-            }
-            Glyph::Line(style, false) => {
-                root.draw(&PathElement::new(
-                    vec![(gx, mid), (gx + glyph_w, mid)],
-                    *style,
-                ))?;
-            }
-            Glyph::Line(style, true) => {
-                let seg = glyph_w / 5;
-                for k in [0, 2, 4] {
-                    root.draw(&PathElement::new(
-                        vec![(gx + k * seg, mid), (gx + (k + 1) * seg, mid)],
-                        *style,
-                    ))?;
-                }
-            }
-        }
+        draw_glyph(root, glyph, gx, mid, glyph_w, theme)?;
         root.draw(&Text::new(
             label.clone(),
             (gx + glyph_w + gap, mid),
             font.pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
     }
+    Ok(true)
+}
+
+/// Height of the band under the chart that holds `items` in as many columns as fit in `width`.
+fn legend_band_height<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    items: &[(String, Glyph)],
+    theme: &Theme,
+    width: i32,
+) -> Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+    let (cols, _, line_h) = legend_columns(root, items, theme, width)?;
+    let rows = items.len().div_ceil(cols.max(1)) as i32;
+    Ok(rows * line_h + 2 * theme.px(8.0) as i32)
+}
+
+/// (columns, column width, line height) of a legend laid out across `width`.
+fn legend_columns<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    items: &[(String, Glyph)],
+    theme: &Theme,
+    width: i32,
+) -> Result<(usize, i32, i32), DrawingAreaErrorKind<DB::ErrorType>> {
+    let font = (theme.font, 12.0 * theme.scale)
+        .into_font()
+        .color(&theme.text);
+    let mut text_w = 0;
+    let mut line_h = theme.px(16.0) as i32;
+    for (label, _) in items {
+        let (w, h) = root.estimate_text_size(label, &font)?;
+        text_w = text_w.max(w as i32);
+        line_h = line_h.max(h as i32 + theme.px(2.0) as i32);
+    }
+    let col_w = theme.px(24.0 + 6.0 + 16.0) as i32 + text_w;
+    let usable = width - 2 * theme.px(14.0) as i32;
+    let cols = ((usable / col_w.max(1)) as usize).clamp(1, items.len().max(1));
+    Ok((cols, col_w, line_h))
+}
+
+/// The legend in a band of its own, in columns, left-aligned with the chart's margin.
+fn draw_legend_band<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[(String, Glyph)],
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (w, _) = area.dim_in_pixel();
+    let (cols, col_w, line_h) = legend_columns(area, items, theme, w as i32)?;
+    let rows = items.len().div_ceil(cols.max(1));
+    let font = (theme.font, 12.0 * theme.scale)
+        .into_font()
+        .color(&theme.text);
+    let (glyph_w, gap) = (theme.px(24.0) as i32, theme.px(6.0) as i32);
+    let (left, top) = (theme.px(14.0) as i32, theme.px(8.0) as i32);
+    for (i, (label, glyph)) in items.iter().enumerate() {
+        // Column-major, so entries read down each column.
+        let (col, row) = (i / rows, i % rows);
+        let gx = left + col as i32 * col_w;
+        let mid = top + row as i32 * line_h + line_h / 2;
+        draw_glyph(area, glyph, gx, mid, glyph_w, theme)?;
+        area.draw(&Text::new(
+            label.clone(),
+            (gx + glyph_w + gap, mid),
+            font.pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
     Ok(())
+}
+
+/// A legend entry's sample at (gx, mid), `glyph_w` wide.
+fn draw_glyph<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    glyph: &Glyph,
+    gx: i32,
+    mid: i32,
+    glyph_w: i32,
+    theme: &Theme,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    match glyph {
+        Glyph::Fill(c) => {
+            let h = theme.px(5.0) as i32;
+            root.draw(&Rectangle::new(
+                [(gx, mid - h), (gx + glyph_w, mid + h)],
+                c.filled(),
+            ))
+        }
+        Glyph::Dot(c) => root.draw(&Circle::new(
+            (gx + glyph_w / 2, mid),
+            theme.px(3.0),
+            c.filled(),
+        )),
+        Glyph::Line(style, false) => root.draw(&PathElement::new(
+            vec![(gx, mid), (gx + glyph_w, mid)],
+            *style,
+        )),
+        Glyph::Line(style, true) => {
+            let seg = glyph_w / 5;
+            for k in [0, 2, 4] {
+                root.draw(&PathElement::new(
+                    vec![(gx + k * seg, mid), (gx + (k + 1) * seg, mid)],
+                    *style,
+                ))?;
+            }
+            Ok(())
+        }
+    }
 }
 
 #[cfg(test)]
@@ -908,6 +1219,7 @@ mod pointer_tests {
             x_min: 0.01,
             x_max: 100.0,
             x_log: true,
+            legend_hidden: false,
         };
         assert_eq!(f.x_at(99.0), None);
         assert_eq!(f.x_at(301.0), None);

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use crate::draw::{draw_chart, Theme};
+use crate::draw::{draw_chart, draw_chart_legend_below, Theme};
 use crate::figures::{Chart, FigureSpec};
 use crate::params::ParamValues;
 
@@ -26,9 +26,15 @@ pub fn render_svg(
 /// the picture on screen, without computing it again).
 pub fn chart_svg(chart: &Chart, title: &str, size: (u32, u32)) -> Result<String, String> {
     let mut out = String::new();
-    {
+    let hidden = {
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw_chart(&root, chart, &Theme::light(1.0), Some(title))?;
+        draw_chart(&root, chart, &Theme::light(1.0), Some(title))?.legend_hidden
+    };
+    if hidden {
+        // The legend fits nowhere inside the plot: draw again, with a band for it below.
+        out.clear();
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw_chart_legend_below(&root, chart, &Theme::light(1.0), Some(title))?;
     }
     Ok(out)
 }

@@ -2,7 +2,9 @@
 //! change or resize (each redraw measured as `redraw:<figure-id>`), with its text alternative,
 //! notes, and "copy link" / "copy embed code".
 
-use amp_plots::draw::{draw_chart, values_at, Frame, Theme};
+use amp_plots::draw::{
+    draw_chart, draw_chart_legend_below, legend_marks, values_at, Frame, LegendMark, Theme,
+};
 use amp_plots::figures::{Chart, FigureSpec};
 use amp_plots::format::short_number;
 use amp_plots::pages::{to_query, View};
@@ -144,6 +146,8 @@ fn PlotCanvas(
     let state = expect_context::<AppState>();
     // Where the last paint put the plotting area, for the pointer readout.
     let frame = StoredValue::new(None::<Frame>);
+    // Set when the legend fits nowhere inside the plot: it is listed under the canvas instead.
+    let legend_hidden = RwSignal::new(false);
     let hover = RwSignal::new(None::<Hover>);
     let on_move = move |ev: leptos::ev::PointerEvent| {
         let px = ev.offset_x() as f64 * browser::device_pixel_ratio();
@@ -167,6 +171,7 @@ fn PlotCanvas(
         match drawn {
             Ok(f) => {
                 frame.set_value(Some(f));
+                legend_hidden.set(f.legend_hidden);
                 draw_error.set(None);
             }
             Err(e) => draw_error.set(Some(e)),
@@ -186,6 +191,57 @@ fn PlotCanvas(
             ></canvas>
             {move || hover.get().map(|h| crosshair(spec, h))}
         </div>
+        {move || legend_hidden.get().then(|| outside_legend(spec, chart, state.dark()))}
+    }
+}
+
+/// The legend as a list under the canvas, for a chart whose legend would cover data wherever it
+/// sat inside the plot. Each entry's sample is a small SVG in the series' colour and dash.
+fn outside_legend(
+    spec: &'static FigureSpec,
+    chart: Memo<Result<Chart, String>>,
+    dark: bool,
+) -> impl IntoView {
+    let theme = if dark {
+        Theme::dark(1.0)
+    } else {
+        Theme::light(1.0)
+    };
+    let entries = chart.with(|c| {
+        c.as_ref()
+            .map(|c| legend_marks(c, &theme))
+            .unwrap_or_default()
+    });
+    view! {
+        <ul class="figure-legend" data-testid=format!("legend-{}", spec.id)>
+            {entries
+                .into_iter()
+                .map(|e| {
+                    let sample = match e.mark {
+                        LegendMark::Fill => view! {
+                            <rect x="0" y="3" width="24" height="8" fill=e.color.clone() fill-opacity="0.35"></rect>
+                        }
+                        .into_any(),
+                        LegendMark::Dot => view! { <circle cx="12" cy="7" r="3" fill=e.color.clone()></circle> }
+                            .into_any(),
+                        LegendMark::Line => view! {
+                            <line x1="0" y1="7" x2="24" y2="7" stroke=e.color.clone() stroke-width="2"></line>
+                        }
+                        .into_any(),
+                        LegendMark::Dashed => view! {
+                            <line x1="0" y1="7" x2="24" y2="7" stroke=e.color.clone() stroke-width="2" stroke-dasharray="5 3"></line>
+                        }
+                        .into_any(),
+                    };
+                    view! {
+                        <li>
+                            <svg class="legend-sample" width="24" height="14" viewBox="0 0 24 14" aria-hidden="true">{sample}</svg>
+                            {e.label}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
     }
 }
 
@@ -405,10 +461,23 @@ fn export(
             // plotters' SVG backend, measuring text on a canvas (its own measurement would insert
             // styled spans into the page, which the Content-Security-Policy blocks).
             let mut out = String::new();
-            {
+            let hidden = {
                 let backend = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
                     .ok_or("this browser gave no canvas to measure the SVG's text on")?;
                 draw_chart(
+                    &backend.into_drawing_area(),
+                    chart,
+                    &Theme::light(1.0),
+                    Some(spec.title),
+                )?
+                .legend_hidden
+            };
+            if hidden {
+                // The legend fits nowhere inside the plot: again, with a band for it below.
+                out.clear();
+                let backend = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
+                    .ok_or("this browser gave no canvas to measure the SVG's text on")?;
+                draw_chart_legend_below(
                     &backend.into_drawing_area(),
                     chart,
                     &Theme::light(1.0),
@@ -438,12 +507,12 @@ fn export(
             canvas.set_height((h * scale).round() as u32);
             let backend = AppBackend::canvas(&canvas)
                 .ok_or_else(|| "this browser gave no 2D canvas to draw on".to_string())?;
-            draw_chart(
-                &backend.into_drawing_area(),
-                chart,
-                &Theme::light(scale),
-                Some(spec.title),
-            )?;
+            let area = backend.into_drawing_area();
+            let theme = Theme::light(scale);
+            if draw_chart(&area, chart, &theme, Some(spec.title))?.legend_hidden {
+                // A canvas is painted over, not appended to: draw again with the legend below.
+                draw_chart_legend_below(&area, chart, &theme, Some(spec.title))?;
+            }
             canvas
                 .to_data_url_with_type("image/png")
                 .map_err(|_| "the browser refused to encode the PNG".to_string())?

@@ -488,6 +488,7 @@ test('shuffling page for randomized response: the stronger clones (FMT23) are th
   assert.equal(best.bound, 'fmt23-numerical');
   assert.ok(Math.abs(best.epsilon - 0.118153) < 5e-7);
   await sameAsCli(page, 'shuffle-epsilon', best.epsilon);
+  await sameAsCli(page, 'shuffle-epsilon-lower', best.epsilon_lower);
   assert.match(await page.textContent('[data-testid=shuffle-bound-name]'), /fmt23-numerical/);
   for (const b of ['fmt23', 'fmt23-numerical']) {
     const r = cli(['shuffle', ...base, '--bound', b]);

@@ -27,7 +27,7 @@ pub const CENTRAL: ReadoutSpec = ReadoutSpec {
 /// Readout: the lower end of the exact clone evaluation.
 pub const CLONE_LOWER: ReadoutSpec = ReadoutSpec {
     id: "shuffle-epsilon-lower",
-    label: "Lower end of the exact clone evaluation (it meets the upper end)",
+    label: "Lower end of the tightest exact clone evaluation (it meets the upper end)",
     digits: 5,
 };
 /// Readout: the published numerical method's optimistic run.
@@ -226,14 +226,18 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
             .map_err(|e| ChartError::from(e.clone()))
             .and_then(|rs| rs.iter().find_map(f).ok_or_else(|| ChartError::from(why)))
     };
+    // The lower end of the exact clone evaluation that gives the tightest value (the stronger
+    // clones' for k-ary randomized response, the 2021 clones' otherwise).
+    let exact_winner = best
+        .as_ref()
+        .ok()
+        .filter(|b| b.exact_lower.is_some())
+        .map(|b| b.bound)
+        .unwrap_or(Bound::Fmt21Numerical);
     r.push(
         &CLONE_LOWER,
         find(
-            &|x| {
-                (x.bound == Bound::Fmt21Numerical)
-                    .then_some(x.exact_lower)
-                    .flatten()
-            },
+            &|x| (x.bound == exact_winner).then_some(x.exact_lower).flatten(),
             "no exact clone evaluation here",
         ),
         R,
