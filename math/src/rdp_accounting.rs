@@ -818,6 +818,38 @@ pub fn advanced_composition(
 // Tests compare against std's functions on purpose (an independent computation).
 #[allow(clippy::disallowed_methods)]
 mod tests {
+
+    /// Found by mutation testing (tools/mutants.sh): the names, relations and rates, and the
+    /// lower bound's domain, which no other test pinned down.
+    #[test]
+    fn names_relations_and_the_lower_bounds_domain() {
+        use crate::Relation;
+        assert_eq!(Sampling::Full.relation(), Relation::AddRemove);
+        assert_eq!(Sampling::Poisson { q: 0.1 }.relation(), Relation::AddRemove);
+        assert_eq!(
+            Sampling::WithoutReplacement { gamma: 0.1 }.relation(),
+            Relation::ReplaceOne
+        );
+        assert_eq!(Sampling::Full.rate(), 1.0);
+        assert_eq!(Sampling::Poisson { q: 0.25 }.rate(), 0.25);
+        assert_eq!(Sampling::WithoutReplacement { gamma: 0.5 }.rate(), 0.5);
+        assert_eq!(
+            [Bound::Exact.id(), Bound::Upper.id(), Bound::Lower.id()],
+            ["exact", "upper", "lower"]
+        );
+        let g = Mechanism::Gaussian { sigma: 2.0 };
+        let s = Sampling::Poisson { q: 0.1 };
+        // Whole orders from 2 up to 10,000 inclusive.
+        assert_eq!(
+            subsampled(&g, s, Bound::Lower, 3.0).unwrap(),
+            rdp::wor_lower(&g, 0.1, 3).unwrap()
+        );
+        for bad in [2.5, 1.0, 10_001.0] {
+            assert!(subsampled(&g, s, Bound::Lower, bad).is_err(), "{bad}");
+        }
+        assert!(subsampled(&g, s, Bound::Lower, 10_000.0).is_ok());
+    }
+
     use super::*;
 
     #[test]

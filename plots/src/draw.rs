@@ -221,66 +221,70 @@ pub enum LegendMark {
 }
 
 /// Every legend entry of `chart` (and its lower panel), in drawing order: bands, then labelled
-/// series.
+/// series; an entry the lower panel repeats (same label, colour and mark) is listed once.
 pub fn legend_marks(chart: &Chart, theme: &Theme) -> Vec<LegendEntry> {
+    legend_list(chart, theme)
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect()
+}
+
+/// The legend entries with their drawing glyphs (for the band below the chart).
+fn legend_entries(chart: &Chart, theme: &Theme) -> Vec<(String, Glyph)> {
+    legend_list(chart, theme)
+        .into_iter()
+        .map(|(e, g)| (e.label, g))
+        .collect()
+}
+
+fn legend_list(chart: &Chart, theme: &Theme) -> Vec<(LegendEntry, Glyph)> {
     let hex = |c: RGBColor| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2);
-    let mut out = Vec::new();
+    let mut out: Vec<(LegendEntry, Glyph)> = Vec::new();
+    let mut push = |e: LegendEntry, g: Glyph| {
+        if !out.iter().any(|(x, _)| *x == e) {
+            out.push((e, g));
+        }
+    };
     for c in std::iter::once(chart).chain(chart.lower.as_deref()) {
         for b in &c.bands {
             if b.points.len() >= 2 && !b.label.is_empty() {
-                out.push(LegendEntry {
-                    label: b.label.clone(),
-                    color: hex(theme.palette[0]),
-                    mark: LegendMark::Fill,
-                });
+                push(
+                    LegendEntry {
+                        label: b.label.clone(),
+                        color: hex(theme.palette[0]),
+                        mark: LegendMark::Fill,
+                    },
+                    Glyph::Fill(theme.palette[0].mix(0.25)),
+                );
             }
         }
         for s in &c.series {
             if s.label.is_empty() {
                 continue;
             }
-            let (color, _, dash) = role_style(s.role, theme);
-            let mark = match s.role {
-                Role::Scatter(_) => LegendMark::Dot,
-                _ if dash.is_some() => LegendMark::Dashed,
-                _ => LegendMark::Line,
+            let (color, width, dash) = role_style(s.role, theme);
+            let (mark, glyph) = match s.role {
+                Role::Scatter(_) => (LegendMark::Dot, Glyph::Dot(color)),
+                _ => (
+                    if dash.is_some() {
+                        LegendMark::Dashed
+                    } else {
+                        LegendMark::Line
+                    },
+                    Glyph::Line(color.stroke_width(theme.px(width)), dash.is_some()),
+                ),
             };
-            out.push(LegendEntry {
-                label: s.label.clone(),
-                color: hex(color),
-                mark,
-            });
+            push(
+                LegendEntry {
+                    label: s.label.clone(),
+                    color: hex(color),
+                    mark,
+                },
+                glyph,
+            );
         }
     }
     out
-}
-
-/// The legend entries with their drawing glyphs (for the band below the chart).
-fn legend_entries(chart: &Chart, theme: &Theme) -> Vec<(String, Glyph)> {
-    legend_marks(chart, theme)
-        .into_iter()
-        .zip(
-            std::iter::once(chart)
-                .chain(chart.lower.as_deref())
-                .flat_map(|c| {
-                    c.bands
-                        .iter()
-                        .filter(|b| b.points.len() >= 2 && !b.label.is_empty())
-                        .map(|_| Glyph::Fill(theme.palette[0].mix(0.25)))
-                        .chain(c.series.iter().filter(|s| !s.label.is_empty()).map(|s| {
-                            let (color, width, dash) = role_style(s.role, theme);
-                            match s.role {
-                                Role::Scatter(_) => Glyph::Dot(color),
-                                _ => {
-                                    Glyph::Line(color.stroke_width(theme.px(width)), dash.is_some())
-                                }
-                            }
-                        }))
-                        .collect::<Vec<_>>()
-                }),
-        )
-        .map(|(e, g)| (e.label, g))
-        .collect()
 }
 
 /// Colour, line width and dash (length, gap) of a series' role.

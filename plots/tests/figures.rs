@@ -463,3 +463,56 @@ fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
         }
     }
 }
+
+/// A chart whose curves leave one corner free gets its legend there; one whose curves cross every
+/// corner gets no legend inside the plot (the page lists it), and its SVG export draws the legend
+/// in a band below, as well-formed SVG naming every series once.
+#[test]
+fn legends_go_where_they_cover_no_data() {
+    use amp_plots::draw::{draw_chart, legend_marks, Theme};
+    use amp_plots::figures::{Axis, LegendCorner, Role, Series};
+    use plotters::prelude::*;
+    let line = |label: &str, pts: Vec<(f64, f64)>, i| Series {
+        label: label.into(),
+        points: pts,
+        role: Role::Family(i),
+    };
+    let frame_of = |chart: &Chart| {
+        let mut out = String::new();
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        draw_chart(&root, chart, &Theme::light(1.0), Some("t")).unwrap()
+    };
+    // A rising diagonal covers the lower-left and upper-right corners; the chart asks for the
+    // lower left, and the legend is still drawn (in the upper left or lower right).
+    let mut chart = Chart::new(
+        Axis::numeric("x", false, 0.0, 1.0),
+        Axis::numeric("y", false, 0.0, 1.0),
+        LegendCorner::LowerLeft,
+        String::new(),
+    );
+    chart
+        .series
+        .push(line("diagonal", vec![(0.0, 0.0), (1.0, 1.0)], 0));
+    assert!(!frame_of(&chart).legend_hidden);
+    // Horizontal lines at the top and bottom and a vertical... every corner crossed.
+    let mut crowded = chart.clone();
+    for (k, y) in [0.02, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.98]
+        .into_iter()
+        .enumerate()
+    {
+        crowded
+            .series
+            .push(line(&format!("level {k}"), vec![(0.0, y), (1.0, y)], k));
+    }
+    assert!(frame_of(&crowded).legend_hidden);
+    let svg = amp_plots::svg::chart_svg(&crowded, "crowded", SIZE).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+    for e in legend_marks(&crowded, &Theme::light(1.0)) {
+        assert_eq!(
+            svg.matches(&format!("\n{}\n</text>", e.label)).count(),
+            1,
+            "{}",
+            e.label
+        );
+    }
+}
