@@ -551,6 +551,62 @@ fn epsilon_of(bound: Bound, randomizer: Randomizer, eps0: f64, n: u64, delta: f6
 mod tests {
     use super::*;
 
+    /// The names, citations and relation of every bound, and each input check at both edges of
+    /// its domain (mutation testing: tools/mutants.sh).
+    #[test]
+    fn names_and_domain_edges() {
+        let names: Vec<&str> = Bound::ALL.iter().map(|b| b.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "Erlingsson et al. 2019",
+                "Privacy blanket (Hoeffding)",
+                "Privacy blanket (Bennett)",
+                "Clones, closed form",
+                "Clones, numerical",
+                "Stronger clones, closed form",
+                "Stronger clones, numerical",
+            ]
+        );
+        for b in Bound::ALL {
+            assert!(b.citation().contains("arXiv"), "{b:?}");
+            assert_eq!(b.relation(), Relation::ReplaceOne);
+        }
+        assert!(Bound::Fmt23.citation().contains("2208.04591"));
+        assert!(Bound::Fmt21.citation().contains("2012.12803"));
+        assert!(Bound::Efmrtt19.citation().contains("1811.12469"));
+        assert!(Bound::Bbgn19Bennett.citation().contains("1903.02837"));
+        assert_eq!(Choice::Best.id(), "best");
+        assert_eq!(Choice::One(Bound::Fmt23).id(), "fmt23");
+        // ε₀ in [1e-12, 100], n in [1, 1e9], δ in [1e-100, 1), k in [2, 1e9]: both ends.
+        assert!(check_eps0(MIN_EPS0).is_ok() && check_eps0(MAX_EPS0).is_ok());
+        assert!(check_eps0(MIN_EPS0 * 0.5).is_err() && check_eps0(MAX_EPS0 * 1.01).is_err());
+        assert!(check_eps0(f64::NAN).is_err());
+        assert!(check_users(1).is_ok() && check_users(MAX_USERS).is_ok());
+        assert!(check_users(0).is_err() && check_users(MAX_USERS + 1).is_err());
+        assert!(check_shuffle_delta(MIN_DELTA).is_ok() && check_shuffle_delta(0.999).is_ok());
+        assert!(check_shuffle_delta(MIN_DELTA * 0.5).is_err() && check_shuffle_delta(1.0).is_err());
+        assert!(check_shuffle_delta(f64::NAN).is_err());
+        assert!(check_randomizer(Randomizer::KRr { k: 2 }).is_ok());
+        assert!(check_randomizer(Randomizer::KRr { k: MAX_USERS }).is_ok());
+        assert!(check_randomizer(Randomizer::KRr { k: 1 }).is_err());
+        assert!(check_randomizer(Randomizer::KRr { k: MAX_USERS + 1 }).is_err());
+        assert!(check_randomizer(Randomizer::Generic).is_ok());
+        // The result records its randomizer and relation; `tightest` skips invalid rows and keeps
+        // the earlier of two equal ones.
+        let r = shuffle_epsilon_with(Bound::Fmt21, Randomizer::KRr { k: 3 }, 4.0, 100_000, 1e-6)
+            .unwrap();
+        assert_eq!(r.randomizer, Randomizer::KRr { k: 3 });
+        assert_eq!(r.relation(), Relation::ReplaceOne);
+        let a = ShuffleEpsilon::valid(Bound::Fmt21, Randomizer::Generic, 0.5);
+        let b = ShuffleEpsilon::valid(Bound::Fmt23, Randomizer::Generic, 0.5);
+        let c = ShuffleEpsilon::invalid(Bound::Efmrtt19, Randomizer::Generic, "no");
+        assert_eq!(tightest(&[c.clone(), a.clone(), b.clone()]).unwrap().bound, Bound::Fmt21);
+        assert!(tightest(&[c]).is_none());
+        let lower = ShuffleEpsilon::valid(Bound::Fmt23, Randomizer::Generic, 0.4);
+        assert_eq!(tightest(&[a, lower]).unwrap().bound, Bound::Fmt23);
+    }
+
     #[test]
     fn ids_round_trip() {
         for b in Bound::ALL {
