@@ -680,6 +680,42 @@ pub fn wor_upper(mech: &Mechanism, gamma: f64, alpha: f64) -> Result<f64, MathEr
 // Tests compare against std's functions on purpose (an independent computation).
 #[allow(clippy::disallowed_methods)]
 mod tests {
+
+    /// Domain edges and the pure-DP limit (mutation testing: tools/mutants.sh).
+    #[test]
+    fn domain_edges_and_the_pure_limit() {
+        let g = Mechanism::Gaussian { sigma: 2.0 };
+        assert!(check_order(MAX_ORDER).is_ok() && check_order(1.0 + 1e-12).is_ok());
+        assert!(check_order(1.0).is_err() && check_order(MAX_ORDER + 1.0).is_err());
+        assert!(matches!(
+            check_order(f64::NAN),
+            Err(MathError::NotANumber { .. })
+        ));
+        assert!(g.rdp(MAX_ORDER).is_ok());
+        let k2 = Mechanism::KaryRandomizedResponse { epsilon: 1.0, k: 2 };
+        assert!(k2.validate().is_ok());
+        assert!(Mechanism::KaryRandomizedResponse { epsilon: 1.0, k: 1 }
+            .validate()
+            .is_err());
+        assert!(Mechanism::Laplace { scale: 0.0 }.validate().is_err());
+        assert!(Mechanism::RandomizedResponse { epsilon: -1.0 }
+            .validate()
+            .is_err());
+        // k = 2 is binary randomized response.
+        let rr = Mechanism::RandomizedResponse { epsilon: 1.0 };
+        assert!((k2.rdp(3.0).unwrap() - rr.rdp(3.0).unwrap()).abs() <= 1e-15);
+        assert_eq!(g.rdp_infinity(), f64::INFINITY);
+        assert_eq!(Mechanism::Laplace { scale: 0.5 }.rdp_infinity(), 2.0);
+        assert_eq!(rr.rdp_infinity(), 1.0);
+        assert_eq!(
+            Mechanism::KaryRandomizedResponse { epsilon: 0.7, k: 5 }.rdp_infinity(),
+            0.7
+        );
+        // Gaussian: α/(2σ²) exactly.
+        assert_eq!(g.rdp(4.0).unwrap(), 0.5);
+        assert_eq!(g.ln_moment(4.0).unwrap(), 1.5);
+    }
+
     use super::*;
 
     #[test]

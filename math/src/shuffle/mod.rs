@@ -601,7 +601,10 @@ mod tests {
         let a = ShuffleEpsilon::valid(Bound::Fmt21, Randomizer::Generic, 0.5);
         let b = ShuffleEpsilon::valid(Bound::Fmt23, Randomizer::Generic, 0.5);
         let c = ShuffleEpsilon::invalid(Bound::Efmrtt19, Randomizer::Generic, "no");
-        assert_eq!(tightest(&[c.clone(), a.clone(), b.clone()]).unwrap().bound, Bound::Fmt21);
+        assert_eq!(
+            tightest(&[c.clone(), a.clone(), b.clone()]).unwrap().bound,
+            Bound::Fmt21
+        );
         assert!(tightest(&[c]).is_none());
         let lower = ShuffleEpsilon::valid(Bound::Fmt23, Randomizer::Generic, 0.4);
         assert_eq!(tightest(&[a, lower]).unwrap().bound, Bound::Fmt23);
