@@ -611,7 +611,7 @@ pub fn stronger_clones_exclude(randomizer: Randomizer) -> Option<&'static str> {
         Randomizer::KRr { .. } => None,
         Randomizer::Generic => Some(
             "holds only for randomizers that split into stronger clones, such as k-ary \
-             randomized response (FMT23's erratum withdrew the claim for every ε₀-LDP randomizer)",
+             randomized response (FMT23's erratum)",
         ),
     }
 }
