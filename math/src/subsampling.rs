@@ -606,8 +606,14 @@ mod tests {
             .validate()
             .is_err());
         // With replacement: NaN in either argument, m out of range with a good n.
-        assert!(with_replacement_inclusion(f64::NAN, 10.0).is_err());
-        assert!(with_replacement_inclusion(1.0, f64::NAN).is_err());
+        assert!(matches!(
+            with_replacement_inclusion(f64::NAN, 10.0),
+            Err(MathError::NotANumber { .. })
+        ));
+        assert!(matches!(
+            with_replacement_inclusion(1.0, f64::NAN),
+            Err(MathError::NotANumber { .. })
+        ));
         assert!(with_replacement_inclusion(-1.0, 10.0).is_err());
         assert!(with_replacement_inclusion(1.0, 0.5).is_err());
         // One record: drawn iff there is at least one draw.
