@@ -637,6 +637,10 @@ mod tests {
         for bad in [f64::NAN, -1.0, f64::INFINITY] {
             assert!(base_delta(&s, bad, 1e-7).is_err(), "{bad}");
         }
+        // A base ε of 0 is allowed (pure δ).
+        assert!((base_delta(&s, 0.0, 1e-7).unwrap() - 1e-6).abs() <= 1e-21);
+        // The linear heuristic of subsampled randomized response is p·ε.
+        assert_eq!(subsampled_rr(2.0, 0.25).unwrap().linear, 0.5);
         // The inverse where (e^ε′ − 1)/p overflows: log(1 + (e^500 − 1)/1e-200) = 500 + 200·ln 10
         // to double precision (the −1 and the 1 are far below an ulp).
         let e = base_epsilon(500.0, 1e-200).unwrap();
