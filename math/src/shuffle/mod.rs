@@ -608,6 +608,21 @@ mod tests {
         assert!(tightest(&[c]).is_none());
         let lower = ShuffleEpsilon::valid(Bound::Fmt23, Randomizer::Generic, 0.4);
         assert_eq!(tightest(&[a, lower]).unwrap().bound, Bound::Fmt23);
+        // The clone bounds flag no amplification exactly when they return ε₀: one user alone
+        // has no clones (at δ = 1e-100 the local guarantee's ε rounds to ε₀), 10⁵ users do.
+        let krr = Randomizer::KRr { k: 2 };
+        for b in [Bound::Fmt21Numerical, Bound::Fmt23Numerical] {
+            let alone = shuffle_epsilon_with(b, krr, 1.0, 1, MIN_DELTA).unwrap();
+            assert!(
+                alone.no_amplification && alone.epsilon == Some(1.0),
+                "{b:?}: {alone:?}"
+            );
+            let many = shuffle_epsilon_with(b, krr, 1.0, 100_000, 1e-6).unwrap();
+            assert!(
+                !many.no_amplification && many.epsilon.unwrap() < 0.1,
+                "{b:?}"
+            );
+        }
     }
 
     #[test]
