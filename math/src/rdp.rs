@@ -711,6 +711,12 @@ mod tests {
             Mechanism::KaryRandomizedResponse { epsilon: 0.7, k: 5 }.rdp_infinity(),
             0.7
         );
+        // Laplace with a tiny 1/b: ε(2) = log A with A − 1 = x² − x³/3 + O(x⁴), x = 1/b, which
+        // the direct form (two expm1 terms of size 2x that cancel) gets only to about 1e-8.
+        let x = 1e-8;
+        let want = x * x * (1.0 - x / 3.0);
+        let got = Mechanism::Laplace { scale: 1.0 / x }.rdp(2.0).unwrap();
+        assert!((got - want).abs() <= 1e-13 * want, "{got:e} vs {want:e}");
         // Gaussian: α/(2σ²) exactly.
         assert_eq!(g.rdp(4.0).unwrap(), 0.5);
         assert_eq!(g.ln_moment(4.0).unwrap(), 1.5);
