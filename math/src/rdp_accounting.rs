@@ -440,20 +440,10 @@ pub fn epsilon_for_delta(
             reason: "ε is infinite at every order".into(),
         });
     }
-    // The search minimises the unclamped value; the grid's best is compared with it only when it
-    // is above the clamp (a clamped 0 cannot be improved on).
+    // The search minimises the unclamped value (above the clamp the grid's best is its own
+    // unclamped value; a clamped 0 cannot be improved on).
     if best.epsilon > 0.0 {
-        let grid = epsilon_at_order_unclamped(
-            curve.rdp[curve
-                .orders
-                .iter()
-                .position(|&a| a == best.order)
-                .unwrap_or(0)],
-            best.order,
-            delta,
-            conversion,
-        );
-        let (e, a) = refine(curve, 1.0, (grid, best.order), |r, a| {
+        let (e, a) = refine(curve, 1.0, (best.epsilon, best.order), |r, a| {
             epsilon_at_order_unclamped(r, a, delta, conversion)
         });
         (best.epsilon, best.order) = (e.max(0.0), a);

@@ -49,6 +49,18 @@ fn tolerance(kind: &str) -> f64 {
     }
 }
 
+/// A certified pair [lo, hi] must contain the reference and each end lie within the kind's
+/// tolerance of it; its midpoint is what the row reports.
+fn bracketed(line: &str, kind: &str, (lo, hi): (f64, f64), expected: f64) -> f64 {
+    assert!(
+        lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
+        "{line}: [{lo:e}, {hi:e}] does not bracket the reference"
+    );
+    let e = relative(lo, expected).max(relative(hi, expected));
+    assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
+    0.5 * (lo + hi)
+}
+
 fn randomizer(k: &str) -> Randomizer {
     match whole(k) {
         0 => Randomizer::Generic,
@@ -94,23 +106,11 @@ fn shuffle_matches_mpmath() {
             "clone_div" => clone_divergence(whole(n), num(eps), num(eps0)).unwrap(),
             "clone_delta" => {
                 let (lo, hi) = fmt21_numerical_delta(num(eps), num(eps0), whole(n)).unwrap();
-                assert!(
-                    lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
-                    "{line}: [{lo:e}, {hi:e}] does not bracket the reference"
-                );
-                let e = relative(lo, expected).max(relative(hi, expected));
-                assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
-                0.5 * (lo + hi)
+                bracketed(line, kind, (lo, hi), expected)
             }
             "stronger_delta" => {
                 let (lo, hi) = fmt23_numerical_delta(num(eps), num(eps0), whole(n)).unwrap();
-                assert!(
-                    lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
-                    "{line}: [{lo:e}, {hi:e}] does not bracket the reference"
-                );
-                let e = relative(lo, expected).max(relative(hi, expected));
-                assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
-                0.5 * (lo + hi)
+                bracketed(line, kind, (lo, hi), expected)
             }
             "clone_rdp" => {
                 let (lambda, eps0, n) = (num(p), num(eps0), whole(n));
@@ -119,13 +119,7 @@ fn shuffle_matches_mpmath() {
                 } else {
                     fmt21_rdp(eps0, n, lambda).unwrap()
                 };
-                assert!(
-                    lo <= expected * (1.0 + 1e-12) && hi >= expected * (1.0 - 1e-12),
-                    "{line}: [{lo:e}, {hi:e}] does not bracket the reference"
-                );
-                let e = relative(lo, expected).max(relative(hi, expected));
-                assert!(e <= tolerance(kind), "{line}: [{lo:e}, {hi:e}]");
-                0.5 * (lo + hi)
+                bracketed(line, kind, (lo, hi), expected)
             }
             "fmt23" => shuffle::fmt23(Randomizer::KRr { k: 2 }, num(eps0), whole(n), num(delta))
                 .unwrap()

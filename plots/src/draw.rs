@@ -464,6 +464,16 @@ impl Axes {
         self.y1 - self.y0
     }
 
+    /// Where a marker goes in drawing coordinates, or None when it has no place on these axes
+    /// (not finite, or not positive on a log axis).
+    fn marker(&self, m: &crate::figures::Marker) -> Option<(f64, f64)> {
+        let placeable = m.x.is_finite()
+            && m.y.is_finite()
+            && !(self.x_log && m.x <= 0.0)
+            && !(self.y_log && m.y <= 0.0);
+        placeable.then(|| self.clamp(m.x, m.y))
+    }
+
     /// A data point in drawing coordinates, kept inside the plotting area.
     fn clamp(&self, x: f64, y: f64) -> (f64, f64) {
         (
@@ -572,13 +582,10 @@ fn occupied_pixels<DB: DrawingBackend>(
         }
     }
     for m in &chart.markers {
-        if !(m.x.is_finite() && m.y.is_finite())
-            || (axes.x_log && m.x <= 0.0)
-            || (axes.y_log && m.y <= 0.0)
-        {
+        let Some(at) = axes.marker(m) else {
             continue;
-        }
-        let (x, y) = to_px(axes.clamp(m.x, m.y));
+        };
+        let (x, y) = to_px(at);
         // The point and its label, which sits above it to one side (see `draw_markers`).
         let w = (m.label.chars().count() as f64 * 7.5 * theme.scale) as i32;
         let (h, gap) = (theme.px(24.0) as i32, theme.px(8.0) as i32);
@@ -838,13 +845,9 @@ fn draw_markers<DB: DrawingBackend>(
     let s = theme.scale;
     let font = |size: f64| (theme.font, size * s).into_font().color(&theme.text);
     for m in &chart.markers {
-        if !(m.x.is_finite() && m.y.is_finite())
-            || (axes.x_log && m.x <= 0.0)
-            || (axes.y_log && m.y <= 0.0)
-        {
+        let Some(at) = axes.marker(m) else {
             continue;
-        }
-        let at = axes.clamp(m.x, m.y);
+        };
         let r = theme.px(5.0) as i32;
         // Put the label to the left of the point when it sits in the right third of the plot.
         let dx = if at.0 > axes.x0 + 0.66 * axes.x_span() {
@@ -1034,18 +1037,13 @@ fn draw_legend<DB: DrawingBackend>(
     if items.is_empty() {
         return Ok(true);
     }
-    let s = theme.scale;
-    let font = (theme.font, 12.0 * s).into_font().color(&theme.text);
+    let font = (theme.font, 12.0 * theme.scale)
+        .into_font()
+        .color(&theme.text);
     let pad = theme.px(8.0) as i32;
     let glyph_w = theme.px(24.0) as i32;
     let gap = theme.px(6.0) as i32;
-    let mut text_w = 0;
-    let mut line_h = theme.px(16.0) as i32;
-    for (label, _) in items {
-        let (w, h) = root.estimate_text_size(label, &font)?;
-        text_w = text_w.max(w as i32);
-        line_h = line_h.max(h as i32 + theme.px(2.0) as i32);
-    }
+    let (text_w, line_h) = legend_text_size(root, items, theme)?;
     let box_w = pad * 2 + glyph_w + gap + text_w;
     let box_h = pad * 2 + line_h * items.len() as i32;
     let margin = theme.px(8.0) as i32;
@@ -1116,13 +1114,12 @@ fn legend_band_height<DB: DrawingBackend>(
     Ok(rows * line_h + 2 * theme.px(8.0) as i32)
 }
 
-/// (columns, column width, line height) of a legend laid out across `width`.
-fn legend_columns<DB: DrawingBackend>(
+/// The widest legend label and the line height, in pixels (text measured through the backend).
+fn legend_text_size<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     items: &[(String, Glyph)],
     theme: &Theme,
-    width: i32,
-) -> Result<(usize, i32, i32), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<(i32, i32), DrawingAreaErrorKind<DB::ErrorType>> {
     let font = (theme.font, 12.0 * theme.scale)
         .into_font()
         .color(&theme.text);
@@ -1133,6 +1130,17 @@ fn legend_columns<DB: DrawingBackend>(
         text_w = text_w.max(w as i32);
         line_h = line_h.max(h as i32 + theme.px(2.0) as i32);
     }
+    Ok((text_w, line_h))
+}
+
+/// (columns, column width, line height) of a legend laid out across `width`.
+fn legend_columns<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    items: &[(String, Glyph)],
+    theme: &Theme,
+    width: i32,
+) -> Result<(usize, i32, i32), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (text_w, line_h) = legend_text_size(root, items, theme)?;
     let col_w = theme.px(24.0 + 6.0 + 16.0) as i32 + text_w;
     let usable = width - 2 * theme.px(14.0) as i32;
     let cols = ((usable / col_w.max(1)) as usize).clamp(1, items.len().max(1));

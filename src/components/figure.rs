@@ -460,29 +460,26 @@ fn export(
         Format::Svg => {
             // plotters' SVG backend, measuring text on a canvas (its own measurement would insert
             // styled spans into the page, which the Content-Security-Policy blocks).
-            let mut out = String::new();
-            let hidden = {
-                let backend = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
-                    .ok_or("this browser gave no canvas to measure the SVG's text on")?;
-                draw_chart(
-                    &backend.into_drawing_area(),
-                    chart,
-                    &Theme::light(1.0),
-                    Some(spec.title),
-                )?
-                .legend_hidden
+            // An SVG is appended to, not painted over: when the legend fits nowhere inside the
+            // plot, the picture is drawn again from scratch with a band for it below.
+            let svg = |below: bool| -> Result<(String, bool), String> {
+                let mut out = String::new();
+                let hidden = {
+                    let area = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
+                        .ok_or("this browser gave no canvas to measure the SVG's text on")?
+                        .into_drawing_area();
+                    let draw = if below {
+                        draw_chart_legend_below
+                    } else {
+                        draw_chart
+                    };
+                    draw(&area, chart, &Theme::light(1.0), Some(spec.title))?.legend_hidden
+                };
+                Ok((out, hidden))
             };
+            let (mut out, hidden) = svg(false)?;
             if hidden {
-                // The legend fits nowhere inside the plot: again, with a band for it below.
-                out.clear();
-                let backend = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
-                    .ok_or("this browser gave no canvas to measure the SVG's text on")?;
-                draw_chart_legend_below(
-                    &backend.into_drawing_area(),
-                    chart,
-                    &Theme::light(1.0),
-                    Some(spec.title),
-                )?;
+                out = svg(true)?.0;
             }
             browser::text_data_url("image/svg+xml", &out)
         }

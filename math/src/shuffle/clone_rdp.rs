@@ -6,9 +6,6 @@ use super::clones::{ln_half_binomial, CloneWindow, Clones};
 use super::*;
 use crate::poisson_rdp::excess;
 
-/// Largest order accepted.
-pub const MAX_CLONE_ORDER: f64 = 1e4;
-
 /// M_c − 1 for the pair at c clones, where M_c = Σ_j P_c(j)^λ Q_c(j)^{1−λ} = E_{Q_c}[L^λ].
 ///
 /// With m = c + 1 and u = j/m, P_c(j) = 2·Bin(m, ½)(j)·(θu + (1 − θ)(1 − u)) and
@@ -93,16 +90,8 @@ pub(super) fn clone_rdp(
 ) -> Result<(f64, f64), MathError> {
     check_eps0(eps0)?;
     check_users(n)?;
-    if lambda.is_nan() {
-        return Err(MathError::NotANumber { name: "λ" });
-    }
-    if !(lambda > 1.0 && lambda <= MAX_CLONE_ORDER) {
-        return Err(MathError::OutOfDomain {
-            name: "λ",
-            value: lambda,
-            expected: "an order above 1 and at most 1e4",
-        });
-    }
+    // The orders of the rest of the crate: 1 < λ ≤ 10⁴.
+    crate::rdp::check_order(lambda)?;
     if (lambda - 1.0) * eps0 > 700.0 {
         return Err(MathError::OutOfDomain {
             name: "λ",

@@ -59,8 +59,8 @@ pub(super) fn fmt21_eps0_limit(n: u64, delta: f64) -> f64 {
 /// - Relation: replace-one. Upper bound, for any ε₀-LDP randomizer.
 /// - Validity: ε₀ ≤ log(n/(16 log(4/δ))); outside it the result is marked not valid. Where the
 ///   formula exceeds ε₀ (tiny ε₀ near that edge) the result is ε₀, flagged `no_amplification`.
-/// - Computed as `ln_1p(expm1(ε₀)/(e^{ε₀} + 1)·(a + b))`: no cancellation for small ε₀.
-///   Relative error ~1e-15 against mpmath.
+/// - Computed as `ln_1p(tanh(ε₀/2)·(a + b))` with m = n·e^{−ε₀} expected clones
+///   (`clones_closed_form`): no cancellation for small ε₀. Relative error ~1e-15 against mpmath.
 pub fn fmt21(eps0: f64, n: u64, delta: f64) -> Result<ShuffleEpsilon, MathError> {
     check_all(eps0, n, delta)?;
     if eps0 > fmt21_eps0_limit(n, delta) {
@@ -70,28 +70,41 @@ pub fn fmt21(eps0: f64, n: u64, delta: f64) -> Result<ShuffleEpsilon, MathError>
             "needs ε₀ ≤ log(n/(16·log(4/δ)))",
         ));
     }
-    let eps = fmt21_formula(eps0, n as f64, delta);
     // Near the edge of its validity (n a little above 16·log(4/δ)·e^{ε₀}, tiny ε₀) the closed form
     // can exceed ε₀, which the shuffled ε₀-LDP protocol always meets (post-processing): report ε₀
     // there, flagged as no amplification, as the blanket bounds do. E.g. n = 206, ε₀ = 0.001837,
     // δ = 1.49e-5: the formula gives 0.0018457.
-    if eps >= eps0 {
-        let mut out = ShuffleEpsilon::valid(Bound::Fmt21, Randomizer::Generic, eps0);
-        out.no_amplification = true;
-        return Ok(out);
-    }
-    Ok(ShuffleEpsilon::valid(
+    Ok(capped(
         Bound::Fmt21,
         Randomizer::Generic,
-        eps,
+        fmt21_formula(eps0, n as f64, delta),
+        eps0,
     ))
 }
 
-pub(super) fn fmt21_formula(eps0: f64, n: f64, delta: f64) -> f64 {
+/// A closed form's result: ε, or ε₀ flagged `no_amplification` where the formula reaches ε₀
+/// (the shuffled ε₀-LDP protocol always meets ε₀).
+fn capped(b: Bound, r: Randomizer, eps: f64, eps0: f64) -> ShuffleEpsilon {
+    if eps >= eps0 {
+        let mut out = ShuffleEpsilon::valid(b, r, eps0);
+        out.no_amplification = true;
+        return out;
+    }
+    ShuffleEpsilon::valid(b, r, eps)
+}
+
+/// The clone reductions' closed form with m expected clones (FMT21's Theorem 3.1 argument):
+/// log(1 + (e^{ε₀} − 1)/(e^{ε₀} + 1)·(8√(log(4/δ)/m) + 8/m)), computed as `ln_1p` of a product
+/// of positive factors (no cancellation for small ε₀).
+fn clones_closed_form(eps0: f64, m: f64, delta: f64) -> f64 {
     let l4 = 2.0 * std::f64::consts::LN_2 - ln(delta);
-    let a = 8.0 * exp(0.5 * eps0) * (l4 / n).sqrt();
-    let b = 8.0 * exp(eps0) / n;
-    ln_1p(exp_m1(eps0) / (exp(eps0) + 1.0) * (a + b))
+    let tanh_half = -exp_m1(-eps0) / (1.0 + exp(-eps0));
+    ln_1p(tanh_half * (8.0 * (l4 / m).sqrt() + 8.0 / m))
+}
+
+/// FMT21's closed form: n·e^{−ε₀} expected clones.
+pub(super) fn fmt21_formula(eps0: f64, n: f64, delta: f64) -> f64 {
+    clones_closed_form(eps0, n * exp(-eps0), delta)
 }
 
 /// The closed form as computed by the code published with FMT21 (not the theorem's form, see
@@ -158,20 +171,16 @@ pub fn fmt23(
             "needs ε₀ ≤ log((n − 1)/(8·log(4/δ)) − 1)",
         ));
     }
-    let eps = fmt23_formula(eps0, n as f64, delta);
-    if eps >= eps0 {
-        let mut out = ShuffleEpsilon::valid(b, randomizer, eps0);
-        out.no_amplification = true;
-        return Ok(out);
-    }
-    Ok(ShuffleEpsilon::valid(b, randomizer, eps))
+    Ok(capped(
+        b,
+        randomizer,
+        fmt23_formula(eps0, n as f64, delta),
+        eps0,
+    ))
 }
 
+/// FMT23's closed form: 2(n − 1)/(e^{ε₀} + 1) = 2(n − 1)e^{−ε₀}/(1 + e^{−ε₀}) expected clones.
 pub(super) fn fmt23_formula(eps0: f64, n: f64, delta: f64) -> f64 {
-    let l4 = 2.0 * std::f64::consts::LN_2 - ln(delta);
-    // m = (n − 1)·2/(e^{ε₀} + 1) = 2(n − 1)e^{−ε₀}/(1 + e^{−ε₀}).
     let t = exp(-eps0);
-    let m = 2.0 * (n - 1.0) * t / (1.0 + t);
-    let tanh_half = -exp_m1(-eps0) / (1.0 + t);
-    ln_1p(tanh_half * (8.0 * (l4 / m).sqrt() + 8.0 / m))
+    clones_closed_form(eps0, 2.0 * (n - 1.0) * t / (1.0 + t), delta)
 }
