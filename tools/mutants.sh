@@ -5,6 +5,11 @@
 # Usage, from anywhere:
 #   tools/mutants.sh                      every module below
 #   tools/mutants.sh limits accuracy      some of them
+#   MUTANTS_ARGS="--iterate --in-place" tools/mutants.sh rdp
+#                                         extra cargo-mutants options: --iterate skips the mutants an
+#                                         earlier run in target/mutants/<module> caught; --in-place
+#                                         mutates this tree (use a spare git worktree) and reuses its
+#                                         incremental build, about twice as fast on two cores
 # For each module it mutates math/src/<module>.rs (or the files of math/src/<module>/) and runs the
 # math crate's unit tests and the integration tests listed for it below (the ones that exercise it;
 # fewer tests than the whole suite, so the score is if anything an underestimate). Results go to
@@ -38,7 +43,8 @@ for m in "${modules[@]}"; do
   for t in $(tests_for "$m"); do args+=(--test "$t"); done
   out="target/mutants/$m"
   mkdir -p "$out"
-  cargo mutants --package amp-math "${files[@]}" --output "$out" --no-shuffle -- "${args[@]}" >"$out/log.txt" 2>&1 || true
+  # shellcheck disable=SC2086 # MUTANTS_ARGS is a list of options
+  cargo mutants --package amp-math "${files[@]}" --output "$out" --no-shuffle ${MUTANTS_ARGS:-} -- "${args[@]}" >"$out/log.txt" 2>&1 || true
   dir="$out/mutants.out"
   count() { [ -f "$dir/$1.txt" ] && wc -l <"$dir/$1.txt" | tr -d ' ' || echo 0; }
   caught=$(count caught); missed=$(count missed); unviable=$(count unviable); timeout=$(count timeout)
