@@ -21,6 +21,7 @@ pub mod pld;
 pub mod poisson_rdp;
 pub mod rdp;
 pub mod rdp_accounting;
+pub mod risk;
 pub mod rng;
 pub mod root;
 pub mod shuffle;

@@ -52,10 +52,7 @@ pub struct Pld {
     pub fail: f64,
 }
 
-/// Standard normal distribution function Φ(z), accurate in both tails (erfc).
-pub(super) fn normal_cdf(z: f64) -> f64 {
-    0.5 * libm::erfc(-z / std::f64::consts::SQRT_2)
-}
+pub(super) use crate::special::normal_cdf;
 
 /// How a PLD's loss is distributed: a distribution function F(l) = P(L ≤ l) and survival function
 /// S(l) = P(L > l), each accurate where it is small, and the support's ends (possibly infinite).
