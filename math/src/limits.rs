@@ -40,7 +40,7 @@ fn check_rate(p: f64) -> Result<(), MathError> {
 /// - Bounds (eq. 6): p/(p + ε) ≤ R ≤ 1, checked by property tests.
 /// - Regimes: for ε > 0 the quotient is formed from [`base_epsilon`], which keeps full relative
 ///   accuracy down to subnormal results, so there is no 0/0; R(0, p) = 1 (the limit); for ε below
-///   1e-200 the first-order series 1 − (1 − p)ε/(2p) is used (the next term is below 1e-390).
+///   1e-200, log(1 + x)/x with x = ε/p (e^ε − 1 = ε there to 1e-200 relative).
 /// - Domain: ε ∈ [0, 500], p ∈ (0, 1]. Relation: add/remove (Poisson sampling).
 /// - Exact (a property of the theorem's bound, not an estimate).
 pub fn noise_ratio(epsilon: f64, p: f64) -> Result<f64, MathError> {
@@ -50,7 +50,11 @@ pub fn noise_ratio(epsilon: f64, p: f64) -> Result<f64, MathError> {
         return Ok(1.0);
     }
     if epsilon < 1e-200 {
-        return Ok(1.0 - (1.0 - p) * epsilon / (2.0 * p));
+        // e^ε − 1 = ε to 1e-200 relative, so R = log(1 + x)/x with x = ε/p (no product p·ε_p
+        // to go subnormal). Not the series 1 − (1 − p)ε/(2p): that needs ε ≪ p, and p may be
+        // smaller than ε here.
+        let x = epsilon / p;
+        return Ok(ln_1p(x) / x);
     }
     Ok((p * base_epsilon(epsilon, p)? / epsilon).min(1.0))
 }

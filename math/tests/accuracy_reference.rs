@@ -77,7 +77,10 @@ fn domains_are_checked_at_their_edges() {
     // The target share q ∈ (0, 1), open at both ends.
     for bad in [0.0, 1.0, -0.5, 1.5, f64::NAN] {
         assert!(
-            rate_for_variance_fraction(1.0, bad).is_err(),
+            matches!(
+                rate_for_variance_fraction(1.0, bad),
+                Err(MathError::OutOfDomain { .. })
+            ),
             "target {bad}"
         );
     }

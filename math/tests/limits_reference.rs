@@ -83,3 +83,29 @@ fn domains_are_checked_at_their_edges() {
     assert!(mse_standard(1.0, 0.0).is_err());
     assert_eq!(noise_ratio(0.0, 0.3).unwrap(), 1.0);
 }
+
+/// Below ε = 1e-200 the ratio is log(1 + ε/p)/(ε/p), which stays inside eq. 6's bounds even when
+/// p is smaller than ε (a first-order series in ε/p would go negative there), and meets the main
+/// formula's values across the switch.
+#[test]
+fn noise_ratio_at_tiny_epsilon_and_tinier_rate() {
+    use amp_math::limits::noise_ratio;
+    // ε ≫ p: R = log(1 + 1e10)/1e10 = 2.302585093e-9 (log(1e10 + 1) = 23.02585093…).
+    let r = noise_ratio(1e-250, 1e-260).unwrap();
+    assert!((r - 23.025_850_930_040_455e-10).abs() <= 1e-22, "{r}");
+    // ε = p: log 2.
+    let r = noise_ratio(1e-250, 1e-250).unwrap();
+    assert!((r - std::f64::consts::LN_2).abs() <= 1e-15, "{r}");
+    // ε ≪ p: 1 − ε/(2p) rounds to 1.
+    assert_eq!(noise_ratio(1e-250, 0.5).unwrap(), 1.0);
+    // Across the switch the two forms agree.
+    for p in [1e-210, 1e-199, 1e-100, 0.3] {
+        let below = noise_ratio(0.999_999e-200, p).unwrap();
+        let above = noise_ratio(1.000_001e-200, p).unwrap();
+        // (the inputs differ by 2e-6 relative, R by at most as much)
+        assert!(
+            (below - above).abs() <= 3e-6 * above,
+            "p {p}: {below} vs {above}"
+        );
+    }
+}
