@@ -54,8 +54,10 @@ def main():
         rows.append(("ratio_floor", "", "", c, mp.log(1 + cc) / cc))
         rows.append(("factor_bound", "", "", c, cc / mp.log(1 + cc)))
     zpeak = mp.findroot(lambda z: 2 * z / (1 + z) - mp.log(1 + z), 4)
-    for eps in [0.01, 0.1, 0.5, 1.0, 3.0, 10.0]:
-        for n in [100.0, 1e4, 1e6, 1e9]:
+    # The last two: 2/n between p eps_p^2 at z = 1 and at its peak, so the curve crosses 2/n
+    # again past the peak (the bracket must stop at the peak to find the smaller root).
+    for eps, ns in [(e, [100.0, 1e4, 1e6, 1e9]) for e in [0.01, 0.1, 0.5, 1.0, 3.0, 10.0]] + [(0.1, [31.7]), (1.0, [1.94])]:
+        for n in ns:
             e = mp.mpf(eps)
             peak = min(mp.mpf(1), mp.expm1(e) / zpeak)
             h = lambda t: t + 2 * mp.log(eps_p(eps, mp.exp(t))) + mp.log(n) - mp.log(2)
