@@ -1514,3 +1514,117 @@ fn clone_reductions_give_their_renyi_dp() {
         "k-ary randomized response",
     );
 }
+
+/// `amplify risk`: the Gaussian mechanism without sampling is μ-GDP with μ = √k/σ, so the band
+/// brackets Φ(Φ⁻¹(α) + μ) (mpmath values of tools/reference/risk.py at μ = 1 and 0.5); bad FPRs
+/// and a fixed-size scheme are refused with one line.
+#[test]
+fn risk_brackets_the_gdp_curve_and_refuses_bad_input() {
+    // μ = 1 (σ = 1, one step) and μ = 0.5 (σ = 2, one step): TPR at α = 0.001, 0.01, 0.1.
+    for (sigma, expected) in [
+        (
+            "1",
+            [
+                0.018_298_468_405_656_6,
+                0.092_362_248_073_693_94,
+                0.389_143_691_645_361,
+            ],
+        ),
+        (
+            "2",
+            [
+                0.004_795_559_209_142_174,
+                0.033_898_939_122_842_78,
+                0.217_239_080_427_305_2,
+            ],
+        ),
+    ] {
+        let o = amplify(&[
+            "risk",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            sigma,
+            "--steps",
+            "1",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        let out = stdout(&o);
+        let v = json(&out);
+        assert_eq!(json_text(&out, "relation"), "add-remove");
+        assert_eq!(json_text(&out, "gdp_mu_kind"), "exact");
+        for (i, want) in expected.iter().enumerate() {
+            let up = v["tpr_upper"][i].as_f64().unwrap();
+            let lo = v["tpr_lower"][i].as_f64().unwrap();
+            assert!(
+                lo <= *want && *want <= up + 1e-12,
+                "σ {sigma} #{i}: {lo} ≤ {want} ≤ {up}"
+            );
+            assert!(
+                rel(up, *want) < 1e-3 && rel(lo, *want) < 1e-3,
+                "σ {sigma} #{i}: {lo}..{up}"
+            );
+        }
+        let (adv_hi, adv_lo) = (
+            json_number(&out, "advantage_upper"),
+            json_number(&out, "advantage_lower"),
+        );
+        // The advantage of μ-GDP: 2Φ(μ/2) − 1.
+        let adv = if sigma == "1" {
+            0.382_924_922_548_026
+        } else {
+            0.197_412_651_365_847_45
+        };
+        assert!(
+            adv_lo <= adv && adv <= adv_hi + 1e-12,
+            "{adv_lo} {adv} {adv_hi}"
+        );
+    }
+    assert_fails_with(
+        &[
+            "risk",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            "1",
+            "--steps",
+            "3",
+            "--fpr",
+            "0.1,2",
+        ],
+        "--fpr",
+    );
+    assert_fails_with(
+        &[
+            "risk",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            "1",
+            "--steps",
+            "3",
+            "--q",
+            "0.1",
+            "--scheme",
+            "without-replacement",
+            "--n",
+            "100000",
+        ],
+        "Poisson",
+    );
+    assert_fails_with(
+        &[
+            "risk",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            "1",
+            "--steps",
+            "3",
+            "--prior",
+            "1",
+        ],
+        "--prior",
+    );
+}

@@ -421,6 +421,42 @@ declare_params! {
         default: Value::Choice(0),
     };
 
+    /// The attacker's false-positive rate α (`fpr`).
+    FPR: Real = ParamSpec {
+        aliases: &[],
+        name: "fpr",
+        symbol: "α",
+        label: "False-positive rate α",
+        unit: "",
+        help: "The share of non-members the attacker wrongly calls members; the attacker's TPR is read there.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1e-5, 0.5),
+        },
+        default: Value::Real(0.01),
+    };
+
+    /// Prior probability of membership π (`prior`).
+    PRIOR: Real = ParamSpec {
+        aliases: &[],
+        name: "prior",
+        symbol: "π",
+        label: "Prior of membership π",
+        unit: "",
+        help: "How likely the attacker thinks it is, before seeing the output, that the record is in the data.",
+        domain: Domain::Real {
+            min: 1e-6,
+            max: 1.0,
+            max_open: true,
+            scale: Scale::Linear,
+            slider: (0.01, 0.99),
+        },
+        default: Value::Real(0.5),
+    };
+
     /// Noise multiplier σ (`sigma`).
     SIGMA: Real = ParamSpec {
         aliases: &[],

@@ -212,7 +212,7 @@ fn run_pld(m: &ArgMatches) -> Result<String, String> {
 
 /// The k-fold composition of one step's PLD (pessimistic: a certified upper bound; optimistic: a
 /// lower bound).
-fn compose(
+pub fn compose(
     values: &ParamValues,
     mech: &Mechanism,
     q: f64,

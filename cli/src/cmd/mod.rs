@@ -12,6 +12,7 @@ pub mod plot;
 pub mod ratio;
 pub mod rdp;
 pub mod regime;
+pub mod risk;
 pub mod shuffle;
 pub mod subsample;
 pub mod subsampled_rr;
@@ -60,6 +61,10 @@ pub const ALL: &[Cmd] = &[
     Cmd {
         command: train::command,
         run: train::run,
+    },
+    Cmd {
+        command: risk::command,
+        run: risk::run,
     },
     Cmd {
         command: calibrate::command,

@@ -1,0 +1,126 @@
+//! `amplify risk`: what k steps of a (Poisson-sampled) mechanism mean for a membership attacker:
+//! the optimal attacker's TPR at the given false-positive rates as a certified band from the
+//! privacy loss distributions, the advantage max(TPR − FPR), the Bayes-optimal success for a prior,
+//! and Gaussian DP's μ (exact without sampling, the central-limit value with it).
+
+use amp_math::pld::Estimate;
+use amp_math::rdp::Mechanism;
+use amp_math::rdp_accounting::Sampling;
+use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, Tradeoff};
+use amp_plots::param as p;
+use amp_plots::params::Value;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde::Serialize;
+
+use crate::args::{self, on};
+use crate::cmd::account::{compose, grid, grid_step};
+use crate::cmd::mechanism;
+use crate::output::{emit, finite};
+
+/// FPRs reported when `--fpr` is not given.
+const DEFAULT_FPRS: [f64; 3] = [0.001, 0.01, 0.1];
+
+pub fn command() -> Command {
+    Command::new("risk")
+        .about("The membership attacker's TPR at given FPRs, advantage and Bayes success after k steps (certified band from the PLD)")
+        .args(mechanism::args())
+        .arg(args::required(p::STEPS))
+        .arg(
+            Arg::new(p::FPR.spec.name)
+                .long(p::FPR.spec.name)
+                .value_name("FPR")
+                .help(format!(
+                    "{} Comma-separated list ({}; default {})",
+                    p::FPR.spec.help,
+                    p::FPR.spec.domain_text(),
+                    DEFAULT_FPRS.map(|a| a.to_string()).join(",")
+                ))
+                .value_delimiter(',')
+                .action(ArgAction::Append)
+                .value_parser(|text: &str| p::FPR.spec.parse(text)),
+        )
+        .arg(args::param(p::PRIOR))
+        .arg(grid())
+        .arg(args::json())
+}
+
+#[derive(Serialize)]
+struct Record {
+    relation: &'static str,
+    steps: u64,
+    q: f64,
+    fpr: Vec<f64>,
+    tpr_upper: Vec<f64>,
+    tpr_lower: Vec<f64>,
+    advantage_upper: f64,
+    advantage_lower: f64,
+    prior: f64,
+    bayes_success_upper: f64,
+    bayes_success_lower: f64,
+    gdp_mu: Option<f64>,
+    gdp_mu_kind: Option<&'static str>,
+    grid: f64,
+}
+
+pub fn run(m: &ArgMatches) -> Result<String, String> {
+    let (values, st) = mechanism::setting(m)?;
+    let q = match st.sampling {
+        Sampling::Poisson { q } => q,
+        Sampling::Full => 1.0,
+        Sampling::WithoutReplacement { .. } => {
+            return Err("risk uses Poisson sampling (add/remove) only; use --scheme poisson".into())
+        }
+    };
+    let fprs: Vec<f64> = match m.get_many::<Value>(p::FPR.spec.name) {
+        Some(list) => list
+            .map(|v| match v {
+                Value::Real(a) => Ok(*a),
+                _ => Err("--fpr takes numbers".to_string()),
+            })
+            .collect::<Result<_, _>>()?,
+        None => DEFAULT_FPRS.to_vec(),
+    };
+    let h = grid_step(m);
+    let upper = compose(&values, &st.mech, q, h, Estimate::Pessimistic)?;
+    let lower = compose(&values, &st.mech, q, h, Estimate::Optimistic)?;
+    let t = Tradeoff::from_pairs(&upper, &lower).map_err(|e| e.to_string())?;
+    let band = t.curve(&fprs);
+    let (adv_hi, adv_lo) = t.advantage();
+    let prior = values.real(p::PRIOR);
+    let (bayes_hi, bayes_lo) = bayes_band(&upper, &lower, prior).map_err(|e| e.to_string())?;
+    let steps = values.count(p::STEPS);
+    let (gdp_mu, gdp_mu_kind) = match st.mech {
+        Mechanism::Gaussian { sigma } if q == 1.0 => (
+            Some(gaussian_mu(sigma, steps).map_err(|e| e.to_string())?),
+            Some("exact"),
+        ),
+        Mechanism::Gaussian { sigma } => (
+            Some(clt_mu(q, sigma, steps).map_err(|e| e.to_string())?),
+            Some("central-limit approximation"),
+        ),
+        _ => (None, None),
+    };
+    let record = Record {
+        relation: st.sampling.relation().id(),
+        steps,
+        q,
+        tpr_upper: band
+            .iter()
+            .map(|b| finite("tpr_upper", b.0))
+            .collect::<Result<_, _>>()?,
+        tpr_lower: band
+            .iter()
+            .map(|b| finite("tpr_lower", b.1))
+            .collect::<Result<_, _>>()?,
+        fpr: fprs,
+        advantage_upper: finite("advantage_upper", adv_hi)?,
+        advantage_lower: finite("advantage_lower", adv_lo)?,
+        prior,
+        bayes_success_upper: finite("bayes_success_upper", bayes_hi)?,
+        bayes_success_lower: finite("bayes_success_lower", bayes_lo)?,
+        gdp_mu,
+        gdp_mu_kind,
+        grid: h,
+    };
+    emit(&record, on(m, "json"))
+}
