@@ -197,6 +197,17 @@ const ADD_FLOOR: f64 = -10.0;
 /// Slopes e^{±ε} overflow beyond |ε| ≈ 709; such lines only matter at α < 1e-300.
 const SLOPE_CAP: f64 = 700.0;
 
+/// The remove direction's line at ε with δ(ε) = d: TPR ≤ d + e^ε α, as (intercept, slope).
+fn remove_line(e: f64, d: f64) -> (f64, f64) {
+    (d, exp(e))
+}
+
+/// The add direction's line at ε with δ(ε) = d: TPR ≤ 1 − e^{−ε}(1 − δ) + e^{−ε} α.
+fn add_line(e: f64, d: f64) -> (f64, f64) {
+    let s = exp(-e);
+    (1.0 - s * (1.0 - d.min(1.0)), s)
+}
+
 /// δ bounds of one direction on the grid: (upper, lower).
 type Profile<'a> = (&'a [f64], &'a [f64]);
 
@@ -229,7 +240,7 @@ impl Tradeoff {
                 .iter()
                 .zip(remove.0)
                 .filter(|(e, _)| ok(**e))
-                .map(|(&e, &d)| (d, exp(e))),
+                .map(|(&e, &d)| remove_line(e, d)),
         );
         let mut lines = Vec::with_capacity(n + 1);
         // Below the grid: δ(ε) + e^ε α ≥ 1 − e^ε(1 − α) ≥ 1 − e^{ε_0}(1 − α).
@@ -251,10 +262,7 @@ impl Tradeoff {
             grid.iter()
                 .zip(&add.0[first..])
                 .filter(|(e, _)| ok(**e))
-                .map(|(&e, &d)| {
-                    let s = exp(-e);
-                    (1.0 - s * (1.0 - d.min(1.0)), s)
-                })
+                .map(|(&e, &d)| add_line(e, d))
                 .rev(),
         );
         let mut lines = Vec::with_capacity(grid.len() + 2);
@@ -378,22 +386,23 @@ fn lattice(pairs: &[&PldPair]) -> Result<Vec<f64>, MathError> {
 /// (upper, lower) of [`bayes_success`], with δ_r at e = log((1 − π)/π) bounded by both directions
 /// (δ_r(e) = 1 − e^e + e^e δ_a(−e) for the true pair).
 pub fn bayes_band(upper: &PldPair, lower: &PldPair, prior: f64) -> Result<(f64, f64), MathError> {
-    let through_add = |d: f64, e: f64| 1.0 - exp(e) + exp(e) * d;
+    // Both directions' readings of δ_r(e); the tighter one (least of two upper bounds, largest of
+    // two lower bounds).
+    let read = |pair: &PldPair, e: f64| {
+        let through_add = 1.0 - exp(e) + exp(e) * pair.add.delta_for_epsilon(-e);
+        (pair.remove.delta_for_epsilon(e), through_add)
+    };
     let up = bayes_success(
         |e| {
-            upper
-                .remove
-                .delta_for_epsilon(e)
-                .min(through_add(upper.add.delta_for_epsilon(-e), e))
+            let (r, a) = read(upper, e);
+            r.min(a)
         },
         prior,
     )?;
     let lo = bayes_success(
         |e| {
-            lower
-                .remove
-                .delta_for_epsilon(e)
-                .max(through_add(lower.add.delta_for_epsilon(-e), e))
+            let (r, a) = read(lower, e);
+            r.max(a)
         },
         prior,
     )?;
@@ -494,10 +503,11 @@ pub fn upper_tpr(upper: &PldPair, fpr: f64) -> f64 {
         if e.abs() >= SLOPE_CAP {
             continue;
         }
-        best = best.min(r + exp(e) * fpr);
+        let (c, b) = remove_line(e, r);
+        best = best.min(c + b * fpr);
         if e >= ADD_FLOOR {
-            let s = exp(-e);
-            best = best.min(1.0 - s * (1.0 - a.min(1.0) - fpr));
+            let (c, b) = add_line(e, a);
+            best = best.min(c + b * fpr);
         }
     }
     best.max(fpr)
