@@ -361,8 +361,11 @@ impl Tradeoff {
     }
 }
 
-/// The grid points of PLDs on one step (from one below the lowest to one above the highest loss,
-/// and always 0).
+/// The grid points of PLDs on one step: each PLD's support from one point below its lowest to one
+/// above its highest loss, and 0 (for the advantage), merged in ascending order. Only the supports
+/// are covered, not the gaps between them and 0: a composed run far from 0 (a long run without
+/// sampling) would otherwise need a grid as long as its mean loss over the step. Fewer points only
+/// loosen the bands (the lines left out are the ones that no α selects).
 fn lattice(pairs: &[&PldPair]) -> Result<Vec<f64>, MathError> {
     let plds: Vec<&crate::pld::Pld> = pairs.iter().flat_map(|p| [&p.remove, &p.add]).collect();
     let step = plds[0].step;
@@ -371,15 +374,18 @@ fn lattice(pairs: &[&PldPair]) -> Result<Vec<f64>, MathError> {
             reason: "both roundings need the same grid step".into(),
         });
     }
-    let first = plds.iter().map(|p| p.offset).min().unwrap_or(0).min(0) - 1;
-    let last = plds
+    let mut ranges: Vec<(i64, i64)> = plds
         .iter()
-        .map(|p| p.offset + p.masses.len() as i64)
-        .max()
-        .unwrap_or(0)
-        .max(0)
-        + 1;
-    Ok((first..=last).map(|i| i as f64 * step).collect())
+        .map(|p| (p.offset - 1, p.offset + p.masses.len() as i64))
+        .collect();
+    ranges.push((0, 0));
+    ranges.sort_unstable();
+    let mut idx: Vec<i64> = Vec::new();
+    for (lo, hi) in ranges {
+        let from = idx.last().map_or(lo, |&l| lo.max(l + 1));
+        idx.extend(from..=hi);
+    }
+    Ok(idx.into_iter().map(|i| i as f64 * step).collect())
 }
 
 /// The Bayes-optimal probability of guessing membership right from the PLDs of both roundings:

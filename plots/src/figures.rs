@@ -54,6 +54,7 @@ pub mod accuracy;
 pub mod iteration;
 mod limits;
 pub mod renyi;
+pub mod risk;
 pub mod shuffle;
 mod subsampling;
 pub mod training;
@@ -265,6 +266,9 @@ figure_ids! {
     PrivacyProfile = "privacy-profile";
     NoiseForTarget = "noise-for-target";
     GaussianNoiseRatio = "gaussian-noise-ratio";
+    TradeoffCurve = "tradeoff-curve";
+    TprVsSteps = "tpr-vs-steps";
+    NoiseForRisk = "noise-for-risk";
     ShuffleEpsilonVsUsers = "shuffle-epsilon-vs-users";
     ShuffleEpsilonVsLocal = "shuffle-epsilon-vs-local";
     ShuffleVsSubsample = "shuffle-vs-subsample";
@@ -674,6 +678,55 @@ pub static FIGURES: &[FigureSpec] = &[
             p::TARGET_EPS.spec,
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
+    },
+    FigureSpec {
+        id: FigureId::TradeoffCurve,
+        title: "What an attacker can do: the trade-off curve of the run",
+        page: Page::Risk,
+        params: &[
+            p::MECH.spec,
+            p::SIGMA.spec,
+            p::SCALE.spec,
+            p::EPS.spec,
+            p::K.spec,
+            p::Q.spec,
+            p::STEPS.spec,
+            p::DELTA.spec,
+            p::FPR.spec,
+            p::TRADEOFF_VIEW.spec,
+        ],
+        compute: Compute::Direct(risk::tradeoff_curve),
+    },
+    FigureSpec {
+        id: FigureId::TprVsSteps,
+        title: "The attacker's TPR as training goes on: sampling against none",
+        page: Page::Risk,
+        params: &[
+            p::MECH.spec,
+            p::SIGMA.spec,
+            p::SCALE.spec,
+            p::EPS.spec,
+            p::K.spec,
+            p::Q.spec,
+            p::STEPS.spec,
+            p::FPR.spec,
+        ],
+        compute: Compute::Deferred(risk::tpr_vs_steps),
+    },
+    FigureSpec {
+        id: FigureId::NoiseForRisk,
+        title: "Noise for a target attack risk against noise for a target ε",
+        page: Page::Risk,
+        params: &[
+            p::MECH.spec,
+            p::Q.spec,
+            p::STEPS.spec,
+            p::DELTA.spec,
+            p::FPR.spec,
+            p::TARGET_TPR.spec,
+            p::TARGET_EPS.spec,
+        ],
+        compute: Compute::Deferred(risk::noise_for_risk),
     },
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsUsers,

@@ -10,7 +10,7 @@ use amp_math::subsampling::Scheme;
 
 use crate::params::{
     Batching, ChoiceEnum, Count, Domain, Length, Mechanism, ParamSpec, Pick, RandomizerKind, Real,
-    Scale, ShowNaive, Value,
+    Scale, ShowNaive, TradeoffView, Value,
 };
 use std::marker::PhantomData;
 
@@ -455,6 +455,54 @@ declare_params! {
             slider: (0.01, 0.99),
         },
         default: Value::Real(0.5),
+    };
+
+    /// The attacker's target TPR (`target-tpr`).
+    TARGET_TPR: Real = ParamSpec {
+        aliases: &[],
+        name: "target-tpr",
+        symbol: "TPR",
+        label: "Target: attacker's TPR at most",
+        unit: "",
+        help: "The largest share of members an attacker may catch at the false-positive rate α; the noise is calibrated to it.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1.0,
+            max_open: true,
+            scale: Scale::Log,
+            slider: (1e-4, 0.99),
+        },
+        default: Value::Real(0.05),
+    };
+
+    /// The attacker's target advantage (`target-advantage`).
+    TARGET_ADVANTAGE: Real = ParamSpec {
+        aliases: &[],
+        name: "target-advantage",
+        symbol: "TPR − FPR",
+        label: "Target: attacker's advantage at most",
+        unit: "",
+        help: "The largest advantage max(TPR − FPR) any attacker may have; the noise is calibrated to it.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1.0,
+            max_open: true,
+            scale: Scale::Log,
+            slider: (1e-4, 0.99),
+        },
+        default: Value::Real(0.1),
+    };
+
+    /// How the trade-off curve is drawn (`view`).
+    TRADEOFF_VIEW: Pick<TradeoffView> = ParamSpec {
+        aliases: &[],
+        name: "view",
+        symbol: "view",
+        label: "Trade-off curve drawn as",
+        unit: "",
+        help: "β against α on linear axes, or TPR against FPR on log axes (the view of membership-inference papers).",
+        domain: options::<TradeoffView>(),
+        default: Value::Choice(0),
     };
 
     /// Noise multiplier σ (`sigma`).

@@ -14,7 +14,9 @@ use crate::format::{compact_number, escape_display};
 pub use crate::param::PARAMS;
 
 mod choices;
-pub use choices::{Batching, ChoiceEnum, Length, Mechanism, RandomizerKind, ShowNaive};
+pub use choices::{
+    Batching, ChoiceEnum, Length, Mechanism, RandomizerKind, ShowNaive, TradeoffView,
+};
 
 /// How a numeric control maps positions to values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

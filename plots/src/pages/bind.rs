@@ -86,6 +86,9 @@ pub fn is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
             )
         } else if is(p::K.spec) {
             mech == Mechanism::KaryRandomizedResponse
+        } else if is(p::Q.spec) && shows(p::FPR.spec) {
+            // The risk page samples noise only; randomized response is accounted without it.
+            matches!(mech, Mechanism::Gaussian | Mechanism::Laplace)
         } else if is(p::N.spec) {
             scheme == Scheme::WithoutReplacement
         } else if is(p::EPOCHS.spec) {

@@ -13,6 +13,7 @@ pub mod home;
 pub mod iteration;
 pub mod limits;
 pub mod renyi;
+pub mod risk;
 pub mod shuffling;
 pub mod subsampling;
 pub mod training;
@@ -43,6 +44,8 @@ pub enum Page {
     Renyi,
     /// Tight accounting of DP-SGD (privacy loss distributions; seed 001's machine-learning regime).
     Training,
+    /// What ε means for a membership attacker: trade-off curves, attack risk, noise calibrated to it.
+    Risk,
     /// Amplification by shuffling: every published bound side by side (seed 004 §1.3, §2).
     Shuffling,
     /// Amplification by iteration: one pass of noisy SGD releasing its last iterate (seed 004 §3).
@@ -51,13 +54,14 @@ pub enum Page {
 
 impl Page {
     /// Every page that exists, in navigation order.
-    pub const ALL: [Page; 8] = [
+    pub const ALL: [Page; 9] = [
         Page::Home,
         Page::Subsampling,
         Page::Limits,
         Page::Accuracy,
         Page::Renyi,
         Page::Training,
+        Page::Risk,
         Page::Shuffling,
         Page::Iteration,
     ];
@@ -71,6 +75,7 @@ impl Page {
             Page::Accuracy => &accuracy::SPEC,
             Page::Renyi => &renyi::SPEC,
             Page::Training => &training::SPEC,
+            Page::Risk => &risk::SPEC,
             Page::Shuffling => &shuffling::SPEC,
             Page::Iteration => &iteration::SPEC,
         }

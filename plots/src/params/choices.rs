@@ -128,6 +128,16 @@ choices! {
 }
 
 choices! {
+    /// How the trade-off curve is drawn.
+    pub enum TradeoffView {
+        /// β (missed members) against α on linear axes, as in the hypothesis-testing papers.
+        Beta = "beta", "β against α (linear axes)";
+        /// TPR against FPR on log axes, as in membership-inference papers.
+        Roc = "roc", "TPR against FPR (log axes)";
+    }
+}
+
+choices! {
     /// What a shuffle bound may assume about the users' local randomizer (the math's
     /// [`amp_math::shuffle::Randomizer`] carries k; this is the choice alone).
     pub enum RandomizerKind {

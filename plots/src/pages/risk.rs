@@ -1,0 +1,335 @@
+//! `page=risk`: what a run's privacy means for a membership attacker. The optimal attacker's TPR
+//! at a false-positive rate, the advantage and the Bayes-optimal success as certified bands from
+//! the privacy loss distribution; Gaussian DP's μ and the run's (ε, δ) beside them; and the noise
+//! that holds the attack below a target, against the noise a target ε needs (issue 17).
+//!
+//! Its numbers are worth refining: quick ones follow the controls ([`Precision::Quick`]), refined
+//! ones arrive once they rest ([`Precision::Fine`]).
+
+use amp_math::risk::{eps_delta_tpr, gdp_tpr, RiskTarget};
+
+use super::{
+    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    Workbench,
+};
+use crate::figures::risk::{
+    attack, epsilon_at_delta, gdp, percent, setting, sigma_for_epsilon, sigma_for_risk, Run,
+    Source, FINE, QUICK,
+};
+use crate::figures::{ChartError, FigureId};
+use crate::format::short_number;
+use crate::param as p;
+use crate::params::ParamValues;
+
+/// Readout: the certified upper bound on the attacker's TPR at the FPR.
+pub const TPR_AT_FPR: ReadoutSpec = ReadoutSpec {
+    id: "tpr-at-fpr",
+    label: "Attacker's TPR at FPR α: no attack does better (certified)",
+    digits: 4,
+};
+/// Readout: the lower bound on the best attacker's TPR at the FPR.
+pub const TPR_AT_FPR_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "tpr-at-fpr-lower",
+    label: "Attacker's TPR at FPR α: the best attack reaches at least",
+    digits: 4,
+};
+/// Readout: the certified upper bound on the advantage.
+pub const ADVANTAGE: ReadoutSpec = ReadoutSpec {
+    id: "advantage",
+    label: "Advantage max(TPR − FPR) = δ(0): upper bound",
+    digits: 4,
+};
+/// Readout: the lower bound on the advantage.
+pub const ADVANTAGE_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "advantage-lower",
+    label: "Advantage: lower bound",
+    digits: 4,
+};
+/// Readout: the certified upper bound on the Bayes-optimal success.
+pub const BAYES: ReadoutSpec = ReadoutSpec {
+    id: "bayes-success",
+    label: "Best chance of guessing membership right, prior π: upper bound",
+    digits: 4,
+};
+/// Readout: the lower bound on the Bayes-optimal success.
+pub const BAYES_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "bayes-success-lower",
+    label: "Best chance of guessing right: lower bound",
+    digits: 4,
+};
+/// Readout: Gaussian DP's μ (exact, or the central-limit value).
+pub const GDP_MU: ReadoutSpec = ReadoutSpec {
+    id: "gdp-mu",
+    label: "Gaussian DP μ",
+    digits: 4,
+};
+/// Readout: the certified ε at δ.
+pub const EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "risk-epsilon",
+    label: "ε at δ (certified): the run as an (ε, δ) summary",
+    digits: 4,
+};
+/// Readout: the TPR at the FPR that the (ε, δ) summary alone allows.
+pub const EPS_DELTA_TPR: ReadoutSpec = ReadoutSpec {
+    id: "eps-delta-tpr",
+    label: "TPR at α that this (ε, δ) alone allows",
+    digits: 4,
+};
+/// Readout: the noise for the target TPR at the FPR.
+pub const SIGMA_FOR_RISK: ReadoutSpec = ReadoutSpec {
+    id: "sigma-for-risk",
+    label: "Noise for the target TPR at α (σ, or b for Laplace)",
+    digits: 4,
+};
+/// Readout: the noise for the target ε at δ.
+pub const SIGMA_FOR_EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "sigma-for-epsilon",
+    label: "Noise for the target ε at δ",
+    digits: 4,
+};
+/// The plain-language sentence a practitioner can paste.
+pub const SENTENCE: NoteSpec = NoteSpec {
+    id: "risk-sentence",
+    kind: NoteKind::Sentence,
+};
+/// What μ is (exact or an approximation) and where the approximation is optimistic.
+pub const GDP_NOTE: NoteSpec = NoteSpec {
+    id: "gdp-note",
+    kind: NoteKind::Small,
+};
+/// The calibration in words.
+pub const CALIBRATION_NOTE: NoteSpec = NoteSpec {
+    id: "risk-calibration",
+    kind: NoteKind::Small,
+};
+
+/// The declaration.
+pub static SPEC: PageSpec = PageSpec {
+    id: "risk",
+    nav: "Attack risk",
+    heading: "What ε means for an attacker",
+    lede: "Differential privacy is a promise about a test: someone who sees the output tries to tell whether your record was used, \
+           and no test can catch members much more often than it wrongly accuses non-members. \
+           Here that promise is computed for your run, as the best attacker's hit rate between two certified bounds, \
+           beside what coarser summaries (ε and δ, Gaussian DP, Rényi DP) would let you claim, and the noise that keeps the attack below a target.",
+    sections: &[
+        Section::Workbench(Workbench {
+            label: "Your run and the attacker",
+            controls: &[
+                Controls::new(
+                    "Mechanism and run",
+                    &[
+                        p::MECH.spec,
+                        p::SIGMA.spec,
+                        p::SCALE.spec,
+                        p::EPS.spec,
+                        p::K.spec,
+                        p::Q.spec,
+                        p::STEPS.spec,
+                    ],
+                ),
+                Controls::new(
+                    "The attacker",
+                    &[p::FPR.spec, p::PRIOR.spec, p::DELTA.spec, p::TRADEOFF_VIEW.spec],
+                ),
+                Controls::new("Targets", &[p::TARGET_TPR.spec, p::TARGET_EPS.spec]),
+            ],
+            results_title: Some("What an attacker can do"),
+            groups: &[
+                Group {
+                    notes_after: &[&SENTENCE],
+                    ..Group::numbers(&[
+                        &TPR_AT_FPR,
+                        &TPR_AT_FPR_LOWER,
+                        &ADVANTAGE,
+                        &ADVANTAGE_LOWER,
+                        &BAYES,
+                        &BAYES_LOWER,
+                    ])
+                },
+                Group {
+                    heading: Some("The same run, summarised"),
+                    notes_after: &[&GDP_NOTE],
+                    ..Group::numbers(&[&GDP_MU, &EPSILON, &EPS_DELTA_TPR])
+                },
+                Group {
+                    heading: Some("Noise for a target"),
+                    notes_after: &[&CALIBRATION_NOTE],
+                    ..Group::numbers(&[&SIGMA_FOR_RISK, &SIGMA_FOR_EPSILON])
+                },
+            ],
+        }),
+        Section::Prose(include_str!("../../content/risk-intro.html")),
+        Section::Figures {
+            label: "The attacker",
+            figures: &[FigureId::TradeoffCurve, FigureId::TprVsSteps],
+        },
+        Section::Prose(include_str!("../../content/risk-summaries.html")),
+        Section::Figures {
+            label: "Noise",
+            figures: &[FigureId::NoiseForRisk],
+        },
+        Section::Prose(include_str!("../../content/risk-calibration.html")),
+    ],
+    readouts,
+    refines: true,
+};
+
+/// The sentence a practitioner can paste, from the TPR band at the FPR.
+pub fn sentence(run: &Run, tpr: (f64, f64)) -> String {
+    let (who, whom) = match run.source {
+        Source::Noise(_) => ("non-members", "members"),
+        Source::Rr { .. } => (
+            "people whose value is the other one",
+            "people with the value it looks for",
+        ),
+    };
+    format!(
+        "An attacker who wrongly accuses at most {} of {who} catches at most {} of {whom} \
+         (certified upper bound; the best possible attack catches at least {}). Guessing at random \
+         would catch {}.",
+        percent(run.fpr),
+        percent(tpr.0),
+        percent(tpr.1),
+        percent(run.fpr)
+    )
+}
+
+/// Every number of the page.
+pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
+    let run = setting(v);
+    let relation = run
+        .as_ref()
+        .map(Run::relation)
+        .unwrap_or(amp_math::Relation::AddRemove);
+    let (budget, cal_budget, cal_rel) = match precision {
+        Precision::Quick => (QUICK, 3_680, 1e-3),
+        Precision::Fine => (FINE, QUICK, 1e-4),
+    };
+    let acc = run.clone().and_then(|r| attack(&r, budget).map(|a| (r, a)));
+    let nums = acc
+        .clone()
+        .and_then(|(r, a)| a.numbers(r.fpr, r.prior).map(|n| (r, a, n)));
+    let get = |f: fn(&crate::figures::risk::Numbers) -> f64| {
+        nums.as_ref()
+            .map(|(_, _, n)| f(n))
+            .map_err(|e| ChartError::from(e.clone()))
+    };
+    let mut r = Readings::default();
+    r.push(&TPR_AT_FPR, get(|n| n.tpr.0), relation);
+    r.push(&TPR_AT_FPR_LOWER, get(|n| n.tpr.1), relation);
+    r.push(&ADVANTAGE, get(|n| n.advantage.0), relation);
+    r.push(&ADVANTAGE_LOWER, get(|n| n.advantage.1), relation);
+    r.push(&BAYES, get(|n| n.bayes.0), relation);
+    r.push(&BAYES_LOWER, get(|n| n.bayes.1), relation);
+    r.note(
+        &SENTENCE,
+        nums.as_ref().ok().map(|(run, _, n)| sentence(run, n.tpr)),
+    );
+    // Gaussian DP.
+    let mu = run.as_ref().map_err(Clone::clone).and_then(|r| {
+        gdp(r).unwrap_or_else(|| {
+            Err("Gaussian DP's μ is given for Gaussian noise; choose the Gaussian mechanism".into())
+        })
+    });
+    r.push(
+        &GDP_MU,
+        mu.clone().map(|m| m.0).map_err(ChartError::from),
+        relation,
+    );
+    let gdp_text = match (&mu, &nums) {
+        (Ok((m, true)), _) => Some(format!(
+            "μ = √k/σ is exact: without sampling, k Gaussian steps are exactly μ-GDP, so the \
+             curve Φ(Φ⁻¹(α) + {}) is the trade-off curve itself.",
+            short_number(*m, 4)
+        )),
+        (Ok((m, false)), Ok((run, _, n))) => {
+            let t = gdp_tpr(*m, run.fpr).unwrap_or(f64::NAN);
+            let verdict = if t < n.tpr.1 {
+                format!(
+                    "here it is optimistic: its TPR at α, {}, is below the certified lower bound {}",
+                    percent(t),
+                    percent(n.tpr.1)
+                )
+            } else if t > n.tpr.0 {
+                format!(
+                    "here it is pessimistic: its TPR at α, {}, is above the certified upper bound {}",
+                    percent(t),
+                    percent(n.tpr.0)
+                )
+            } else {
+                format!(
+                    "here its TPR at α, {}, falls inside the certified band",
+                    percent(t)
+                )
+            };
+            Some(format!(
+                "μ = q·√(k(e^{{1/σ²}} − 1)) is the central-limit approximation (Bu et al. 2020), \
+                 not a bound; {verdict}."
+            ))
+        }
+        (Err(e), _) => Some(e.clone()),
+        _ => None,
+    };
+    r.note(&GDP_NOTE, gdp_text);
+    // The (ε, δ) summary.
+    let eps = acc
+        .clone()
+        .and_then(|(run, a)| epsilon_at_delta(&a, run.delta).map(|e| (run, e)));
+    r.push(
+        &EPSILON,
+        eps.clone().map(|x| x.1).map_err(ChartError::from),
+        relation,
+    );
+    r.push(
+        &EPS_DELTA_TPR,
+        eps.and_then(|(run, e)| eps_delta_tpr(e, run.delta, run.fpr).map_err(|e| e.to_string()))
+            .map_err(ChartError::from),
+        relation,
+    );
+    // Calibration.
+    let noise = run.as_ref().map_err(Clone::clone).and_then(|r| {
+        r.noise()
+            .map(|n| (*r, n))
+            .ok_or_else(|| "randomized response has no noise to calibrate".to_string())
+    });
+    let for_risk = noise.clone().and_then(|(r, n)| {
+        sigma_for_risk(
+            n,
+            r.q,
+            r.steps,
+            RiskTarget::Tpr {
+                fpr: r.fpr,
+                tpr: r.target_tpr,
+            },
+            cal_budget,
+            cal_rel,
+        )
+    });
+    let for_eps = noise.clone().and_then(|(r, n)| {
+        sigma_for_epsilon(n, r.q, r.steps, r.delta, r.target_eps, cal_budget, cal_rel)
+    });
+    r.push(
+        &SIGMA_FOR_RISK,
+        for_risk.clone().map_err(ChartError::from),
+        relation,
+    );
+    r.push(
+        &SIGMA_FOR_EPSILON,
+        for_eps.clone().map_err(ChartError::from),
+        relation,
+    );
+    let cal_text = match (&noise, &for_risk, &for_eps) {
+        (Ok((run, _)), Ok(a), Ok(b)) => Some(format!(
+            "Holding the attacker to TPR ≤ {} at α = {} needs {} of the noise that ε ≤ {} at δ = {} needs.",
+            percent(run.target_tpr),
+            percent(run.fpr),
+            percent(a / b),
+            short_number(run.target_eps, 3),
+            short_number(run.delta, 2)
+        )),
+        _ => None,
+    };
+    r.note(&CALIBRATION_NOTE, cal_text);
+    r
+}
