@@ -980,7 +980,94 @@ fn calibrate_recovers_published_noise_multipliers() {
             "--delta",
             "1e-5",
         ],
-        "not provided: --target-eps",
+        "not provided: <--target-eps",
+    );
+}
+
+#[test]
+fn calibrate_to_an_attack_risk_meets_it_and_needs_less_noise_than_epsilon() {
+    let base = ["calibrate", "--q", "0.01", "--steps", "300", "--json"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        base.iter().copied().chain(extra.iter().copied()).collect()
+    };
+    // The attacker's TPR at FPR 1% at most 5%.
+    let o = amplify(&with(&["--target-tpr", "0.05", "--fpr", "0.01"]));
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(json_text(&stdout(&o), "target"), "tpr");
+    let s_tpr = json_number(&stdout(&o), "sigma");
+    // `amplify risk` at that σ meets the target, and at 1% less σ does not.
+    let tpr_at = |sigma: f64| {
+        let sigma = format!("{sigma}");
+        let o = amplify(&[
+            "risk",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            &sigma,
+            "--q",
+            "0.01",
+            "--steps",
+            "300",
+            "--fpr",
+            "0.01",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        json(&stdout(&o))["tpr_upper"][0].as_f64().unwrap()
+    };
+    assert!(tpr_at(s_tpr) <= 0.05, "{}", tpr_at(s_tpr));
+    assert!(tpr_at(0.99 * s_tpr) > 0.05, "{}", tpr_at(0.99 * s_tpr));
+    // The advantage at most 0.1, checked the same way.
+    let o = amplify(&with(&["--target-advantage", "0.1"]));
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(json_text(&stdout(&o), "target"), "advantage");
+    let s_adv = json_number(&stdout(&o), "sigma");
+    let adv_at = |sigma: f64| {
+        let sigma = format!("{sigma}");
+        let o = amplify(&[
+            "risk",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            &sigma,
+            "--q",
+            "0.01",
+            "--steps",
+            "300",
+            "--json",
+        ]);
+        json_number(&stdout(&o), "advantage_upper")
+    };
+    assert!(adv_at(s_adv) <= 0.1 && adv_at(0.99 * s_adv) > 0.1);
+    // ε ≤ 1 at δ = 1e-5 asks for more noise than either attack target here.
+    let o = amplify(&with(&["--target-eps", "1", "--delta", "1e-5"]));
+    let s_eps = json_number(&stdout(&o), "sigma");
+    assert!(s_eps > s_tpr && s_eps > s_adv, "{s_eps} {s_tpr} {s_adv}");
+    // One target at a time, each with what it needs and nothing it does not read.
+    assert_fails_with(&with(&["--target-tpr", "0.05"]), "--target-tpr needs --fpr");
+    assert_fails_with(
+        &with(&["--target-tpr", "0.05", "--fpr", "0.01", "--target-eps", "1"]),
+        "cannot be used with",
+    );
+    assert_fails_with(
+        &with(&["--target-advantage", "0.1", "--delta", "1e-5"]),
+        "--delta is not used",
+    );
+    assert_fails_with(&with(&["--target-eps", "1"]), "--target-eps needs --delta");
+    assert_fails_with(
+        &with(&["--target-tpr", "0.005", "--fpr", "0.01"]),
+        "above the FPR",
+    );
+    assert_fails_with(
+        &with(&[
+            "--target-tpr",
+            "0.05",
+            "--fpr",
+            "0.01",
+            "--accountant",
+            "rdp",
+        ]),
+        "PLD accountant only",
     );
 }
 

@@ -1,8 +1,9 @@
-//! Widgets of the training page (`page=training`, declared in `amp_plots::pages`): the status
-//! line saying whether the numbers are quick or refined, and the copyable privacy statement.
+//! Widgets of the pages that refine their numbers (`page=training`, `page=risk`, declared in
+//! `amp_plots::pages`): the status line saying whether the numbers are quick or refined, and the
+//! training page's copyable privacy statement.
 
 use amp_plots::format::{compact_number, short_number};
-use amp_plots::pages::training::{GRID_STEP, STATEMENT};
+use amp_plots::pages::training::STATEMENT;
 use leptos::prelude::*;
 
 use crate::browser;
@@ -14,7 +15,15 @@ use crate::pages::declared::{PageReadings, Refined};
 pub fn AccountingStatus() -> impl IntoView {
     let PageReadings(readings) = expect_context::<PageReadings>();
     let Refined(refined) = expect_context::<Refined>();
-    let step = move || readings.with(|r| r.number(&GRID_STEP).ok());
+    // The page's grid-step readout (`grid-step`, `risk-grid-step`): computed, not shown as a number.
+    let step = move || {
+        readings.with(|r| {
+            r.numbers
+                .iter()
+                .find(|x| x.spec.id.ends_with("grid-step"))
+                .and_then(|x| x.value.clone().ok())
+        })
+    };
     let status = move || match (step(), refined.get()) {
         (Some(h), true) => format!("Refined: grid step h = {}.", short_number(h, 3)),
         (Some(h), false) => format!(

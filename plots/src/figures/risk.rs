@@ -420,6 +420,20 @@ fn fpr_grid(lo: f64) -> Vec<f64> {
     xs
 }
 
+/// The membership sentence a practitioner can paste: "an attacker who wrongly accuses at most 1%
+/// of non-members catches at most X% of members", from the TPR band at the FPR.
+pub fn membership_sentence(fpr: f64, tpr: (f64, f64)) -> String {
+    format!(
+        "An attacker who wrongly accuses at most {} of non-members catches at most {} of members \
+         (certified upper bound; the best possible attack catches at least {}). Guessing at random \
+         would catch {}.",
+        percent(fpr),
+        percent(tpr.0),
+        percent(tpr.1),
+        percent(fpr)
+    )
+}
+
 /// A percentage for a sentence: "12.3%".
 pub fn percent(x: f64) -> String {
     format!("{}%", short_number(100.0 * x, 3))

@@ -10,11 +10,11 @@ use amp_math::risk::{eps_delta_tpr, gdp_tpr, RiskTarget};
 
 use super::{
     Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    Workbench,
+    Widget, Workbench,
 };
 use crate::figures::risk::{
-    attack, epsilon_at_delta, gdp, percent, setting, sigma_for_epsilon, sigma_for_risk, Run,
-    Source, FINE, QUICK,
+    attack, epsilon_at_delta, gdp, membership_sentence, percent, setting, sigma_for_epsilon,
+    sigma_for_risk, Run, Source, FINE, QUICK,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
@@ -87,6 +87,12 @@ pub const SIGMA_FOR_EPSILON: ReadoutSpec = ReadoutSpec {
     label: "Noise for the target ε at δ",
     digits: 4,
 };
+/// The PLD grid step the numbers were computed on (shown by the status line).
+pub const GRID_STEP: ReadoutSpec = ReadoutSpec {
+    id: "risk-grid-step",
+    label: "PLD grid step h",
+    digits: 3,
+};
 /// The plain-language sentence a practitioner can paste.
 pub const SENTENCE: NoteSpec = NoteSpec {
     id: "risk-sentence",
@@ -138,6 +144,7 @@ pub static SPEC: PageSpec = PageSpec {
             groups: &[
                 Group {
                     notes_after: &[&SENTENCE],
+                    widget: Some(Widget::AccountingStatus),
                     ..Group::numbers(&[
                         &TPR_AT_FPR,
                         &TPR_AT_FPR_LOWER,
@@ -177,22 +184,19 @@ pub static SPEC: PageSpec = PageSpec {
 
 /// The sentence a practitioner can paste, from the TPR band at the FPR.
 pub fn sentence(run: &Run, tpr: (f64, f64)) -> String {
-    let (who, whom) = match run.source {
-        Source::Noise(_) => ("non-members", "members"),
-        Source::Rr { .. } => (
-            "people whose value is the other one",
-            "people with the value it looks for",
+    match run.source {
+        Source::Noise(_) => membership_sentence(run.fpr, tpr),
+        Source::Rr { .. } => format!(
+            "An attacker guessing one person's value, who wrongly names it for at most {} of the \
+             people with the other value, is right about at most {} of those who have it \
+             (certified upper bound; the best possible attack reaches at least {}). Guessing at \
+             random would reach {}.",
+            percent(run.fpr),
+            percent(tpr.0),
+            percent(tpr.1),
+            percent(run.fpr)
         ),
-    };
-    format!(
-        "An attacker who wrongly accuses at most {} of {who} catches at most {} of {whom} \
-         (certified upper bound; the best possible attack catches at least {}). Guessing at random \
-         would catch {}.",
-        percent(run.fpr),
-        percent(tpr.0),
-        percent(tpr.1),
-        percent(run.fpr)
-    )
+    }
 }
 
 /// Every number of the page.
@@ -222,6 +226,13 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&ADVANTAGE_LOWER, get(|n| n.advantage.1), relation);
     r.push(&BAYES, get(|n| n.bayes.0), relation);
     r.push(&BAYES_LOWER, get(|n| n.bayes.1), relation);
+    r.push(
+        &GRID_STEP,
+        acc.as_ref()
+            .map(|(_, a)| a.step)
+            .map_err(|e| ChartError::from(e.clone())),
+        relation,
+    );
     r.note(
         &SENTENCE,
         nums.as_ref().ok().map(|(run, _, n)| sentence(run, n.tpr)),

@@ -11,6 +11,7 @@ use super::{
     Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
     Widget, Workbench,
 };
+use crate::figures::risk::{membership_sentence, Attack, Numbers};
 use crate::figures::training::{
     account, cached_band, setting, statement, warnings, Account, FINE, QUICK,
 };
@@ -61,6 +62,29 @@ pub const GRID_STEP: ReadoutSpec = ReadoutSpec {
     id: "grid-step",
     label: "PLD grid step h",
     digits: 3,
+};
+/// Readout: the certified upper bound on a membership attacker's TPR at the FPR.
+pub const RUN_TPR: ReadoutSpec = ReadoutSpec {
+    id: "run-tpr-at-fpr",
+    label: "Attacker's TPR at FPR α (certified upper bound)",
+    digits: 4,
+};
+/// Readout: the certified upper bound on the attacker's advantage.
+pub const RUN_ADVANTAGE: ReadoutSpec = ReadoutSpec {
+    id: "run-advantage",
+    label: "Attacker's advantage max(TPR − FPR) (upper bound)",
+    digits: 4,
+};
+/// Readout: the certified upper bound on the Bayes-optimal success.
+pub const RUN_BAYES: ReadoutSpec = ReadoutSpec {
+    id: "run-bayes-success",
+    label: "Best chance of guessing membership right, prior π (upper bound)",
+    digits: 4,
+};
+/// Sentence: what the run means for a membership attacker.
+pub const RUN_ATTACK: NoteSpec = NoteSpec {
+    id: "run-attack",
+    kind: NoteKind::Small,
 };
 /// Sentence: the run's rate, steps and epochs.
 pub const RUN_SHAPE: NoteSpec = NoteSpec {
@@ -115,6 +139,13 @@ pub static SPEC: PageSpec = PageSpec {
                         p::TARGET_EPS.spec,
                     ],
                 ),
+                Controls {
+                    remark: Some(
+                        "What the run means for someone testing whether one example was in it; \
+                         the attack-risk page draws the whole trade-off.",
+                    ),
+                    ..Controls::new("The attacker", &[p::FPR.spec, p::PRIOR.spec])
+                },
             ],
             results_title: Some("Privacy of the run"),
             groups: &[
@@ -129,6 +160,11 @@ pub static SPEC: PageSpec = PageSpec {
                         &RDP_GAP,
                         &CALIBRATED,
                     ])
+                },
+                Group {
+                    heading: Some("What an attacker can do"),
+                    notes_after: &[&RUN_ATTACK],
+                    ..Group::numbers(&[&RUN_TPR, &RUN_ADVANTAGE, &RUN_BAYES])
                 },
                 Group {
                     widget: Some(Widget::Statement),
@@ -221,6 +257,39 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         (Ok(t), Ok(a)) => Some(statement(t, a)),
         _ => None,
     };
+    // The membership attacker, from the same composed band.
+    let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
+        let band = cached_band(
+            t,
+            if precision == Precision::Fine {
+                FINE
+            } else {
+                QUICK
+            },
+        )?;
+        Attack::new(band.step, band.upper.clone(), band.lower.clone())?
+            .numbers(v.real(p::FPR), v.real(p::PRIOR))
+    });
+    let part = |f: fn(&Numbers) -> f64| {
+        attack
+            .as_ref()
+            .map(f)
+            .map_err(|e| ChartError::from(e.clone()))
+    };
+    r.push(&RUN_TPR, part(|n| n.tpr.0), R);
+    r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), R);
+    r.push(&RUN_BAYES, part(|n| n.bayes.0), R);
+    r.note(
+        &RUN_ATTACK,
+        attack
+            .as_ref()
+            .ok()
+            .map(|n| membership_sentence(v.real(p::FPR), n.tpr)),
+    );
+    let text = text.map(|s| match &attack {
+        Ok(n) => format!("{s} {}", membership_sentence(v.real(p::FPR), n.tpr)),
+        Err(_) => s,
+    });
     r.note(&STATEMENT, text);
     r
 }
