@@ -180,6 +180,42 @@ async function measureTraining(context, origin) {
   };
 }
 
+/** The risk page at 10,000 steps of a Poisson-subsampled Gaussian (σ = 1, q = 0.01): per input
+ *  on the FPR slider (the composed PLD is reused), the trade-off curve computed and redrawn
+ *  (`chart:` + `redraw:tradeoff-curve`; the issue's target is ≤ 16 ms p95) and all quick readouts
+ *  (`risk:quick`, the two calibrations included); per input on the σ slider (a new composition)
+ *  the same; and once the controls rest the refined readouts and the deferred figures. */
+async function measureRisk(context, origin) {
+  const url = `${origin}/?page=risk&mech=gaussian&sigma=1&q=0.01&steps=10000&fpr=0.01&delta=1e-5&target-tpr=0.05&target-eps=3`;
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+  await allPainted(page);
+  const painted = await page.evaluate(() => performance.now());
+  const get = (name) => page.evaluate((n) => performance.getEntriesByType('measure').filter((m) => m.name === n).map((m) => m.duration), name);
+  const got = {};
+  const push = (k, xs) => (got[k] ||= []).push(...xs);
+  const inputs = Math.min(INPUTS, 24);
+  for (const slider of ['fpr', 'sigma']) {
+    for (let i = 0; i < inputs; i++) {
+      await page.focus(`[data-testid=slider-${slider}]`);
+      await page.evaluate(() => performance.clearMeasures());
+      await page.keyboard.press(i < inputs / 2 ? 'ArrowRight' : 'ArrowLeft');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const curve = [...await get('chart:tradeoff-curve'), ...await get('redraw:tradeoff-curve')].reduce((a, b) => a + b, 0);
+      push(`${slider}:curve`, [curve]);
+      push(`${slider}:readouts`, await get('risk:quick'));
+      await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+      await page.waitForFunction(() => !document.querySelector('.figure-pending'));
+      push('fine', await get('risk:fine'));
+      for (const id of ['tpr-vs-steps', 'noise-for-risk']) push(id, await get(`chart:${id}`));
+    }
+  }
+  await page.close();
+  const stat = (xs) => (xs.length ? { p50: round(quantile(xs, 0.5)), p95: round(quantile(xs, 0.95)), max: round(Math.max(...xs)) } : null);
+  return { url: url.slice(origin.length), painted_ms: round(painted), inputs, ...Object.fromEntries(Object.entries(got).map(([k, v]) => [k, stat(v)])) };
+}
+
 /** The shuffling page at n = 10⁶ users (ε₀ = 1, δ = 1e-6): per ε₀ or n slider input, every bound
  *  once, the exact clone bound and the published method's range included (`shuffle:table`; the
  *  issue's target is ≤ 50 ms for the clone bound), and the inverse for the target
@@ -220,6 +256,12 @@ if (process.env.BENCH_ONLY === 'shuffling') {
   server.close();
   process.exit(0);
 }
+if (process.env.BENCH_ONLY === 'risk') {
+  console.log(JSON.stringify(await measureRisk(context, origin), null, 2));
+  await context.close();
+  server.close();
+  process.exit(0);
+}
 if (process.env.BENCH_ONLY === 'training') {
   console.log(JSON.stringify(await measureTraining(context, origin), null, 2));
   await context.close();
@@ -229,6 +271,7 @@ if (process.env.BENCH_ONLY === 'training') {
 const pages = [];
 for (const p of PAGES) pages.push(await measurePage(context, origin, p));
 const training = await measureTraining(context, origin);
+const risk = await measureRisk(context, origin);
 const shuffling = await measureShuffling(context, origin);
 const simulations = [];
 for (const pop of ['lognormal', 'bimodal']) simulations.push(await measureSimulation(context, origin, pop));
@@ -242,6 +285,7 @@ const result = {
   bytes_gzip: bytes(),
   pages,
   training,
+  risk,
   shuffling,
   simulations,
 };
@@ -261,6 +305,8 @@ const lines = [
   ...simulations.map((s) => `| ${s.population} | ${s.done_and_painted_ms} ms after navigation | ${s.longest_slice_ms} ms (${s.slices} slices) | ${s.long_tasks_ms.length ? s.long_tasks_ms.join(', ') + ' ms' : 'none'} | ${s.start_long_tasks_ms.length ? s.start_long_tasks_ms.join(', ') + ' ms' : 'no task > 50 ms'} | ≤ 5 s; no task > 50 ms while it runs |`),
   '',
   `Training page, 10,000 steps of the Poisson-subsampled Gaussian (σ = 1, q = 0.01, δ = 1e-5; ${training.inputs} slider inputs): per input, both composed PLDs (the tight band) take ${training.quick_pld_ms.p50} ms p50 / ${training.quick_pld_ms.p95} ms p95 (target ≤ 100 ms), all readouts with the calibrated σ ${training.quick_account_ms.p50} / ${training.quick_account_ms.p95} ms, the two figures that follow the slider (computed and redrawn) ${training.quick_redraw_ms.p50} / ${training.quick_redraw_ms.p95} ms; once the controls rest, the refined band takes ${training.fine_pld_ms.p50} / ${training.fine_pld_ms.p95} ms and all refined readouts ${training.fine_account_ms.p50} / ${training.fine_account_ms.p95} ms (shown as "refining" meanwhile), and the two calibrating figures ${training.deferred_figures_ms['noise-for-target'].p50} and ${training.deferred_figures_ms['gaussian-noise-ratio'].p50} ms p50 (shown as "computing"). First load, refined and painted: ${training.painted_ms} ms.`,
+  '',
+  `Attack-risk page, 10,000 steps of the Poisson-subsampled Gaussian (σ = 1, q = 0.01; ${risk.inputs} inputs per slider): on the FPR slider (the composed PLD reused), the whole trade-off curve is computed and redrawn in ${risk['fpr:curve'].p50} ms p50 / ${risk['fpr:curve'].p95} ms p95 (target ≤ 16 ms p95), and all quick readouts, both calibrations included, take ${risk['fpr:readouts'].p50} / ${risk['fpr:readouts'].p95} ms; on the σ slider (a new composition of both PLDs) the curve takes ${risk['sigma:curve'].p50} / ${risk['sigma:curve'].p95} ms and the readouts ${risk['sigma:readouts'].p50} / ${risk['sigma:readouts'].p95} ms. Once the controls rest, the refined readouts take ${risk.fine.p50} / ${risk.fine.p95} ms and the deferred figures tpr-vs-steps ${risk['tpr-vs-steps'].p50} ms and noise-for-risk ${risk['noise-for-risk'].p50} ms p50. First load, refined and painted: ${risk.painted_ms} ms.`,
   '',
   `Shuffling page at n = 10⁶ users (ε₀ = 1, δ = 1e-6; ${shuffling.inputs} slider inputs on ε₀ and n): per input, every bound, the exact clone bound and the published method's range included, takes ${shuffling['shuffle:table'].p50} ms p50 / ${shuffling['shuffle:table'].p95} ms p95 (target ≤ 50 ms for the clone bound alone), the inverse for the target ${shuffling['shuffle:inverse'].p50} / ${shuffling['shuffle:inverse'].p95} ms; once the controls rest the four figures take ${figsLine(shuffling)} (computed, p50; shown as "computing" meanwhile). First load painted: ${shuffling.painted_ms} ms.`,
   '',

@@ -544,3 +544,36 @@ pub fn sigma_for_risk(
         1e-4,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pld::{Band, Noise};
+
+    /// A long run without sampling has its losses far from 0 (mean k/(2σ²)): the lattice covers
+    /// the supports and 0, not the gap between them, and the band is still right (μ = √k/σ).
+    #[test]
+    fn lattice_covers_the_supports_not_the_gap_to_zero() {
+        let (sigma, steps) = (4.0, 40_000u64);
+        let band = Band::within(Noise::Gaussian(sigma), 1.0, steps, 4_000, 1e-6).unwrap();
+        let supports: usize = [&band.upper, &band.lower]
+            .iter()
+            .flat_map(|p| [p.remove.masses.len(), p.add.masses.len()])
+            .sum();
+        let grid = lattice(&[&band.upper, &band.lower]).unwrap();
+        let mean = steps as f64 / (2.0 * sigma * sigma);
+        assert!(
+            band.upper.remove.offset as f64 * band.step > 0.5 * mean,
+            "the losses sit far from 0"
+        );
+        assert!(grid.len() <= supports + 9, "{} > {supports}", grid.len());
+        assert!(grid.windows(2).all(|w| w[0] < w[1]) && grid.contains(&0.0));
+        // μ = 50: TPR at α = 1e-3 is Φ(Φ⁻¹(1e-3) + 50) = 1 to double precision; at μ-GDP the
+        // band must contain it.
+        let t = Tradeoff::from_band(&band).unwrap();
+        let (up, lo) = t.tpr(1e-3).unwrap();
+        let exact = gdp_tpr(gaussian_mu(sigma, steps).unwrap(), 1e-3).unwrap();
+        assert!(lo <= exact && exact <= up, "{lo} ≤ {exact} ≤ {up}");
+        assert!(lo > 0.999_999, "{lo}");
+    }
+}

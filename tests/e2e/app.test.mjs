@@ -70,7 +70,7 @@ function cli(args) {
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training', '?page=shuffling', '?page=iteration']);
+  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training', '?page=risk', '?page=shuffling', '?page=iteration']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -422,6 +422,63 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   await page.close();
 });
 
+test('risk page: the attacker band, advantage and Bayes success equal the CLI; GDP; calibration; the view toggle', async () => {
+  const { page, problems } = await open('/?page=risk&mech=gaussian&sigma=1&q=0.01&steps=1000&fpr=0.01&prior=0.5&delta=1e-5&target-tpr=0.05&target-eps=2');
+  await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+  await painted(page);
+  assert.equal(await page.locator('canvas').count(), 3);
+  const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
+  const risk = cli(['risk', '--mechanism', 'gaussian', '--sigma', '1', '--q', '0.01', '--steps', '1000', '--fpr', '0.01', '--prior', '0.5', '--grid', step]);
+  await sameAsCli(page, 'tpr-at-fpr', risk.tpr_upper[0]);
+  await sameAsCli(page, 'tpr-at-fpr-lower', risk.tpr_lower[0]);
+  await sameAsCli(page, 'advantage', risk.advantage_upper);
+  await sameAsCli(page, 'advantage-lower', risk.advantage_lower);
+  await sameAsCli(page, 'bayes-success', risk.bayes_success_upper);
+  await sameAsCli(page, 'bayes-success-lower', risk.bayes_success_lower);
+  await sameAsCli(page, 'gdp-mu', risk.gdp_mu);
+  assert.equal(risk.gdp_mu_kind, 'central-limit approximation');
+  assert.match(await page.textContent('[data-testid=gdp-note]'), /central-limit approximation/);
+  // The band is ordered and above random guessing; the sentence quotes it.
+  const [lo, hi] = [await value(page, 'tpr-at-fpr-lower'), await value(page, 'tpr-at-fpr')].map(Number);
+  assert.ok(0.01 <= lo && lo <= hi && hi < 1, `[${lo}, ${hi}]`);
+  assert.match(await page.textContent('[data-testid=risk-sentence]'), /wrongly accuses at most 1% of non-members catches at most/);
+  // The (ε, δ) summary allows more than the run's own curve.
+  assert.ok(Number(await value(page, 'eps-delta-tpr')) > hi);
+  // Calibration: σ for TPR ≤ 5% at α = 1% is less than σ for ε ≤ 2 at δ = 1e-5, and agrees with
+  // the CLI on its own grid to the calibration's accuracy.
+  const [sRisk, sEps] = [await value(page, 'sigma-for-risk'), await value(page, 'sigma-for-epsilon')].map(Number);
+  assert.ok(sRisk < sEps, `${sRisk} ${sEps}`);
+  const cal = cli(['calibrate', '--q', '0.01', '--steps', '1000', '--target-tpr', '0.05', '--fpr', '0.01']);
+  assert.ok(Math.abs(cal.sigma / sRisk - 1) < 5e-3, `CLI ${cal.sigma}, app ${sRisk}`);
+  // Without sampling the Gaussian's μ is exact: √k/σ.
+  await page.fill('[data-testid=field-q]', '1');
+  await page.waitForFunction(() => /exact/.test(document.querySelector('[data-testid=gdp-note]')?.textContent || ''));
+  assert.ok(Math.abs(Number(await value(page, 'gdp-mu')) - Math.sqrt(1000)) < 1e-9);
+  // The log view of the trade-off curve repaints; randomized response hides q and has no noise to calibrate.
+  await page.selectOption('#ctl-view', 'roc');
+  await painted(page);
+  await page.selectOption('#ctl-mech', 'randomized-response');
+  await page.waitForFunction(() => document.querySelector('[data-testid=sigma-for-risk]')?.classList.contains('unavailable'));
+  assert.equal(await page.locator('[data-testid=field-q]').count(), 0);
+  assert.match(await page.textContent('[data-testid=risk-sentence]'), /person's value/);
+  await page.screenshot({ path: `${ARTIFACTS}/risk.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('training page: the attacker readouts equal the risk command at the same grid', async () => {
+  const { page, problems } = await open('/?page=training&dataset=60000&batch=600&mech=gaussian&sigma=1&length=steps&steps=1000&delta=1e-5&fpr=0.001&prior=0.1');
+  await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+  const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
+  const risk = cli(['risk', '--mechanism', 'gaussian', '--sigma', '1', '--q', '0.01', '--steps', '1000', '--fpr', '0.001', '--prior', '0.1', '--grid', step]);
+  await sameAsCli(page, 'run-tpr-at-fpr', risk.tpr_upper[0]);
+  await sameAsCli(page, 'run-advantage', risk.advantage_upper);
+  await sameAsCli(page, 'run-bayes-success', risk.bayes_success_upper);
+  assert.match(await page.inputValue('[data-testid=privacy-statement]'), /wrongly accuses at most 0\.1% of non-members/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('iteration page: readouts equal the CLI, the figure paints, a step size beyond 2/β withdraws the bound', async () => {
   const { page, problems } = await open('/?page=iteration&iterations=1000&sigma=4&delta=1e-6');
   await painted(page);
@@ -577,7 +634,7 @@ test('accessibility audit (axe-core): no serious or critical violation on any pa
   const AXE = readFileSync(resolve(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
   const figures = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
   const urls = [
-    ...['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'shuffling', 'iteration'].map((p) => `/?page=${p}`),
+    ...['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration'].map((p) => `/?page=${p}`),
     ...figures.map((f) => `/?embed=${f.id}`),
   ];
   const found = [];
@@ -632,7 +689,7 @@ test('pointer readout: a crosshair with every series value at the pointer, gone 
 test('360 px wide: every page fits without sideways scrolling; offline after the first load, pages still work', async () => {
   const { page, problems } = await open('/?page=home');
   await page.setViewportSize({ width: 360, height: 800 });
-  for (const p of ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'shuffling', 'iteration']) {
+  for (const p of ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration']) {
     if (p !== 'home') {
       await page.click(`[data-testid=nav-${p}]`);
       await painted(page);

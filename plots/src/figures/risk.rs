@@ -459,19 +459,14 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
     let band = a.tradeoff.curve(&xs);
     let mut c = Chart::new(
         if roc {
-            Axis::numeric("false-positive rate α (non-members accused)", true, lo, 1.0)
+            Axis::numeric("false-positive rate α", true, lo, 1.0)
         } else {
-            Axis::numeric(
-                "α: false-positive rate (non-members accused)",
-                false,
-                0.0,
-                1.0,
-            )
+            Axis::numeric("α: false-positive rate", false, 0.0, 1.0)
         },
         if roc {
-            Axis::numeric("true-positive rate (members caught)", true, lo, 1.0)
+            Axis::numeric("true-positive rate", true, lo, 1.0)
         } else {
-            Axis::numeric("β: false-negative rate (members missed)", false, 0.0, 1.0)
+            Axis::numeric("β: false-negative rate", false, 0.0, 1.0)
         },
         if roc {
             LegendCorner::LowerRight

@@ -199,8 +199,16 @@ pub fn sentence(run: &Run, tpr: (f64, f64)) -> String {
     }
 }
 
-/// Every number of the page.
+/// Every number of the page, measured for the benchmark (`risk:quick`, `risk:fine`).
 pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
+    let tag = match precision {
+        Precision::Quick => "risk:quick",
+        Precision::Fine => "risk:fine",
+    };
+    crate::probe::span(tag, || compute(v, precision))
+}
+
+fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let run = setting(v);
     let relation = run
         .as_ref()
@@ -275,7 +283,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
                 )
             };
             Some(format!(
-                "μ = q·√(k(e^{{1/σ²}} − 1)) is the central-limit approximation (Bu et al. 2020), \
+                "μ = q·√(k(exp(1/σ²) − 1)) is the central-limit approximation (Bu et al. 2020), \
                  not a bound; {verdict}."
             ))
         }

@@ -1,0 +1,142 @@
+//! The risk page's numbers against what they must be: the exact Gaussian case, the order of the
+//! bands and summaries, calibration that meets its target, and the figures' agreement with the
+//! readouts.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
+
+use amp_plots::figures::FigureId;
+use amp_plots::pages::risk::{
+    ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_MU, SENTENCE,
+    SIGMA_FOR_EPSILON, SIGMA_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER,
+};
+use amp_plots::pages::{is_relevant, Page, Precision, View};
+use amp_plots::param as p;
+use amp_plots::params::{ParamValues, Value};
+
+fn values(pairs: &[(&str, &str)]) -> ParamValues {
+    let mut v = ParamValues::default();
+    for (k, x) in pairs {
+        let spec = amp_plots::params::by_name(k).unwrap();
+        v.set(spec, spec.parse(x).unwrap()).unwrap();
+    }
+    v
+}
+
+#[test]
+fn without_sampling_the_gaussian_band_contains_its_exact_gdp_curve() {
+    // σ = 2, k = 16: μ = 2 exactly. Φ(Φ⁻¹(0.01) + 2) and 2Φ(1) − 1 from mpmath (30 digits).
+    let v = values(&[
+        ("mech", "gaussian"),
+        ("sigma", "2"),
+        ("q", "1"),
+        ("steps", "16"),
+        ("fpr", "0.01"),
+        ("prior", "0.2"),
+        ("delta", "1e-5"),
+    ]);
+    let r = (Page::Risk.spec().readouts)(&v, Precision::Fine);
+    let exact = 0.372_080_585_435_494_4;
+    let (up, lo) = (
+        r.number(&TPR_AT_FPR).unwrap(),
+        r.number(&TPR_AT_FPR_LOWER).unwrap(),
+    );
+    assert!(lo <= exact && exact <= up, "{lo} ≤ {exact} ≤ {up}");
+    assert!((up - lo) / exact < 1e-3, "band [{lo}, {up}]");
+    assert_eq!(r.number(&GDP_MU).unwrap(), 2.0);
+    // The advantage of μ-GDP is 2Φ(μ/2) − 1.
+    let adv = 0.682_689_492_137_085_9;
+    let (a_up, a_lo) = (
+        r.number(&ADVANTAGE).unwrap(),
+        r.number(&ADVANTAGE_LOWER).unwrap(),
+    );
+    assert!(a_lo <= adv && adv <= a_up, "{a_lo} ≤ {adv} ≤ {a_up}");
+    // Bayes success at π = 0.2: at least 0.8 (guess "out"), within its band.
+    let (b_up, b_lo) = (r.number(&BAYES).unwrap(), r.number(&BAYES_LOWER).unwrap());
+    assert!(
+        0.8 <= b_lo && b_lo <= b_up && b_up <= 1.0,
+        "[{b_lo}, {b_up}]"
+    );
+    // What (ε, δ) alone allows is more than the curve itself.
+    assert!(r.number(&EPS_DELTA_TPR).unwrap() > up);
+    let sentence = r.text(&SENTENCE).unwrap();
+    assert!(sentence.contains("at most 1% of non-members"), "{sentence}");
+}
+
+#[test]
+fn the_calibrated_noise_meets_the_target_and_a_little_less_does_not() {
+    let mut v = values(&[
+        ("mech", "gaussian"),
+        ("q", "0.01"),
+        ("steps", "500"),
+        ("fpr", "0.01"),
+        ("target-tpr", "0.04"),
+        ("delta", "1e-5"),
+        ("target-eps", "1"),
+    ]);
+    let r = (Page::Risk.spec().readouts)(&v, Precision::Fine);
+    let s = r.number(&SIGMA_FOR_RISK).unwrap();
+    let s_eps = r.number(&SIGMA_FOR_EPSILON).unwrap();
+    assert!(s < s_eps, "σ for the attack {s}, for ε {s_eps}");
+    // The refined calibration evaluates on the quick budget's grid: the quick readouts at σ meet
+    // the target, at 1% less σ they do not.
+    v.set(p::SIGMA.spec, Value::Real(s)).unwrap();
+    let at = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(at.number(&TPR_AT_FPR).unwrap() <= 0.04);
+    v.set(p::SIGMA.spec, Value::Real(0.99 * s)).unwrap();
+    let below = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(below.number(&TPR_AT_FPR).unwrap() > 0.04);
+    // A target at or below the FPR has no answer, said in words.
+    v.set(p::TARGET_TPR.spec, Value::Real(0.01)).unwrap();
+    let r = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(r.number(&SIGMA_FOR_RISK).is_err());
+}
+
+#[test]
+fn randomized_response_is_accounted_without_sampling_and_has_no_noise_to_calibrate() {
+    let v = values(&[
+        ("mech", "randomized-response"),
+        ("eps", "1"),
+        ("steps", "4"),
+    ]);
+    assert!(!is_relevant(View::Page(Page::Risk), &v, p::Q.spec));
+    assert!(is_relevant(View::Page(Page::Renyi), &v, p::Q.spec));
+    let r = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(r.number(&SIGMA_FOR_RISK).is_err());
+    assert!(r.number(&GDP_MU).is_err());
+    // One release of binary randomized response at ε = 1 (k = 1 here is not the default 4).
+    let one = values(&[
+        ("mech", "randomized-response"),
+        ("eps", "1"),
+        ("steps", "1"),
+    ]);
+    let r = (Page::Risk.spec().readouts)(&one, Precision::Quick);
+    // Its curve is exactly the (ε, 0) region: TPR = e·α for α ≤ 1/(1 + e).
+    let tpr = r.number(&TPR_AT_FPR).unwrap();
+    let exact = std::f64::consts::E * 0.01;
+    assert!((tpr - exact).abs() < 1e-9, "{tpr} vs {exact}");
+    assert!(r.text(&SENTENCE).unwrap().contains("person's value"));
+}
+
+#[test]
+fn the_trade_off_figure_marks_the_readout_in_both_views() {
+    for view in ["beta", "roc"] {
+        let v = values(&[
+            ("mech", "gaussian"),
+            ("sigma", "1"),
+            ("q", "0.01"),
+            ("steps", "1000"),
+            ("fpr", "0.001"),
+            ("view", view),
+        ]);
+        let chart = FigureId::TradeoffCurve.spec().chart(&v).unwrap();
+        let r = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+        let tpr = r.number(&TPR_AT_FPR).unwrap();
+        let m = &chart.markers[0];
+        assert_eq!(m.x, 0.001);
+        let want = if view == "roc" { tpr } else { 1.0 - tpr };
+        assert_eq!(m.y, want, "{view}");
+        assert_eq!(chart.x.log, view == "roc");
+        // The band, the certified curve, (ε, δ), Rényi DP, GDP and random guessing.
+        assert_eq!(chart.series.len(), 5, "{view}");
+        assert_eq!(chart.bands.len(), 1);
+    }
+}
