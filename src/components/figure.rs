@@ -37,6 +37,8 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
             Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
         })
     };
+    // The figure does not apply at these settings (not merely waiting for its computation).
+    let refused = Signal::derive(move || chart.with(Result::is_err) && pending.get().is_none());
     let title_id = format!("title-{}", spec.id);
     let desc_id = format!("desc-{}", spec.id);
     let (labelled_by, canvas_label, canvas_desc) =
@@ -48,7 +50,7 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
             } else {
                 view! { <h3 class="figure-title" id=title_id>{spec.title}</h3> }.into_any()
             }}
-            <PlotCanvas spec=spec chart=chart canvas_ref=canvas_ref draw_error=draw_error title_id=canvas_label desc_id=canvas_desc />
+            <PlotCanvas spec=spec chart=chart refused=refused canvas_ref=canvas_ref draw_error=draw_error title_id=canvas_label desc_id=canvas_desc />
             <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
             <FigureStatus spec=spec chart=chart pending=pending draw_error=draw_error />
             <FigureActions spec=spec chart=chart canvas_ref=canvas_ref />
@@ -138,12 +140,16 @@ fn chart_memo(spec: &'static FigureSpec) -> FigureData {
 fn PlotCanvas(
     spec: &'static FigureSpec,
     chart: Memo<Result<Chart, String>>,
+    refused: Signal<bool>,
     canvas_ref: NodeRef<Canvas>,
     draw_error: RwSignal<Option<String>>,
     title_id: String,
     desc_id: String,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
+    // Whether a picture was ever painted: a figure refused before its first picture shows its
+    // reason without an empty canvas above it; after one, the last picture stays.
+    let painted_once = RwSignal::new(false);
     // Where the last paint put the plotting area, for the pointer readout.
     let frame = StoredValue::new(None::<Frame>);
     // Set when the legend fits nowhere inside the plot: it is listed under the canvas instead.
@@ -170,6 +176,7 @@ fn PlotCanvas(
         hover.set(None);
         match drawn {
             Ok(f) => {
+                painted_once.set(true);
                 frame.set_value(Some(f));
                 legend_hidden.set(f.legend_hidden);
                 draw_error.set(None);
@@ -178,7 +185,7 @@ fn PlotCanvas(
         }
     });
     view! {
-        <div class="plot-wrap">
+        <div class="plot-wrap" class:refused=move || refused.get() && !painted_once.get()>
             <canvas
                 node_ref=canvas_ref
                 role="img"

@@ -461,6 +461,16 @@ test('risk page: the attacker band, advantage and Bayes success equal the CLI; G
   await page.waitForFunction(() => document.querySelector('[data-testid=sigma-for-risk]')?.classList.contains('unavailable'));
   assert.equal(await page.locator('[data-testid=field-q]').count(), 0);
   assert.match(await page.textContent('[data-testid=risk-sentence]'), /person's value/);
+  // A figure refused before its first picture shows its reason with no empty canvas; back to a
+  // mechanism it applies to, it paints.
+  const fresh = await open('/?page=risk&mech=randomized-response&eps=1&steps=10');
+  await fresh.page.waitForSelector('#fig-noise-for-risk .figure-error');
+  assert.ok(await fresh.page.locator('[data-testid=canvas-noise-for-risk]').isHidden());
+  await fresh.page.selectOption('#ctl-mech', 'gaussian');
+  await painted(fresh.page);
+  assert.ok(await fresh.page.locator('[data-testid=canvas-noise-for-risk]').isVisible());
+  assert.deepEqual(fresh.problems, []);
+  await fresh.page.close();
   await page.screenshot({ path: `${ARTIFACTS}/risk.png`, fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
