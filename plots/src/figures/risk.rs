@@ -529,7 +529,7 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
                 .iter()
                 .filter_map(|&x| Some((x, y(profile_tpr(&profile, x).ok()?))))
                 .collect(),
-            role: Role::Bound(2),
+            role: Role::Bound(0),
         });
     }
     // Gaussian DP.
@@ -548,7 +548,7 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
                 .iter()
                 .filter_map(|&x| Some((x, y(gdp_tpr(mu, x).ok()?))))
                 .collect(),
-            role: Role::Family(3),
+            role: Role::Family(2),
         });
     }
     c.series.push(Series {
