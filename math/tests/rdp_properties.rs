@@ -353,3 +353,28 @@ proptest! {
         prop_assert!(over[0].epsilon <= g.epsilon * (1.0 + SLACK));
     }
 }
+
+/// Every subsampled curve refuses a rate outside [0, 1] (or NaN) with an error naming it, rather
+/// than computing with it.
+#[test]
+fn subsampled_curves_refuse_a_rate_outside_zero_one() {
+    let gauss = Mechanism::Gaussian { sigma: 1.0 };
+    for bad in [-0.1, 1.5, f64::NAN] {
+        let named = |r: Result<f64, amp_math::MathError>, name: &str| {
+            matches!(r, Err(amp_math::MathError::OutOfDomain { name: n, .. }
+                | amp_math::MathError::NotANumber { name: n }) if n == name)
+        };
+        assert!(
+            named(rdp::poisson_gaussian_integer(1.0, bad, 4), "q"),
+            "{bad}"
+        );
+        assert!(named(rdp::poisson_gaussian(1.0, bad, 4.5), "q"), "{bad}");
+        assert!(
+            named(rdp::poisson_gaussian_unsigned(1.0, bad, 4.5), "q"),
+            "{bad}"
+        );
+        assert!(named(rdp::poisson_upper(&gauss, bad, 4.0), "q"), "{bad}");
+        assert!(named(rdp::wor_lower(&gauss, bad, 4), "γ"), "{bad}");
+        assert!(named(rdp::wor_upper(&gauss, bad, 4.0), "γ"), "{bad}");
+    }
+}
