@@ -6,7 +6,7 @@
 use amp_plots::figures::FigureId;
 use amp_plots::pages::risk::{
     ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_MU, SENTENCE,
-    SIGMA_FOR_EPSILON, SIGMA_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER,
+    SIGMA_FOR_EPSILON, SIGMA_FOR_RISK, STEPS_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER,
 };
 use amp_plots::pages::{is_relevant, Page, Precision, View};
 use amp_plots::param as p;
@@ -84,6 +84,18 @@ fn the_calibrated_noise_meets_the_target_and_a_little_less_does_not() {
     v.set(p::SIGMA.spec, Value::Real(0.99 * s)).unwrap();
     let below = (Page::Risk.spec().readouts)(&v, Precision::Quick);
     assert!(below.number(&TPR_AT_FPR).unwrap() > 0.04);
+    // The inverse in steps, at σ = 1: the quick readouts meet the target after the steps found
+    // and miss it one step later (the refined search evaluates on the quick budget's grid).
+    v.set(p::SIGMA.spec, Value::Real(1.0)).unwrap();
+    let r = (Page::Risk.spec().readouts)(&v, Precision::Fine);
+    let k = r.number(&STEPS_FOR_RISK).unwrap() as u64;
+    assert!(k > 1, "{k}");
+    v.set(p::STEPS.spec, Value::Count(k)).unwrap();
+    let at = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(at.number(&TPR_AT_FPR).unwrap() <= 0.04);
+    v.set(p::STEPS.spec, Value::Count(k + 1)).unwrap();
+    let after = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(after.number(&TPR_AT_FPR).unwrap() > 0.04);
     // A target at or below the FPR has no answer, said in words.
     v.set(p::TARGET_TPR.spec, Value::Real(0.01)).unwrap();
     let r = (Page::Risk.spec().readouts)(&v, Precision::Quick);

@@ -450,6 +450,9 @@ test('risk page: the attacker band, advantage and Bayes success equal the CLI; G
   assert.ok(sRisk < sEps, `${sRisk} ${sEps}`);
   const cal = cli(['calibrate', '--q', '0.01', '--steps', '1000', '--target-tpr', '0.05', '--fpr', '0.01']);
   assert.ok(Math.abs(cal.sigma / sRisk - 1) < 5e-3, `CLI ${cal.sigma}, app ${sRisk}`);
+  // Inversely, the most steps at σ = 1 that keep the TPR within 5%: more than this run's 1,000
+  // (whose TPR is below the target).
+  assert.ok(Number(await value(page, 'steps-for-risk')) > 1000);
   // Without sampling the Gaussian's μ is exact: √k/σ.
   await page.fill('[data-testid=field-q]', '1');
   await page.waitForFunction(() => /exact/.test(document.querySelector('[data-testid=gdp-note]')?.textContent || ''));

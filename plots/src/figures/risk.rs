@@ -350,6 +350,49 @@ pub fn sigma_for_risk(
     .map_err(|e| e.to_string())
 }
 
+/// The largest number of steps (at most `limit`) after which the certified risk of the run's
+/// mechanism at rate q stays within the target, each evaluation at a budget: doubling until the
+/// target is missed, then bisection (the risk grows with the steps). An error when even one step
+/// misses it, or when `limit` steps still meet it.
+pub fn steps_for_risk(
+    source: Source,
+    q: f64,
+    target: RiskTarget,
+    buckets: usize,
+    limit: u64,
+) -> Result<u64, String> {
+    let target = target.check().map_err(|e| e.to_string())?;
+    let meets = |k: u64| -> Result<bool, String> {
+        let h = step_for(source, q, k, buckets)?;
+        let (_, up, _) = one_step(source, q, h)?;
+        let pair = up.self_compose(k).map_err(|e| e.to_string())?;
+        Ok(target.risk(&pair).map_err(|e| e.to_string())? <= target.value())
+    };
+    if !meets(1)? {
+        return Err("even one step gives the attacker more than the target".into());
+    }
+    let (mut lo, mut hi) = (1u64, 2u64);
+    while meets(hi)? {
+        if hi >= limit {
+            return Err(format!(
+                "{} steps still meet the target (the most this page searches)",
+                group_digits(limit)
+            ));
+        }
+        lo = hi;
+        hi = hi.saturating_mul(2).min(limit);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if meets(mid)? {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(lo)
+}
+
 /// The smallest noise whose certified ε at δ over `steps` steps at rate q is at most `target`.
 pub fn sigma_for_epsilon(
     noise: Noise,

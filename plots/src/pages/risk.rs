@@ -14,7 +14,7 @@ use super::{
 };
 use crate::figures::risk::{
     attack, epsilon_at_delta, gdp, membership_sentence, percent, setting, sigma_for_epsilon,
-    sigma_for_risk, Run, Source, FINE, QUICK,
+    sigma_for_risk, steps_for_risk, Run, Source, FINE, MAX_STEPS, QUICK,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
@@ -80,6 +80,12 @@ pub const SIGMA_FOR_RISK: ReadoutSpec = ReadoutSpec {
     id: "sigma-for-risk",
     label: "Noise for the target TPR at α (σ, or b for Laplace)",
     digits: 4,
+};
+/// Readout: the most steps that keep the TPR at the FPR within the target.
+pub const STEPS_FOR_RISK: ReadoutSpec = ReadoutSpec {
+    id: "steps-for-risk",
+    label: "Most steps with the TPR at α within the target, at this noise",
+    digits: 6,
 };
 /// Readout: the noise for the target ε at δ.
 pub const SIGMA_FOR_EPSILON: ReadoutSpec = ReadoutSpec {
@@ -162,7 +168,7 @@ pub static SPEC: PageSpec = PageSpec {
                 Group {
                     heading: Some("Noise for a target"),
                     notes_after: &[&CALIBRATION_NOTE],
-                    ..Group::numbers(&[&SIGMA_FOR_RISK, &SIGMA_FOR_EPSILON])
+                    ..Group::numbers(&[&SIGMA_FOR_RISK, &STEPS_FOR_RISK, &SIGMA_FOR_EPSILON])
                 },
             ],
         }),
@@ -325,6 +331,23 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             cal_rel,
         )
     });
+    let for_steps = run.as_ref().map_err(Clone::clone).and_then(|r| {
+        steps_for_risk(
+            r.source,
+            r.q,
+            RiskTarget::Tpr {
+                fpr: r.fpr,
+                tpr: r.target_tpr,
+            },
+            cal_budget,
+            MAX_STEPS,
+        )
+    });
+    r.push(
+        &STEPS_FOR_RISK,
+        for_steps.map(|k| k as f64).map_err(ChartError::from),
+        relation,
+    );
     let for_eps = noise.clone().and_then(|(r, n)| {
         sigma_for_epsilon(n, r.q, r.steps, r.delta, r.target_eps, cal_budget, cal_rel)
     });
