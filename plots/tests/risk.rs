@@ -6,7 +6,8 @@
 use amp_plots::figures::FigureId;
 use amp_plots::pages::risk::{
     ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_MU, SENTENCE,
-    SIGMA_FOR_EPSILON, SIGMA_FOR_RISK, STEPS_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER,
+    SIGMA_FOR_ADVANTAGE, SIGMA_FOR_EPSILON, SIGMA_FOR_RISK, STEPS_FOR_RISK, TPR_AT_FPR,
+    TPR_AT_FPR_LOWER, TPR_TABLE,
 };
 use amp_plots::pages::{is_relevant, Page, Precision, View};
 use amp_plots::param as p;
@@ -57,6 +58,13 @@ fn without_sampling_the_gaussian_band_contains_its_exact_gdp_curve() {
     );
     // What (ε, δ) alone allows is more than the curve itself.
     assert!(r.number(&EPS_DELTA_TPR).unwrap() > up);
+    // The table: 0.1%, 1% (the reader's) and 10%; its 1% row is the readout.
+    let rows = r.rows(&TPR_TABLE).unwrap().as_ref().unwrap();
+    assert_eq!(rows.len(), 3);
+    let yours = rows.iter().find(|row| row.tag == "yours").unwrap();
+    assert_eq!(yours.value, Some(up));
+    assert!(yours.notes[2].ends_with("(exact)"), "{:?}", yours.notes);
+    assert!(rows.windows(2).all(|w| w[0].value < w[1].value));
     let sentence = r.text(&SENTENCE).unwrap();
     assert!(sentence.contains("at most 1% of non-members"), "{sentence}");
 }
@@ -84,6 +92,15 @@ fn the_calibrated_noise_meets_the_target_and_a_little_less_does_not() {
     v.set(p::SIGMA.spec, Value::Real(0.99 * s)).unwrap();
     let below = (Page::Risk.spec().readouts)(&v, Precision::Quick);
     assert!(below.number(&TPR_AT_FPR).unwrap() > 0.04);
+    // The advantage target: met at its σ, missed at 1% less.
+    let s_adv = r.number(&SIGMA_FOR_ADVANTAGE).unwrap();
+    let target = v.real(p::TARGET_ADVANTAGE);
+    v.set(p::SIGMA.spec, Value::Real(s_adv)).unwrap();
+    let at = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(at.number(&ADVANTAGE).unwrap() <= target);
+    v.set(p::SIGMA.spec, Value::Real(0.99 * s_adv)).unwrap();
+    let below = (Page::Risk.spec().readouts)(&v, Precision::Quick);
+    assert!(below.number(&ADVANTAGE).unwrap() > target);
     // The inverse in steps, at σ = 1: the quick readouts meet the target after the steps found
     // and miss it one step later (the refined search evaluates on the quick budget's grid).
     v.set(p::SIGMA.spec, Value::Real(1.0)).unwrap();

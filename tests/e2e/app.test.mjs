@@ -428,7 +428,7 @@ test('risk page: the attacker band, advantage and Bayes success equal the CLI; G
   await painted(page);
   assert.equal(await page.locator('canvas').count(), 3);
   const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
-  const risk = cli(['risk', '--mechanism', 'gaussian', '--sigma', '1', '--q', '0.01', '--steps', '1000', '--fpr', '0.01', '--prior', '0.5', '--grid', step]);
+  const risk = cli(['risk', '--mechanism', 'gaussian', '--sigma', '1', '--q', '0.01', '--steps', '1000', '--fpr', '0.01,0.001,0.1', '--prior', '0.5', '--grid', step]);
   await sameAsCli(page, 'tpr-at-fpr', risk.tpr_upper[0]);
   await sameAsCli(page, 'tpr-at-fpr-lower', risk.tpr_lower[0]);
   await sameAsCli(page, 'advantage', risk.advantage_upper);
@@ -442,6 +442,13 @@ test('risk page: the attacker band, advantage and Bayes success equal the CLI; G
   const [lo, hi] = [await value(page, 'tpr-at-fpr-lower'), await value(page, 'tpr-at-fpr')].map(Number);
   assert.ok(0.01 <= lo && lo <= hi && hi < 1, `[${lo}, ${hi}]`);
   assert.match(await page.textContent('[data-testid=risk-sentence]'), /wrongly accuses at most 1% of non-members catches at most/);
+  // The table of the usual FPRs: 0.1%, 1% (yours, equal to the readout) and 10%, increasing.
+  const rows = await page.locator('[data-testid=tpr-table] tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.testid, Number(tr.dataset.value)]));
+  assert.deepEqual(rows.map((r) => r[0]), ['tpr-row-0.001', 'tpr-row-0.01', 'tpr-row-0.1']);
+  assert.equal(rows[1][1], hi);
+  assert.ok(rows[0][1] < rows[1][1] && rows[1][1] < rows[2][1]);
+  assert.equal(rows[0][1], risk.tpr_upper[1]);
+  assert.equal(rows[2][1], risk.tpr_upper[2]);
   // The (ε, δ) summary allows more than the run's own curve.
   assert.ok(Number(await value(page, 'eps-delta-tpr')) > hi);
   // Calibration: σ for TPR ≤ 5% at α = 1% is less than σ for ε ≤ 2 at δ = 1e-5, and agrees with

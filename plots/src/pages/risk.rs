@@ -10,11 +10,11 @@ use amp_math::risk::{eps_delta_tpr, gdp_tpr, RiskTarget};
 
 use super::{
     Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    Widget, Workbench,
+    TableRow, TableSpec, Widget, Workbench,
 };
 use crate::figures::risk::{
     attack, epsilon_at_delta, gdp, membership_sentence, percent, setting, sigma_for_epsilon,
-    sigma_for_risk, steps_for_risk, Run, Source, FINE, MAX_STEPS, QUICK,
+    sigma_for_risk, steps_for_risk, Attack, Run, Source, FINE, MAX_STEPS, QUICK,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
@@ -93,6 +93,24 @@ pub const SIGMA_FOR_EPSILON: ReadoutSpec = ReadoutSpec {
     label: "Noise for the target ε at δ",
     digits: 4,
 };
+/// Readout: the noise for the target advantage.
+pub const SIGMA_FOR_ADVANTAGE: ReadoutSpec = ReadoutSpec {
+    id: "sigma-for-advantage",
+    label: "Noise for the target advantage",
+    digits: 4,
+};
+/// The attacker's TPR at the usual false-positive rates and the reader's.
+pub const TPR_TABLE: TableSpec = TableSpec {
+    id: "tpr-table",
+    caption: "The attacker's TPR at the usual false-positive rates",
+    columns: &[
+        "FPR α",
+        "TPR, certified upper bound",
+        "best attack reaches",
+        "(ε, δ) alone allows",
+        "Gaussian DP curve",
+    ],
+};
 /// The PLD grid step the numbers were computed on (shown by the status line).
 pub const GRID_STEP: ReadoutSpec = ReadoutSpec {
     id: "risk-grid-step",
@@ -144,7 +162,14 @@ pub static SPEC: PageSpec = PageSpec {
                     "The attacker",
                     &[p::FPR.spec, p::PRIOR.spec, p::DELTA.spec, p::TRADEOFF_VIEW.spec],
                 ),
-                Controls::new("Targets", &[p::TARGET_TPR.spec, p::TARGET_EPS.spec]),
+                Controls::new(
+                    "Targets",
+                    &[
+                        p::TARGET_TPR.spec,
+                        p::TARGET_ADVANTAGE.spec,
+                        p::TARGET_EPS.spec,
+                    ],
+                ),
             ],
             results_title: Some("What an attacker can do"),
             groups: &[
@@ -161,6 +186,10 @@ pub static SPEC: PageSpec = PageSpec {
                     ])
                 },
                 Group {
+                    table: Some(&TPR_TABLE),
+                    ..Group::numbers(&[])
+                },
+                Group {
                     heading: Some("The same run, summarised"),
                     notes_after: &[&GDP_NOTE],
                     ..Group::numbers(&[&GDP_MU, &EPSILON, &EPS_DELTA_TPR])
@@ -168,7 +197,12 @@ pub static SPEC: PageSpec = PageSpec {
                 Group {
                     heading: Some("Noise for a target"),
                     notes_after: &[&CALIBRATION_NOTE],
-                    ..Group::numbers(&[&SIGMA_FOR_RISK, &STEPS_FOR_RISK, &SIGMA_FOR_EPSILON])
+                    ..Group::numbers(&[
+                        &SIGMA_FOR_RISK,
+                        &STEPS_FOR_RISK,
+                        &SIGMA_FOR_ADVANTAGE,
+                        &SIGMA_FOR_EPSILON,
+                    ])
                 },
             ],
         }),
@@ -203,6 +237,47 @@ pub fn sentence(run: &Run, tpr: (f64, f64)) -> String {
             percent(run.fpr)
         ),
     }
+}
+
+/// The table's rows: the TPR band at 0.1%, 1%, 10% and the reader's FPR (when it is none of
+/// them), beside what the run's (ε, δ) and its Gaussian DP μ allow there.
+fn tpr_rows(run: &Run, a: &Attack, eps: Option<f64>) -> Vec<TableRow> {
+    let mut fprs = vec![0.001, 0.01, 0.1];
+    if !fprs.contains(&run.fpr) {
+        fprs.push(run.fpr);
+        fprs.sort_by(f64::total_cmp);
+    }
+    let mu = gdp(run).and_then(Result::ok);
+    let cell = |x: Option<f64>| x.map(percent).unwrap_or_else(|| "—".into());
+    fprs.into_iter()
+        .map(|fpr| {
+            let band = a.tradeoff.tpr(fpr).ok();
+            TableRow {
+                testid: format!("tpr-row-{}", crate::format::compact_number(fpr)),
+                name: percent(fpr),
+                tag: if fpr == run.fpr {
+                    "yours".into()
+                } else {
+                    String::new()
+                },
+                value: band.map(|b| b.0),
+                valid: band.is_some(),
+                shown: cell(band.map(|b| b.0)),
+                notes: vec![
+                    cell(band.map(|b| b.1)),
+                    cell(eps.and_then(|e| eps_delta_tpr(e, run.delta, fpr).ok())),
+                    match mu {
+                        Some((m, exact)) => format!(
+                            "{}{}",
+                            cell(gdp_tpr(m, fpr).ok()),
+                            if exact { " (exact)" } else { " (approx.)" }
+                        ),
+                        None => "—".into(),
+                    },
+                ],
+            }
+        })
+        .collect()
 }
 
 /// Every number of the page, measured for the benchmark (`risk:quick`, `risk:fine`).
@@ -312,6 +387,12 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             .map_err(ChartError::from),
         relation,
     );
+    // The TPR at the usual FPRs and the reader's.
+    let rows = acc.clone().map(|(run, a)| {
+        let eps = epsilon_at_delta(&a, run.delta).ok();
+        tpr_rows(&run, &a, eps)
+    });
+    r.table(&TPR_TABLE, rows);
     // Calibration.
     let noise = run.as_ref().map_err(Clone::clone).and_then(|r| {
         r.noise()
@@ -346,6 +427,21 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     r.push(
         &STEPS_FOR_RISK,
         for_steps.map(|k| k as f64).map_err(ChartError::from),
+        relation,
+    );
+    let for_adv = noise.clone().and_then(|(r, n)| {
+        sigma_for_risk(
+            n,
+            r.q,
+            r.steps,
+            RiskTarget::Advantage(v.real(p::TARGET_ADVANTAGE)),
+            cal_budget,
+            cal_rel,
+        )
+    });
+    r.push(
+        &SIGMA_FOR_ADVANTAGE,
+        for_adv.map_err(ChartError::from),
         relation,
     );
     let for_eps = noise.clone().and_then(|(r, n)| {
