@@ -85,7 +85,7 @@ pub const SIGMA_FOR_RISK: ReadoutSpec = ReadoutSpec {
 pub const STEPS_FOR_RISK: ReadoutSpec = ReadoutSpec {
     id: "steps-for-risk",
     label: "Most steps with the TPR at α within the target, at this noise",
-    digits: 6,
+    digits: 3,
 };
 /// Readout: the noise for the target ε at δ.
 pub const SIGMA_FOR_EPSILON: ReadoutSpec = ReadoutSpec {
