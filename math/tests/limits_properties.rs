@@ -78,3 +78,35 @@ proptest! {
         prop_assert!(r.steps >= 1 && (r.epochs - r.steps as f64 * r.p).abs() < 1e-9 * r.epochs);
     }
 }
+
+/// The regime calculator refuses each input outside its domain, naming it, and accepts the ends
+/// of the domain (2^53 examples and steps, 1e9 epochs).
+#[test]
+fn regime_refuses_each_input_outside_its_domain() {
+    use amp_math::limits::{regime, Duration};
+    use amp_math::MathError;
+    let top = 1u64 << 53;
+    let out = |r: Result<_, MathError>, what: &str| match r {
+        Err(MathError::OutOfDomain { name, .. }) => assert_eq!(name, what),
+        Err(MathError::Inconsistent { .. }) => assert_eq!(what, "batch"),
+        other => panic!("{what}: {other:?}"),
+    };
+    out(regime(0, 1, Duration::Steps(10), 1.0), "dataset size");
+    out(regime(top + 1, 1, Duration::Steps(10), 1.0), "dataset size");
+    out(regime(100, 0, Duration::Steps(10), 1.0), "batch");
+    out(regime(100, 101, Duration::Steps(10), 1.0), "batch");
+    out(regime(100, 10, Duration::Steps(0), 1.0), "steps");
+    out(regime(100, 10, Duration::Steps(top + 1), 1.0), "steps");
+    out(regime(100, 10, Duration::Epochs(0.0), 1.0), "epochs");
+    out(regime(100, 10, Duration::Epochs(-1.0), 1.0), "epochs");
+    out(regime(100, 10, Duration::Epochs(2e9), 1.0), "epochs");
+    out(regime(100, 10, Duration::Epochs(f64::NAN), 1.0), "epochs");
+    out(regime(100, 10, Duration::Steps(10), 0.0), "ε*");
+    assert!(regime(100, 10, Duration::Steps(10), -1.0).is_err());
+    // The ends of the domain are accepted.
+    assert!(regime(top, top / 2, Duration::Steps(1), 1.0).is_ok());
+    assert!(regime(100, 100, Duration::Steps(top), 1.0).is_ok());
+    assert!(regime(100, 10, Duration::Epochs(1e9), 1.0).is_ok());
+    let r = regime(100, 10, Duration::Epochs(1e-9), 1.0).unwrap();
+    assert_eq!(r.steps, 1, "epochs round to at least one step");
+}
