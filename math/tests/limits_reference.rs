@@ -98,6 +98,12 @@ fn noise_ratio_at_tiny_epsilon_and_tinier_rate() {
     assert!((r - std::f64::consts::LN_2).abs() <= 1e-15, "{r}");
     // ε ≪ p: 1 − ε/(2p) rounds to 1.
     assert_eq!(noise_ratio(1e-250, 0.5).unwrap(), 1.0);
+    // Subnormal ε: the main formula's product p·ε_p would lose digits there (ε = 1e-320 keeps
+    // about 4); the branch gives R = 1 − ε/(2p) = 1 to double precision.
+    for (e, p) in [(1e-310, 0.5), (1e-320, 1e-3), (5e-324, 1e-6)] {
+        let r = noise_ratio(e, p).unwrap();
+        assert!((r - 1.0).abs() <= 1e-15, "ε {e:e}, p {p}: {r}");
+    }
     // Across the switch the two forms agree.
     for p in [1e-210, 1e-199, 1e-100, 0.3] {
         let below = noise_ratio(0.999_999e-200, p).unwrap();
