@@ -296,7 +296,8 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         .map(Run::relation)
         .unwrap_or(amp_math::Relation::AddRemove);
     let (budget, cal_budget, cal_rel) = match precision {
-        Precision::Quick => (QUICK, 3_680, 1e-3),
+        // While a slider moves the four inverses run on a coarse grid; the refined ones follow.
+        Precision::Quick => (QUICK, 1_840, 3e-3),
         Precision::Fine => (FINE, QUICK, 1e-4),
     };
     let acc = run.clone().and_then(|r| attack(&r, budget).map(|a| (r, a)));
