@@ -996,7 +996,7 @@ fn calibrate_to_an_attack_risk_meets_it_and_needs_less_noise_than_epsilon() {
     assert_eq!(json_text(&stdout(&o), "target"), "tpr");
     let s_tpr = json_number(&stdout(&o), "sigma");
     // `amplify risk` at that σ meets the target, and at 1% less σ does not.
-    let tpr_at = |sigma: f64| {
+    let risk_at = |sigma: f64| {
         let sigma = format!("{sigma}");
         let o = amplify(&[
             "risk",
@@ -1013,8 +1013,9 @@ fn calibrate_to_an_attack_risk_meets_it_and_needs_less_noise_than_epsilon() {
             "--json",
         ]);
         assert!(o.status.success(), "{o:?}");
-        json(&stdout(&o))["tpr_upper"][0].as_f64().unwrap()
+        json(&stdout(&o))
     };
+    let tpr_at = |sigma: f64| risk_at(sigma)["tpr_upper"][0].as_f64().unwrap();
     assert!(tpr_at(s_tpr) <= 0.05, "{}", tpr_at(s_tpr));
     assert!(tpr_at(0.99 * s_tpr) > 0.05, "{}", tpr_at(0.99 * s_tpr));
     // The advantage at most 0.1, checked the same way.
@@ -1022,22 +1023,7 @@ fn calibrate_to_an_attack_risk_meets_it_and_needs_less_noise_than_epsilon() {
     assert!(o.status.success(), "{o:?}");
     assert_eq!(json_text(&stdout(&o), "target"), "advantage");
     let s_adv = json_number(&stdout(&o), "sigma");
-    let adv_at = |sigma: f64| {
-        let sigma = format!("{sigma}");
-        let o = amplify(&[
-            "risk",
-            "--mechanism",
-            "gaussian",
-            "--sigma",
-            &sigma,
-            "--q",
-            "0.01",
-            "--steps",
-            "300",
-            "--json",
-        ]);
-        json_number(&stdout(&o), "advantage_upper")
-    };
+    let adv_at = |sigma: f64| risk_at(sigma)["advantage_upper"].as_f64().unwrap();
     assert!(adv_at(s_adv) <= 0.1 && adv_at(0.99 * s_adv) > 0.1);
     // ε ≤ 1 at δ = 1e-5 asks for more noise than either attack target here.
     let o = amplify(&with(&["--target-eps", "1", "--delta", "1e-5"]));
