@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 pub mod accuracy;
+pub mod batching;
 pub mod error;
 mod fft;
 pub mod iteration;

@@ -1,0 +1,189 @@
+//! DP-SGD with shuffled, fixed-size batches: the bounds that bracket its privacy (issue 18, first
+//! part; the page, the CLI and balls-in-bins sampling come later).
+//!
+//! A training loop that shuffles the N examples and cuts them into T = N/B batches per epoch uses
+//! each example exactly once per epoch. Its neighbouring relation here keeps N fixed: **zero-out**
+//! (one example replaced by one whose clipped gradient is 0; the per-batch sum changes by at most
+//! Δ = 1 in units of the clipping norm) or **replace-one** (one example replaced by another, Δ = 2).
+//! Add/remove is not covered: adding an example moves the batch boundaries of every later one.
+//!
+//! - Upper bound (any fixed or random order): the permutation does not depend on the data, so for
+//!   each order the run is E adaptive steps of the Gaussian mechanism with sensitivity Δ, i.e.
+//!   μ-GDP with μ = Δ√E/σ, and mixing over orders cannot increase the hockey-stick divergence
+//!   (joint convexity). Its profile is the analytic Gaussian one (Balle & Wang 2018, Theorem 8).
+//! - Lower bound (Chua, Ghazi, Kamath, Kumar, Manurangsi, Sinha & Zhang 2024, "How private are
+//!   DP-SGD implementations?", ICML; the "cube" test of their published code): with scalar
+//!   gradients, N − 1 examples at −1 and the differing one at +1 against 0 (zero-out), the T batch
+//!   sums, offset removed, are a mixture over the differing example's batch t of N(m·e_t, σ²I_T)
+//!   with m = 2 under one dataset and m = 1 under the other. The test "some batch sum exceeds C"
+//!   has P(max > C) = 1 − Φ((C − m)/σ)·Φ(C/σ)^{T−1}, so δ(ε) ≥ max_C [P_2(max > C) − e^ε P_1(max > C)].
+//!   When every epoch uses the same order, the E noisy copies of each batch sum average to one
+//!   with noise σ/√E (a sufficient statistic), so the one-epoch bound at σ/√E applies.
+
+use crate::rdp_accounting::{gaussian_delta, gaussian_epsilon};
+use crate::root::{brent, golden_section_min, Tolerance};
+use crate::special::{exp_m1, ln, ln_normal_cdf};
+use crate::MathError;
+
+/// How two training sets differ (both of the same size N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Neighbours {
+    /// One example replaced by one with zero gradient: a batch sum moves by at most 1 (in units
+    /// of the clipping norm).
+    ZeroOut,
+    /// One example replaced by any other: a batch sum moves by at most 2.
+    ReplaceOne,
+}
+
+impl Neighbours {
+    /// The L2 sensitivity Δ of one batch's clipped-gradient sum, in units of the clipping norm.
+    pub fn sensitivity(self) -> f64 {
+        match self {
+            Neighbours::ZeroOut => 1.0,
+            Neighbours::ReplaceOne => 2.0,
+        }
+    }
+}
+
+fn check_run(sigma: f64, epochs: u64) -> Result<(), MathError> {
+    crate::check_positive("σ", sigma)?;
+    if epochs == 0 {
+        return Err(MathError::OutOfDomain {
+            name: "epochs",
+            value: 0.0,
+            expected: "at least 1",
+        });
+    }
+    Ok(())
+}
+
+/// The GDP μ = Δ√E/σ of E epochs in which each example is in exactly one batch (any order).
+/// Exact for a fixed order; an upper bound for shuffled orders.
+pub fn deterministic_mu(sigma: f64, epochs: u64, neighbours: Neighbours) -> Result<f64, MathError> {
+    check_run(sigma, epochs)?;
+    Ok(neighbours.sensitivity() * (epochs as f64).sqrt() / sigma)
+}
+
+/// δ(ε) of E epochs of fixed-order batches: the analytic Gaussian profile
+/// Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) at μ = Δ√E/σ (Balle & Wang 2018, Theorem 8, through
+/// [`gaussian_delta`]). A certified upper bound for shuffled fixed-size batches (see the module
+/// notes; same-size neighbours only). Exact for a fixed order. ε ≥ 0.
+pub fn deterministic_delta(
+    sigma: f64,
+    epochs: u64,
+    neighbours: Neighbours,
+    epsilon: f64,
+) -> Result<f64, MathError> {
+    let mu = deterministic_mu(sigma, epochs, neighbours)?;
+    gaussian_delta(1.0 / mu, epsilon)
+}
+
+/// The smallest ε with [`deterministic_delta`] ≤ δ: a certified upper bound on ε for shuffled
+/// fixed-size batches (same-size neighbours). δ ∈ (0, 1). To Brent's tolerance (relative 4 ulp).
+pub fn deterministic_epsilon(
+    sigma: f64,
+    epochs: u64,
+    neighbours: Neighbours,
+    delta: f64,
+) -> Result<f64, MathError> {
+    let mu = deterministic_mu(sigma, epochs, neighbours)?;
+    gaussian_epsilon(1.0 / mu, delta)
+}
+
+/// P(max_t X_t > C) for X = N(m·e_1, s²I_T) as log of the complement: the log of
+/// Φ((C − m)/s)·Φ(C/s)^{T−1}.
+fn ln_all_below(c: f64, m: f64, s: f64, steps: u64) -> f64 {
+    ln_normal_cdf((c - m) / s) + (steps - 1) as f64 * ln_normal_cdf(c / s)
+}
+
+/// The cube test's hockey-stick value at threshold C: P_2(max > C) − e^ε P_1(max > C).
+fn cube_value(c: f64, s: f64, steps: u64, epsilon: f64) -> f64 {
+    let out_p = -exp_m1(ln_all_below(c, 2.0, s, steps));
+    let out_q = -exp_m1(ln_all_below(c, 1.0, s, steps));
+    if out_p <= 0.0 {
+        return 0.0;
+    }
+    // out_p − e^ε out_q, as out_p·(1 − e^{ε + log out_q − log out_p}).
+    if out_q <= 0.0 {
+        return out_p;
+    }
+    -out_p * exp_m1(epsilon + ln(out_q) - ln(out_p))
+}
+
+/// The lower bound on δ(ε) of E epochs of shuffled batches of one order (T steps per epoch) under
+/// zero-out, from Chua et al. 2024's pair and "some batch sum exceeds C" test, maximised over C:
+/// a grid of 4,001 thresholds from 1 − 12s to 2 + s(12 + √(2 log T)) (s = σ/√E; the grid of the
+/// authors' code is C ∈ [0, 100) in steps of 0.01), refined by golden section around the best.
+/// Every C gives a valid lower bound, so the refinement only tightens it. ε ≥ 0; T ≥ 1.
+pub fn shuffle_lower_delta(
+    sigma: f64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    epsilon: f64,
+) -> Result<f64, MathError> {
+    check_run(sigma, epochs)?;
+    crate::check_epsilon("ε", epsilon)?;
+    if steps_per_epoch == 0 {
+        return Err(MathError::OutOfDomain {
+            name: "steps per epoch",
+            value: 0.0,
+            expected: "at least 1",
+        });
+    }
+    let s = sigma / (epochs as f64).sqrt();
+    let t = steps_per_epoch;
+    let lo = 1.0 - 12.0 * s;
+    let hi = 2.0 + s * (12.0 + (2.0 * ln(t as f64)).sqrt());
+    const GRID: usize = 4000;
+    let width = (hi - lo) / GRID as f64;
+    let (mut best_c, mut best) = (lo, 0.0f64);
+    for i in 0..=GRID {
+        let c = lo + width * i as f64;
+        let v = cube_value(c, s, t, epsilon);
+        if v > best {
+            best = v;
+            best_c = c;
+        }
+    }
+    if best > 0.0 {
+        let f = |c: f64| -cube_value(c, s, t, epsilon);
+        let c = golden_section_min(&f, best_c - width, best_c + width, 60);
+        best = best.max(-f(c));
+    }
+    Ok(best.clamp(0.0, 1.0))
+}
+
+/// The largest ε whose [`shuffle_lower_delta`] is still at least δ: the true ε at δ of shuffled
+/// batches (zero-out, one order for all epochs) is at least this. δ ∈ (0, 1). 0 when even ε = 0
+/// gives less than δ. To Brent's tolerance on the (decreasing) lower profile.
+pub fn shuffle_lower_epsilon(
+    sigma: f64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    delta: f64,
+) -> Result<f64, MathError> {
+    crate::check_delta("δ", delta)?;
+    if delta == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name: "δ",
+            value: 0.0,
+            expected: "above 0",
+        });
+    }
+    let f = |e: f64| {
+        shuffle_lower_delta(sigma, steps_per_epoch, epochs, e)
+            .map(|d| d - delta)
+            .unwrap_or(f64::NAN)
+    };
+    if f(0.0) <= 0.0 {
+        return Ok(0.0);
+    }
+    // The lower bound never exceeds the upper one, whose ε at δ brackets the root.
+    let hi = deterministic_epsilon(sigma, epochs, Neighbours::ZeroOut, delta)? * 1.001 + 1e-9;
+    if f(hi) > 0.0 {
+        return Err(MathError::Inconsistent {
+            reason: format!("the shuffle lower bound exceeds the upper bound at δ = {delta:e}"),
+        });
+    }
+    brent(f, 0.0, hi, Tolerance::TIGHT)
+}
