@@ -168,4 +168,21 @@ fn the_trade_off_figure_marks_the_readout_in_both_views() {
         assert_eq!(chart.series.len(), 5, "{view}");
         assert_eq!(chart.bands.len(), 1);
     }
+    // At the smallest α the control allows, the reader's point is still inside the log axes.
+    let v = values(&[
+        ("fpr", "1e-9"),
+        ("view", "roc"),
+        ("sigma", "1"),
+        ("q", "0.01"),
+    ]);
+    let chart = FigureId::TradeoffCurve.spec().chart(&v).unwrap();
+    let m = &chart.markers[0];
+    assert!(
+        chart.x.min <= m.x && m.x <= chart.x.max,
+        "{} not in [{}, {}]",
+        m.x,
+        chart.x.min,
+        chart.x.max
+    );
+    assert!(chart.y.min <= m.y && m.y <= chart.y.max);
 }

@@ -489,7 +489,8 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
     let run = setting(values)?;
     let a = attack(&run, QUICK)?;
     let roc = values.choice(p::TRADEOFF_VIEW) == TradeoffView::Roc;
-    let lo = (run.fpr / 10.0).clamp(1e-6, 1e-3);
+    // The reader's α always inside the axes (α ≥ 1e-9, so the axis starts at 1e-10 at least).
+    let lo = (run.fpr / 10.0).min(1e-3);
     let xs: Vec<f64> = if roc {
         log_grid(lo, 1.0, 120)
     } else {
