@@ -393,7 +393,8 @@ pub fn steps_for_risk(
     Ok(lo)
 }
 
-/// The smallest noise whose certified ε at δ over `steps` steps at rate q is at most `target`.
+/// The smallest noise whose certified ε at δ over `steps` steps at rate q is at most `target`
+/// (the training page's calibration too).
 pub fn sigma_for_epsilon(
     noise: Noise,
     q: f64,
@@ -403,9 +404,6 @@ pub fn sigma_for_epsilon(
     buckets: usize,
     rel: f64,
 ) -> Result<f64, String> {
-    if target <= 0.0 {
-        return Err("choose a target ε above 0".into());
-    }
     pld::calibrate_sigma_within(
         |s| {
             let n = noise.with_size(s);

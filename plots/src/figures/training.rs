@@ -198,20 +198,7 @@ pub fn calibrate(
     buckets: usize,
     rel: f64,
 ) -> Result<f64, String> {
-    pld::calibrate_sigma_within(
-        |s| {
-            let noise = t.noise.with_size(s);
-            noise.upper_epsilon(
-                q,
-                steps,
-                t.delta,
-                pld::step_for_budget(noise, q, steps, buckets)?,
-            )
-        },
-        target,
-        rel,
-    )
-    .map_err(|e| e.to_string())
+    super::risk::sigma_for_epsilon(t.noise, q, steps, t.delta, target, buckets, rel)
 }
 
 /// Everything the readouts show.
