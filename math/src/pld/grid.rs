@@ -419,6 +419,31 @@ impl Pld {
         }
     }
 
+    /// A PLD from finitely many atoms (loss, P-mass): a loss of +∞ adds to the mass at infinity,
+    /// one of −∞ is dropped (it adds nothing to δ). Finite losses are rounded to the grid of step
+    /// `step` as [`Estimate`] says (the pessimistic way by the connect-the-dots split, which keeps
+    /// each atom's P- and Q-mass). `exact`: the atoms are the true law of the loss; if they are
+    /// themselves rounded (up for a pessimistic PLD, down for an optimistic one), pass false, and
+    /// the optimistic PLD gives up the Hoeffding tightening of its lower bound, which assumes a
+    /// rounding error of at most one grid step.
+    pub fn from_loss_atoms(
+        atoms: &[(f64, f64)],
+        step: f64,
+        estimate: Estimate,
+        exact: bool,
+    ) -> Pld {
+        let kept: Vec<(f64, f64)> = atoms
+            .iter()
+            .copied()
+            .filter(|&(l, m)| m > 0.0 && l != f64::NEG_INFINITY)
+            .collect();
+        let mut pld = Pld::from_atoms(&kept, step, estimate);
+        if !exact && estimate == Estimate::Optimistic {
+            pld.spread = f64::NAN;
+        }
+        pld
+    }
+
     /// Total finite mass.
     pub fn finite_mass(&self) -> f64 {
         self.masses.iter().sum()
