@@ -41,14 +41,18 @@ pub enum Relation {
     AddRemove,
     /// Datasets of the same size differ by replacing one record.
     ReplaceOne,
+    /// Datasets of the same size differ in one record, replaced by one that contributes nothing
+    /// (a zero gradient in DP-SGD). For Poisson sampling its pair is the add/remove one.
+    ZeroOut,
 }
 
 impl Relation {
-    /// A short machine name (`add-remove`, `replace-one`), used in JSON output and URLs.
+    /// A short machine name (`add-remove`, `replace-one`, `zero-out`), used in JSON output and URLs.
     pub fn id(self) -> &'static str {
         match self {
             Relation::AddRemove => "add-remove",
             Relation::ReplaceOne => "replace-one",
+            Relation::ZeroOut => "zero-out",
         }
     }
 
@@ -57,6 +61,7 @@ impl Relation {
         match self {
             Relation::AddRemove => "add/remove one",
             Relation::ReplaceOne => "replace one",
+            Relation::ZeroOut => "zero out one",
         }
     }
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::batching::*;
+use amp_math::pld::{Estimate, Pld};
 use proptest::prelude::*;
 
 struct Row {
@@ -62,6 +63,7 @@ fn every_kind_matches_mpmath() {
                 1e-8,
                 3,
             ),
+            "bnb_remove" => continue,
             k => panic!("unknown kind {k}"),
         };
         let err = (got - r.value).abs() / r.value.abs().max(1e-300);
@@ -142,5 +144,143 @@ proptest! {
         prop_assert!(more_noise < e_up);
         let more_epochs = deterministic_epsilon(sigma, epochs + 1, Neighbours::ZeroOut, delta).unwrap();
         prop_assert!(more_epochs > e_up);
+    }
+}
+
+/// log E_P[e^{(α−1)L}] of a PLD's finite part (the Rényi moment log E_Q[(P/Q)^α]).
+fn ln_moment(pld: &Pld, alpha: f64) -> f64 {
+    let terms: Vec<f64> = pld
+        .masses
+        .iter()
+        .enumerate()
+        .filter(|(_, &m)| m > 0.0)
+        .map(|(i, &m)| m.ln() + (alpha - 1.0) * (pld.offset + i as i64) as f64 * pld.step)
+        .collect();
+    let top = terms.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    top + terms.iter().map(|t| (t - top).exp()).sum::<f64>().ln()
+}
+
+/// Balls-in-bins against exact Rényi moments (mpmath: the binomial recursion for the remove
+/// direction, the add direction is checked at T = 1 and through the authors' numbers): the sums rounded up give a larger moment
+/// than the truth and the sums rounded down a smaller one, each within a few grid steps.
+#[test]
+fn balls_in_bins_brackets_the_exact_renyi_moments() {
+    let mut seen = 0;
+    for r in rows().iter().filter(|r| r.kind.starts_with("bnb_")) {
+        let [sigma, t, alpha, _] = r.x;
+        let up = allocation_pld(sigma, t as u64, 1e-3, Estimate::Pessimistic).unwrap();
+        let lo = allocation_pld(sigma, t as u64, 1e-3, Estimate::Optimistic).unwrap();
+        let (u, l) = if r.kind == "bnb_remove" {
+            (ln_moment(&up.remove, alpha), ln_moment(&lo.remove, alpha))
+        } else {
+            (ln_moment(&up.add, alpha), ln_moment(&lo.add, alpha))
+        };
+        let slack = 1e-9 * r.value.abs().max(1.0);
+        assert!(
+            l <= r.value + slack && r.value <= u + slack,
+            "{} σ {sigma} T {t} α {alpha}: {l} ≤ {} ≤ {u}?",
+            r.kind,
+            r.value
+        );
+        // Within (α − 1)·(levels + 2)·g of the truth: the loss moves by at most that.
+        let levels = (t.log2().ceil() + 2.0) * 2.0;
+        assert!(
+            u - l <= (alpha - 1.0) * levels * 1e-3,
+            "{} {:?}: {l} {u}",
+            r.kind,
+            r.x
+        );
+        seen += 1;
+    }
+    assert!(seen >= 10, "{seen}");
+}
+
+/// One step per epoch is the Gaussian mechanism: the band holds the analytic Gaussian ε and is
+/// narrow.
+#[test]
+fn one_step_per_epoch_is_the_gaussian_mechanism() {
+    for (sigma, epochs) in [(0.8, 1), (1.0, 3), (2.0, 10)] {
+        let exact = deterministic_epsilon(sigma, epochs, Neighbours::ZeroOut, 1e-6).unwrap();
+        let (lo, up) = allocation_epsilon(sigma, 1, epochs, 1e-6, 1e-3).unwrap();
+        assert!(
+            lo <= exact && exact <= up,
+            "σ {sigma} E {epochs}: {lo} ≤ {exact} ≤ {up}"
+        );
+        assert!(up - lo <= 0.01 * exact, "{lo} {up}");
+    }
+}
+
+/// The random-allocation accountant of Feldman & Shenfeld (google/differential-privacy pull
+/// request 414, `gaussian_allocation_pld`, value discretisation 1e-3, pessimistic), run for this
+/// project at δ = 1e-6 (design notes of 2026-11-25): its upper bounds agree with ours to 0.3% at
+/// the same resolution, and our lower bound is below them.
+#[test]
+fn the_authors_random_allocation_numbers() {
+    for (steps, sigma, epochs, theirs) in [
+        (100, 1.0, 1, 0.8613),
+        (1000, 1.0, 1, 0.1773),
+        (1000, 0.8, 1, 0.4550),
+        (1000, 1.0, 5, 0.4073),
+        (10_000, 1.0, 1, 0.0542),
+    ] {
+        let (lo, up) = allocation_epsilon(sigma, steps, epochs, 1e-6, 1e-3).unwrap();
+        assert!(
+            (up - theirs).abs() <= 3e-3 * theirs,
+            "T {steps} σ {sigma} E {epochs}: {up} vs {theirs}"
+        );
+        assert!(lo <= theirs, "{lo} > {theirs}");
+    }
+}
+
+/// Chua et al.'s reshuffled-epoch lower bound as their published code evaluates it (slices and
+/// loss grid of 1e-3; re-run for this project at δ = 1e-6, design notes of 2026-11-25): ours uses
+/// finer slices and a finer grid, so it is at least theirs and close to it; one epoch gives the
+/// cube test's value.
+#[test]
+fn the_reshuffled_lower_bound_numbers() {
+    for (steps, sigma, epochs, theirs) in [
+        (1000, 0.8, 5, 9.8398),
+        (1000, 1.0, 5, 4.7012),
+        (1000, 1.0, 10, 5.4480),
+        (10_000, 1.0, 5, 2.4760),
+    ] {
+        let ours = reshuffled_lower_epsilon(sigma, steps, epochs, 1e-6).unwrap();
+        assert!(
+            ours >= theirs - 1e-3 && ours <= theirs + 1e-2,
+            "T {steps} σ {sigma} E {epochs}: {ours} vs {theirs}"
+        );
+        assert!(ours <= deterministic_epsilon(sigma, epochs, Neighbours::ZeroOut, 1e-6).unwrap());
+    }
+    for (steps, sigma) in [(1000, 0.8), (10_000, 1.0)] {
+        let one = reshuffled_lower_epsilon(sigma, steps, 1, 1e-6).unwrap();
+        let cube = shuffle_lower_epsilon(sigma, steps, 1, 1e-6).unwrap();
+        assert!((one - cube).abs() <= 1e-3 * cube, "{one} vs {cube}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Balls in bins: lower ≤ upper; never above fixed batches (each allocation is a fixed
+    /// assignment, and mixing cannot add privacy loss); more noise lowers ε, more epochs raise it;
+    /// reshuffled epochs' lower bound lies below the fixed-batch upper bound.
+    #[test]
+    fn balls_in_bins_is_ordered_and_monotone(
+        sigma in 0.6f64..3.0,
+        steps in 1u64..300,
+        epochs in 1u64..6,
+    ) {
+        let delta = 1e-6;
+        let g = 4e-3;
+        let (lo, up) = allocation_epsilon(sigma, steps, epochs, delta, g).unwrap();
+        prop_assert!(lo <= up);
+        let det = deterministic_epsilon(sigma, epochs, Neighbours::ZeroOut, delta).unwrap();
+        prop_assert!(lo <= det, "{lo} > {det}");
+        let (_, up_noisier) = allocation_epsilon(sigma * 1.3, steps, epochs, delta, g).unwrap();
+        prop_assert!(up_noisier < up, "{up_noisier} ≥ {up}");
+        let (lo_longer, _) = allocation_epsilon(sigma, steps, epochs + 2, delta, g).unwrap();
+        prop_assert!(lo_longer > lo, "{lo_longer} ≤ {lo}");
+        let shuffled = reshuffled_lower_epsilon(sigma, steps, epochs, delta).unwrap();
+        prop_assert!(shuffled <= det * (1.0 + 1e-9));
     }
 }

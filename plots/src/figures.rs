@@ -51,6 +51,7 @@ impl std::fmt::Display for FigureId {
 }
 
 pub mod accuracy;
+pub mod batching;
 pub mod iteration;
 mod limits;
 pub mod renyi;

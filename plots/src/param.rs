@@ -657,7 +657,7 @@ declare_params! {
         symbol: "batching",
         label: "How batches are formed",
         unit: "",
-        help: "What your training loop really does; the tight analysis exists for Poisson sampling only.",
+        help: "What your training loop really does. Shuffled and balls-in-bins batches are accounted for the Gaussian mechanism, compared with Poisson sampling on the zero-out relation.",
         domain: options::<Batching>(),
         default: Value::Choice(0),
     };

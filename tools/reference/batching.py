@@ -18,6 +18,12 @@ Writes math/tests/data/batching.csv, read by math/tests/batching.rs.
               1 - Phi((C - m)/s) Phi(C/s)^(T - 1). The maximum is bracketed on a grid of 2,000
               thresholds and refined by golden section in mpmath (60 steps).
   lower_eps   sigma, T, epochs, delta -> the eps where lower_delta = delta (bisection, 80 steps).
+  bnb_remove  sigma, T, alpha, 0 -> log E_Q[(P/Q)^alpha] for one epoch of balls-in-bins batching
+              (remove direction): P = (1/T) sum_t N(e_t, sigma^2 I), Q = N(0, sigma^2 I), so
+              P/Q = (1/T) sum_i V_i with V_i = exp(x_i/sigma^2 - 1/(2 sigma^2)) independent under Q and
+              E_Q[V^k] = exp(k(k - 1)/(2 sigma^2)). For a whole alpha the moment of the sum follows
+              from the binomial theorem, adding one term at a time:
+              E[(S + V)^a] = sum_j C(a, j) E[V^j] E[S^(a - j)] (exact, no quadrature).
 Columns: kind, a, b, c, d, value.
 """
 import csv
@@ -104,8 +110,20 @@ def lower_eps(sigma, T, epochs, delta):
     return (lo + hi) / 2
 
 
+def bnb_remove(sigma, T, alpha):
+    s2 = mp.mpf(sigma) ** 2
+    mom = [mp.e ** (mp.mpf(k * (k - 1)) / (2 * s2)) for k in range(alpha + 1)]
+    m = [mp.mpf(1)] + [mp.mpf(0)] * alpha  # moments of the empty sum
+    for _ in range(T):
+        m = [sum(mp.binomial(a, j) * mom[j] * m[a - j] for j in range(a + 1)) for a in range(alpha + 1)]
+    return mp.log(m[alpha]) - alpha * mp.log(T)
+
+
 def main():
     rows = []
+    for sigma, T in [(1.0, 1), (1.0, 10), (2.0, 100), (1.0, 1000), (0.8, 1000)]:
+        for alpha in [2, 3]:
+            rows.append(("bnb_remove", repr(sigma), str(T), str(alpha), "0", fmt(bnb_remove(sigma, T, alpha))))
     for sigma, epochs, sens in [(0.6, 1, 1), (1.0, 1, 1), (1.0, 10, 1), (1.0, 10, 2), (2.0, 50, 1), (5.0, 3, 2)]:
         for eps in [0.0, 0.5, 2.0, 8.0]:
             rows.append(("det_delta", repr(sigma), str(epochs), str(sens), repr(eps), fmt(det_delta(sigma, epochs, sens, eps))))

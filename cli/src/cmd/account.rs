@@ -7,22 +7,57 @@ use amp_math::rdp::Mechanism;
 use amp_math::rdp_accounting::{
     delta_for_epsilon, epsilon_for_delta, guarantee_is_exact, Conversion, Sampling,
 };
-use amp_plots::figures::renyi;
+use amp_plots::figures::{batching, renyi, training};
 use amp_plots::param as p;
 use amp_plots::params::ParamValues;
+use amp_plots::params::{Batching, ChoiceEnum, Length};
 use clap::{Arg, ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
 use crate::args::{self, given, on};
+
+const BATCHING: &str = "batching";
 use crate::cmd::mechanism;
 use crate::output::{emit, finite};
 
 pub fn command() -> Command {
     Command::new("account")
         .about("ε (or δ) after k steps of a sampled mechanism, with the RDP or the PLD accountant")
-        .arg(accountant(None))
-        .args(mechanism::args())
-        .arg(args::required(p::STEPS))
+        .arg(accountant(None).required(false).required_unless_present(BATCHING))
+        .args(mechanism::args().into_iter().map(|a| {
+            if a.get_id() == p::MECH.spec.name {
+                a.required(false).required_unless_present(BATCHING)
+            } else {
+                a
+            }
+        }))
+        .arg(
+            args::required(p::STEPS)
+                .required(false)
+                .required_unless_present_any([BATCHING, p::EPOCHS.spec.name]),
+        )
+        .arg(args::param(p::BATCHING).help(
+            "Account a DP-SGD loop by how it forms batches: poisson, shuffle (reshuffled every epoch, fixed batch size) \
+             or balls-in-bins; with --sigma, --dataset-size, --batch-size, --epochs or --steps and --delta. \
+             All on the zero-out relation, sensitivity 1",
+        ))
+        .arg(args::param(p::DATASET).requires(BATCHING))
+        .arg(args::param(p::BATCH).requires(BATCHING))
+        .arg(args::param(p::EPOCHS).requires(BATCHING).conflicts_with(p::STEPS.spec.name))
+        .arg(
+            Arg::new("log-step")
+                .long("log-step")
+                .value_name("G")
+                .requires(BATCHING)
+                .help(format!(
+                    "Balls in bins: the log-grid step of the sums, in [1e-4, 0.01] (default {}); smaller is slower with a narrower band",
+                    batching::FINE_LOG_STEP
+                ))
+                .value_parser(|text: &str| match text.trim().parse::<f64>() {
+                    Ok(g) if (1e-4..=0.01).contains(&g) => Ok(g),
+                    _ => Err("the log-grid step must be a number between 1e-4 and 0.01".to_string()),
+                }),
+        )
         .arg(args::param(p::DELTA))
         .arg(args::param(p::TARGET_EPS))
         .group(
@@ -79,6 +114,9 @@ pub fn grid_step(m: &ArgMatches) -> f64 {
 }
 
 pub fn run(m: &ArgMatches) -> Result<String, String> {
+    if given(m, p::BATCHING) {
+        return run_batching(m);
+    }
     match m.get_one::<String>("accountant").map(String::as_str) {
         Some("pld") => run_pld(m),
         _ => run_rdp(m),
@@ -235,4 +273,92 @@ pub fn compose(
     }
     .map_err(|e| e.to_string())?;
     pair.self_compose(steps).map_err(|e| e.to_string())
+}
+
+#[derive(Serialize)]
+struct BatchingRecord {
+    batching: &'static str,
+    relation: &'static str,
+    sensitivity: f64,
+    epsilon: f64,
+    epsilon_lower: f64,
+    poisson_epsilon: f64,
+    poisson_epsilon_lower: f64,
+    delta: f64,
+    sigma: f64,
+    dataset_size: u64,
+    batch_size: u64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    epochs_lower: u64,
+    steps: u64,
+    log_step: Option<f64>,
+    method: &'static str,
+}
+
+/// `--batching`: the training loop's own band, beside the Poisson number.
+fn run_batching(m: &ArgMatches) -> Result<String, String> {
+    for (flag, given_it) in [
+        ("--accountant", m.contains_id("accountant")),
+        ("--q", given(m, p::Q)),
+        ("--target-eps", given(m, p::TARGET_EPS)),
+        ("--conversion", given(m, p::CONVERSION)),
+        ("--grid", m.contains_id("grid")),
+    ] {
+        if given_it {
+            return Err(format!(
+                "{flag} does not apply with --batching (give --sigma, --dataset-size, --batch-size, --epochs or --steps, and --delta)"
+            ));
+        }
+    }
+    if !given(m, p::SIGMA) || !given(m, p::DELTA) {
+        return Err("--batching needs --sigma and --delta".into());
+    }
+    if !given(m, p::DATASET) || !given(m, p::BATCH) {
+        return Err("--batching needs --dataset-size and --batch-size".into());
+    }
+    if !given(m, p::EPOCHS) && !given(m, p::STEPS) {
+        return Err("--batching needs --epochs or --steps".into());
+    }
+    let mut values = args::values(m)?;
+    if given(m, p::STEPS) {
+        values.set_choice(p::LENGTH, Length::Steps);
+    }
+    let t = training::setting(&values)?;
+    let sigma = batching::gaussian_sigma(&t)?;
+    let kind: Batching = values.choice(p::BATCHING);
+    let log_step = m
+        .get_one::<f64>("log-step")
+        .copied()
+        .unwrap_or(batching::FINE_LOG_STEP);
+    let band = batching::band_for(kind, &t, training::FINE, log_step)?;
+    let poisson = batching::poisson_band(&t, training::FINE)?;
+    let e = batching::epochs(&t);
+    let record = BatchingRecord {
+        batching: kind.id(),
+        relation: batching::RELATION.id(),
+        sensitivity: 1.0,
+        epsilon: finite("epsilon", band.upper)?,
+        epsilon_lower: finite("epsilon_lower", band.lower)?,
+        poisson_epsilon: finite("poisson_epsilon", poisson.upper)?,
+        poisson_epsilon_lower: finite("poisson_epsilon_lower", poisson.lower)?,
+        delta: t.delta,
+        sigma,
+        dataset_size: t.dataset,
+        batch_size: t.batch,
+        steps_per_epoch: e.steps_per_epoch,
+        epochs: e.upper,
+        epochs_lower: e.lower,
+        steps: t.steps,
+        log_step: (kind == Batching::BallsInBins).then_some(log_step),
+        method: batching::method(kind),
+    };
+    if on(m, "json") {
+        emit(&record, true)
+    } else {
+        Ok(crate::output::lines(
+            &crate::output::to_value(&record)?,
+            &["method"],
+        ))
+    }
 }

@@ -57,9 +57,9 @@ pub struct Training {
     pub batch: u64,
     /// Whether the length was given in epochs (else in steps).
     pub by_epochs: bool,
-    /// Whether the loop shuffles and takes fixed batches (no tight analysis: the numbers are for
-    /// Poisson sampling).
-    pub shuffled: bool,
+    /// How the loop forms its batches (the tight PLD numbers are for Poisson sampling; the other
+    /// samplers have their own bands, `figures::batching`).
+    pub batching: Batching,
 }
 
 impl Training {
@@ -138,19 +138,18 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         dataset,
         batch,
         by_epochs,
-        shuffled: values.choice(p::BATCHING) == Batching::Shuffle,
+        batching: values.choice(p::BATCHING),
     })
 }
 
 /// Warnings about the setting that do not stop the accounting (shown beside the readouts).
 pub fn warnings(t: &Training) -> Vec<String> {
     let mut out = Vec::new();
-    if t.shuffled {
+    if t.batching != Batching::Poisson {
         out.push(
-            "Your loop shuffles the data and takes fixed-size batches. No tight analysis of that \
-             sampling is known, and it can be less private than Poisson sampling at the same \
-             rate (Chua et al. 2024). The numbers below are for Poisson sampling: they describe \
-             a different loop, not a guarantee for yours."
+            "The tight ε above is for Poisson sampling, not for your loop: it is what a Poisson \
+             accountant would report. Your loop's own band is under \u{201c}How batches are \
+             formed\u{201d}, on the zero-out relation."
                 .into(),
         );
     }
@@ -259,10 +258,10 @@ pub fn statement(t: &Training, a: &Account) -> String {
     } else {
         format!("{} steps", group_digits(t.steps))
     };
-    let sampling = if t.shuffled {
-        "batches of expected size"
-    } else {
-        "Poisson-sampled batches of expected size"
+    let sampling = match t.batching {
+        Batching::Poisson => "Poisson-sampled batches of expected size",
+        Batching::Shuffle => "batches of fixed size",
+        Batching::BallsInBins => "balls-in-bins batches of expected size",
     };
     let noise = match t.noise {
         Noise::Gaussian(s) => format!(
@@ -276,7 +275,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
             short_number(b, 4)
         ),
     };
-    let mut s = format!(
+    format!(
         "Training with DP-SGD on {} examples, {sampling} {} (rate q = {}), {noise}, for {length}, \
          satisfies (ε, δ)-differential privacy with ε = {} and δ = {}, for datasets that differ by \
          adding or removing one example. The ε is a certified upper bound from a privacy loss \
@@ -288,14 +287,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
         short_number(t.delta, 3),
         short_number(a.step, 2),
         short_number(a.lower, 4),
-    );
-    if t.shuffled {
-        s.push_str(
-            " This assumes Poisson sampling; the run shuffles and uses fixed-size batches, for \
-             which no tight guarantee is known, so the statement does not certify that run.",
-        );
-    }
-    s
+    )
 }
 
 fn rdp_curve(t: &Training) -> Result<Curve, String> {

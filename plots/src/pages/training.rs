@@ -15,10 +15,10 @@ use crate::figures::risk::{membership_sentence, Attack, Numbers};
 use crate::figures::training::{
     account, cached_band, setting, statement, warnings, Account, FINE, QUICK,
 };
-use crate::figures::{ChartError, FigureId};
+use crate::figures::{batching, ChartError, FigureId};
 use crate::format::short_number;
 use crate::param as p;
-use crate::params::ParamValues;
+use crate::params::{Batching, ChoiceEnum, ParamValues};
 use crate::probe;
 
 /// Readout: the certified upper bound on ε at δ (pessimistic PLD).
@@ -81,6 +81,43 @@ pub const RUN_BAYES: ReadoutSpec = ReadoutSpec {
     label: "Best chance of guessing membership right, prior π (upper bound)",
     digits: 4,
 };
+/// Readout: ε at δ of the run with Poisson sampling, on the zero-out relation (the same pair as
+/// add/remove for this mechanism): what a Poisson accountant reports.
+pub const EPS_POISSON: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-poisson",
+    label: "Poisson sampling: ε at δ (what a Poisson accountant reports)",
+    digits: 4,
+};
+/// Readout: the certified upper bound on ε for shuffled fixed-size batches.
+pub const EPS_SHUFFLE: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-shuffle",
+    label: "Shuffled fixed-size batches: ε at δ, certified upper bound",
+    digits: 4,
+};
+/// Readout: the lower bound on ε for shuffled batches (reshuffled every epoch).
+pub const EPS_SHUFFLE_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-shuffle-lower",
+    label: "Shuffled fixed-size batches: ε is at least",
+    digits: 4,
+};
+/// Readout: the certified upper bound on ε for balls-in-bins batches.
+pub const EPS_BNB: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-balls-in-bins",
+    label: "Balls in bins: ε at δ, certified upper bound",
+    digits: 4,
+};
+/// Readout: the lower bound on ε for balls-in-bins batches.
+pub const EPS_BNB_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-balls-in-bins-lower",
+    label: "Balls in bins: ε is at least",
+    digits: 4,
+};
+/// Sentence: how the samplers see the run (steps per epoch, epochs, the relation).
+pub const SAMPLERS: NoteSpec = NoteSpec {
+    id: "batching-shape",
+    kind: NoteKind::Small,
+};
+
 /// Sentence: what the run means for a membership attacker.
 pub const RUN_ATTACK: NoteSpec = NoteSpec {
     id: "run-attack",
@@ -159,6 +196,17 @@ pub static SPEC: PageSpec = PageSpec {
                         &RDP_ORDER,
                         &RDP_GAP,
                         &CALIBRATED,
+                    ])
+                },
+                Group {
+                    heading: Some("How batches are formed"),
+                    notes_after: &[&SAMPLERS],
+                    ..Group::numbers(&[
+                        &EPS_POISSON,
+                        &EPS_SHUFFLE,
+                        &EPS_SHUFFLE_LOWER,
+                        &EPS_BNB,
+                        &EPS_BNB_LOWER,
                     ])
                 },
                 Group {
@@ -253,12 +301,79 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.note(&RUN_SHAPE, Some(shape));
     let warned = run.as_ref().map(warnings).unwrap_or_default();
     r.note(&WARNINGS, (!warned.is_empty()).then(|| warned.join("\n")));
-    let text = match (&run, &acc) {
-        (Ok(t), Ok(a)) => Some(statement(t, a)),
+    // The three samplers on the zero-out relation.
+    let log_step = match precision {
+        Precision::Quick => batching::QUICK_LOG_STEP,
+        Precision::Fine => batching::FINE_LOG_STEP,
+    };
+    let buckets = if precision == Precision::Fine {
+        FINE
+    } else {
+        QUICK
+    };
+    let sampler = |b: Batching| {
+        run.as_ref()
+            .map_err(Clone::clone)
+            .and_then(|t| {
+                probe::span(&format!("batching:{}", b.id()), || {
+                    batching::band_for(b, t, buckets, log_step)
+                })
+            })
+            .map_err(ChartError::from)
+    };
+    let (poisson, shuffle, balls) = (
+        sampler(Batching::Poisson),
+        sampler(Batching::Shuffle),
+        sampler(Batching::BallsInBins),
+    );
+    const Z: Relation = batching::RELATION;
+    r.push(&EPS_POISSON, poisson.clone().map(|b| b.upper), Z);
+    r.push(&EPS_SHUFFLE, shuffle.clone().map(|b| b.upper), Z);
+    r.push(&EPS_SHUFFLE_LOWER, shuffle.clone().map(|b| b.lower), Z);
+    r.push(&EPS_BNB, balls.clone().map(|b| b.upper), Z);
+    r.push(&EPS_BNB_LOWER, balls.clone().map(|b| b.lower), Z);
+    r.note(
+        &SAMPLERS,
+        run.as_ref().ok().map(|t| {
+            let e = batching::epochs(t);
+            let epochs = if e.upper == e.lower {
+                format!("{} epochs", e.upper)
+            } else {
+                format!("{} to {} epochs", e.lower, e.upper)
+            };
+            format!(
+                "All three on the zero-out relation (one example's gradient replaced by 0; for \
+                 Poisson sampling the same pair as add/remove), sensitivity 1: T = {} steps per \
+                 epoch, {epochs}. Shuffling is reshuffled every epoch; its upper bound holds for \
+                 any order.",
+                e.steps_per_epoch
+            )
+        }),
+    );
+    let chosen = v.choice(p::BATCHING);
+    let text = match (&run, &acc, chosen) {
+        (Ok(t), Ok(a), Batching::Poisson) => Some(statement(t, a)),
+        (Ok(t), _, b) => {
+            let band = if b == Batching::Shuffle {
+                &shuffle
+            } else {
+                &balls
+            };
+            band.as_ref()
+                .ok()
+                .and_then(|band| batching::statement(t, b, band, log_step).ok())
+        }
         _ => None,
     };
-    // The membership attacker, from the same composed band.
+    // The membership attacker, from the same composed band (Poisson sampling only so far).
     let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
+        if t.batching != Batching::Poisson {
+            return Err(
+                "the attacker's numbers are worked out for Poisson sampling only so far; \
+                 choose Poisson sampling to see them"
+                    .to_string(),
+            );
+        }
         let band = cached_band(
             t,
             if precision == Precision::Fine {

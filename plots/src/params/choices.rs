@@ -122,8 +122,10 @@ choices! {
     pub enum Batching {
         /// Each example joins a batch independently.
         Poisson = "poisson", "Poisson sampling (each example joins a batch with probability q)";
-        /// A shuffle, then fixed-size batches in order.
-        Shuffle = "shuffle", "Shuffle, then fixed-size batches in order";
+        /// A shuffle every epoch, then fixed-size batches in order.
+        Shuffle = "shuffle", "Shuffle every epoch, then fixed-size batches in order";
+        /// Each example placed in one uniformly random step of every epoch.
+        BallsInBins = "balls-in-bins", "Balls in bins (each example in one random step of every epoch)";
     }
 }
 
