@@ -1701,3 +1701,122 @@ fn risk_brackets_the_gdp_curve_and_refuses_bad_input() {
         "--prior",
     );
 }
+
+/// `account --batching`: each sampler's band on the zero-out relation beside the Poisson number.
+/// Shuffle's upper bound is the analytic Gaussian mechanism over the epochs (mpmath value from
+/// tools/reference/batching.py: σ = 1, 10 epochs, δ = 1e-5); Poisson's is the PLD accountant's
+/// at q = B/|x| for the same steps; balls in bins lies in its own band, below fixed batches.
+#[test]
+fn account_batching_bands() {
+    let run = |batching: &str| -> String {
+        let o = amplify(&[
+            "account",
+            "--batching",
+            batching,
+            "--sigma",
+            "1",
+            "--dataset-size",
+            "20000",
+            "--batch-size",
+            "200",
+            "--epochs",
+            "10",
+            "--delta",
+            "1e-5",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let shuffle = run("shuffle");
+    assert_eq!(json_text(&shuffle, "relation"), "zero-out");
+    assert_eq!(json_text(&shuffle, "batching"), "shuffle");
+    assert_eq!(json_number(&shuffle, "sensitivity"), 1.0);
+    assert_eq!(json_number(&shuffle, "steps_per_epoch"), 100.0);
+    let upper = json_number(&shuffle, "epsilon");
+    assert!((upper - 17.856586830107613867).abs() < 1e-9, "{upper}");
+    let lower = json_number(&shuffle, "epsilon_lower");
+    assert!(lower > 0.0 && lower < upper, "{lower}");
+    let poisson = run("poisson");
+    let pld = amplify(&[
+        "account",
+        "--accountant",
+        "pld",
+        "--mechanism",
+        "gaussian",
+        "--sigma",
+        "1",
+        "--q",
+        "0.01",
+        "--steps",
+        "1000",
+        "--delta",
+        "1e-5",
+        "--json",
+    ]);
+    let pld = String::from_utf8(pld.stdout).unwrap();
+    // The training page's band at its own grid step: the same ε to 1e-5.
+    let exact = json_number(&pld, "epsilon");
+    for out in [&shuffle, &poisson] {
+        let p = json_number(out, "poisson_epsilon");
+        assert!((p - exact).abs() <= 1e-5 * exact, "{p} vs {exact}");
+    }
+    assert_eq!(
+        json_number(&poisson, "epsilon"),
+        json_number(&poisson, "poisson_epsilon")
+    );
+    let balls = run("balls-in-bins");
+    let (lo, up) = (
+        json_number(&balls, "epsilon_lower"),
+        json_number(&balls, "epsilon"),
+    );
+    assert!(lo <= up && up < upper, "{lo} {up} {upper}");
+    assert_eq!(json_number(&balls, "log_step"), 1e-3);
+    assert!(json_text(&balls, "method").contains("balls-in-bins pair"));
+}
+
+#[test]
+fn account_batching_refuses_what_does_not_apply() {
+    let base = [
+        "account",
+        "--batching",
+        "shuffle",
+        "--sigma",
+        "1",
+        "--dataset-size",
+        "1000",
+        "--batch-size",
+        "10",
+        "--epochs",
+        "2",
+        "--delta",
+        "1e-5",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        base.iter().copied().chain(extra.iter().copied()).collect()
+    };
+    assert_fails_with(&with(&["--q", "0.1"]), "--q does not apply");
+    assert_fails_with(
+        &with(&["--accountant", "pld"]),
+        "--accountant does not apply",
+    );
+    assert_fails_with(
+        &with(&["--mech", "laplace", "--scale", "1"]),
+        "Gaussian noise",
+    );
+    assert_fails_with(
+        &[
+            "account",
+            "--batching",
+            "shuffle",
+            "--sigma",
+            "1",
+            "--delta",
+            "1e-5",
+            "--epochs",
+            "1",
+        ],
+        "--dataset-size",
+    );
+    assert_fails_with(&with(&["--log-step", "1"]), "log-grid step");
+}

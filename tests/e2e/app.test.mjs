@@ -406,11 +406,26 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   assert.ok(pld2.epsilon < pld.epsilon);
   await painted(page);
 
-  // Shuffled batches: the page says the numbers are Poisson's, and so does the statement.
+  // Shuffled batches: the page says the tight number is Poisson's; the loop's own bands (shuffle
+  // and balls in bins, zero-out) equal the CLI's once refined, and the statement quotes the shuffle band.
   await page.selectOption('#ctl-batching', 'shuffle');
   await page.waitForSelector('[data-testid=training-warning]');
-  assert.match(await page.textContent('[data-testid=training-warning]'), /No tight analysis/);
-  assert.match(await page.inputValue('[data-testid=privacy-statement]'), /does not certify/);
+  assert.match(await page.textContent('[data-testid=training-warning]'), /not for your loop/);
+  const run = ['--sigma', sigma2, '--dataset-size', '60000', '--batch-size', '2400', '--steps', '2250', '--delta', '1e-5'];
+  const sh = cli(['account', '--batching', 'shuffle', ...run]);
+  const bb = cli(['account', '--batching', 'balls-in-bins', ...run]);
+  const settled = (id, want) => page.waitForFunction(([id, want]) =>
+    Number(document.querySelector(`[data-testid=${id}]`)?.getAttribute('data-value')) === want, [id, want], { timeout: 30000 });
+  await settled('epsilon-shuffle', sh.epsilon);
+  await settled('epsilon-shuffle-lower', sh.epsilon_lower);
+  await settled('epsilon-balls-in-bins', bb.epsilon);
+  await settled('epsilon-balls-in-bins-lower', bb.epsilon_lower);
+  await settled('epsilon-poisson', sh.poisson_epsilon);
+  assert.ok(bb.epsilon < sh.epsilon);
+  assert.match(await page.textContent('[data-testid=batching-shape]'), /zero-out/);
+  const said = await page.inputValue('[data-testid=privacy-statement]');
+  assert.match(said, /cutting it into 25 batches of 2,400 examples/);
+  assert.match(said, /gradient is replaced by zero/);
   // δ ≥ 1/|x| is flagged.
   await page.fill('[data-testid=field-delta]', '0.001');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=training-warning]')].some((w) => w.textContent.includes('1/|x|')));

@@ -284,6 +284,7 @@ struct BatchingRecord {
     epsilon_lower: f64,
     poisson_epsilon: f64,
     poisson_epsilon_lower: f64,
+    poisson_grid_step: f64,
     delta: f64,
     sigma: f64,
     dataset_size: u64,
@@ -342,6 +343,7 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
         epsilon_lower: finite("epsilon_lower", band.lower)?,
         poisson_epsilon: finite("poisson_epsilon", poisson.upper)?,
         poisson_epsilon_lower: finite("poisson_epsilon_lower", poisson.lower)?,
+        poisson_grid_step: training::cached_band(&t, training::FINE)?.step,
         delta: t.delta,
         sigma,
         dataset_size: t.dataset,
@@ -350,7 +352,8 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
         epochs: e.upper,
         epochs_lower: e.lower,
         steps: t.steps,
-        log_step: (kind == Batching::BallsInBins).then_some(log_step),
+        log_step: (kind == Batching::BallsInBins)
+            .then(|| batching::log_step_for(sigma, e.steps_per_epoch, log_step)),
         method: batching::method(kind),
     };
     if on(m, "json") {

@@ -373,6 +373,30 @@ fn atoms(law: &Law, g: f64, t: u64, sign: f64) -> Vec<(f64, f64)> {
     v
 }
 
+/// Work units (grid points × rounding groups × sums) of one [`allocation_pld`] call, in units of
+/// one multiply-add: about 16.5/(σg) points, ln 2/g groups, 2·⌈log₂T⌉ + 2 sums, two directions.
+pub fn allocation_work(sigma: f64, steps_per_epoch: u64, log_step: f64) -> f64 {
+    let points = 16.5 / (sigma * log_step);
+    let groups = 0.7 / log_step;
+    // ⌈log₂T⌉ from the bits of T − 1.
+    let levels = (64 - (steps_per_epoch.max(2) - 1).leading_zeros()) as f64;
+    let sums = 2.0 * levels + 2.0;
+    2.0 * points * groups * sums
+}
+
+/// Work above which [`allocation_pld`] refuses (tens of seconds natively).
+pub const MAX_ALLOCATION_WORK: f64 = 2e10;
+
+/// The finest log-grid step not below `requested` whose [`allocation_work`] stays within `budget`
+/// (the step grows as 1/√work), capped at 0.05.
+pub fn affordable_log_step(sigma: f64, steps_per_epoch: u64, requested: f64, budget: f64) -> f64 {
+    let w = allocation_work(sigma, steps_per_epoch, requested);
+    if w <= budget {
+        return requested;
+    }
+    (requested * (w / budget).sqrt() * 1.0001).min(0.05)
+}
+
 fn check_grid(steps_per_epoch: u64, log_step: f64) -> Result<(), MathError> {
     if steps_per_epoch == 0 || steps_per_epoch > 100_000_000 {
         return Err(MathError::OutOfDomain {
@@ -406,6 +430,14 @@ pub fn allocation_pld(
 ) -> Result<PldPair, MathError> {
     check_run(sigma, 1)?;
     check_grid(steps_per_epoch, log_step)?;
+    let work = allocation_work(sigma, steps_per_epoch, log_step);
+    if work > MAX_ALLOCATION_WORK {
+        return Err(MathError::OutOfDomain {
+            name: "σ",
+            value: sigma,
+            expected: "large enough for this log-grid step (the sums would take too long; use a coarser step)",
+        });
+    }
     let t = steps_per_epoch;
     let a = 0.5 / (sigma * sigma);
     let sd = 1.0 / sigma;

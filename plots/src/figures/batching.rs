@@ -32,6 +32,14 @@ pub const RELATION: Relation = Relation::ZeroOut;
 pub const QUICK_LOG_STEP: f64 = 4e-3;
 /// See [`QUICK_LOG_STEP`].
 pub const FINE_LOG_STEP: f64 = 1e-3;
+/// Work budget of one balls-in-bins PLD (`amp_math::batching::allocation_work`; about a second
+/// natively): a small σ or many steps per epoch coarsen the grid to stay within it.
+pub const WORK_BUDGET: f64 = 1.2e9;
+
+/// The log-grid step used for balls in bins: the requested one, coarsened to the work budget.
+pub fn log_step_for(sigma: f64, steps_per_epoch: u64, requested: f64) -> f64 {
+    amp_math::batching::affordable_log_step(sigma, steps_per_epoch, requested, WORK_BUDGET)
+}
 
 /// A band: the exact ε at δ lies in [lower, upper]; `upper` is certified.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,6 +135,7 @@ pub fn allocation_plds(
 /// Balls-in-bins: the exact pair's PLD bracketed by rounding up and down, composed over the epochs
 /// (the upper bound at the rounded-up count, the lower at the rounded-down one).
 pub fn balls_band(sigma: f64, e: Epochs, delta: f64, log_step: f64) -> Result<Band, String> {
+    let log_step = log_step_for(sigma, e.steps_per_epoch, log_step);
     let plds = allocation_plds(sigma, e.steps_per_epoch, log_step)?;
     let at = |pld: &PldPair, k: u64| -> Result<f64, String> {
         let all = if k == 1 {
@@ -214,7 +223,7 @@ pub fn statement(
             format!(
                 "from the privacy loss distribution of the balls-in-bins pair (Chua et al. 2025), \
                  computed with sums rounded up and down (log-grid step {})",
-                short_number(log_step, 2)
+                short_number(log_step_for(sigma, e.steps_per_epoch, log_step), 2)
             ),
         ),
     };
