@@ -105,8 +105,9 @@ pub fn allocation_plds(
     log_step: f64,
 ) -> Result<Rc<(PldPair, PldPair)>, String> {
     type Key = (u64, u64, u64);
+    type Entry = (Key, Rc<(PldPair, PldPair)>);
     thread_local! {
-        static CACHE: RefCell<Vec<(Key, Rc<(PldPair, PldPair)>)>> = const { RefCell::new(Vec::new()) };
+        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
     }
     let key = (sigma.to_bits(), steps_per_epoch, log_step.to_bits());
     if let Some(hit) = CACHE.with(|c| {
