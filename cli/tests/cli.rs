@@ -1734,7 +1734,7 @@ fn account_batching_bands() {
     assert_eq!(json_number(&shuffle, "sensitivity"), 1.0);
     assert_eq!(json_number(&shuffle, "steps_per_epoch"), 100.0);
     let upper = json_number(&shuffle, "epsilon");
-    assert!((upper - 17.856586830107613867).abs() < 1e-9, "{upper}");
+    assert!((upper - 17.856_586_830_107_614).abs() < 1e-9, "{upper}");
     let lower = json_number(&shuffle, "epsilon_lower");
     assert!(lower > 0.0 && lower < upper, "{lower}");
     let poisson = run("poisson");
