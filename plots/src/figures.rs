@@ -264,6 +264,8 @@ figure_ids! {
     RdpComposition = "rdp-composition";
     RdpOptimalOrder = "rdp-optimal-order";
     EpsilonVsEpochs = "epsilon-vs-epochs";
+    BatchingComparison = "batching-comparison";
+    BatchingNoise = "batching-noise";
     PrivacyProfile = "privacy-profile";
     NoiseForTarget = "noise-for-target";
     GaussianNoiseRatio = "gaussian-noise-ratio";
@@ -631,6 +633,41 @@ pub static FIGURES: &[FigureSpec] = &[
             p::DELTA.spec,
         ],
         compute: Compute::Direct(training::epsilon_vs_epochs),
+    },
+    FigureSpec {
+        id: FigureId::BatchingComparison,
+        title: "ε against epochs for Poisson, shuffled and balls-in-bins batches",
+        page: Page::Training,
+        params: &[
+            p::DATASET.spec,
+            p::BATCH.spec,
+            p::MECH.spec,
+            p::SIGMA.spec,
+            p::LENGTH.spec,
+            p::EPOCHS.spec,
+            p::STEPS.spec,
+            p::BATCHING.spec,
+            p::DELTA.spec,
+        ],
+        compute: Compute::Deferred(batching::comparison),
+    },
+    FigureSpec {
+        id: FigureId::BatchingNoise,
+        title: "The noise each way of forming batches needs for a target ε",
+        page: Page::Training,
+        params: &[
+            p::DATASET.spec,
+            p::BATCH.spec,
+            p::MECH.spec,
+            p::SIGMA.spec,
+            p::LENGTH.spec,
+            p::EPOCHS.spec,
+            p::STEPS.spec,
+            p::BATCHING.spec,
+            p::DELTA.spec,
+            p::TARGET_EPS.spec,
+        ],
+        compute: Compute::Deferred(batching::noise),
     },
     FigureSpec {
         id: FigureId::PrivacyProfile,

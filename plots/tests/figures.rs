@@ -193,6 +193,11 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
     ) && msg.contains("Rényi DP page"))
         || (values.real(p::DELTA) < 1e-11 && msg.contains("δ of at least 1e-11"))
         || msg.contains("more than this page accounts for")
+        // Shuffled and balls-in-bins batches: Gaussian noise only, at most 10⁸ steps per epoch.
+        || (mech == Mechanism::Laplace && msg.contains("bounds here are for Gaussian noise"))
+        || (values.count(p::DATASET) as f64 / values.count(p::BATCH) as f64 > 1e8
+            && msg.contains("steps per epoch must be between 1 and 10⁸"))
+        || msg.contains("ε = 0 for every sampler")
         || msg.contains("in [0.2, 10⁴] meets ε")
     {
         return true;

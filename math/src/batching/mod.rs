@@ -262,19 +262,32 @@ pub fn reshuffled_lower_epsilon(
     epochs: u64,
     delta: f64,
 ) -> Result<f64, MathError> {
+    reshuffled_lower_epsilon_at(sigma, steps_per_epoch, epochs, delta, 20_000, 1e-4)
+}
+
+/// [`reshuffled_lower_epsilon`] with `slices` slices of the largest batch sum and a loss grid of
+/// step `step`: fewer slices or a coarser grid is faster and still a valid, weaker, lower bound.
+pub fn reshuffled_lower_epsilon_at(
+    sigma: f64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    delta: f64,
+    slices: usize,
+    step: f64,
+) -> Result<f64, MathError> {
     use crate::pld::{Estimate, Pld};
     check_run(sigma, epochs)?;
-    if steps_per_epoch == 0 || epochs > 100_000 {
+    if steps_per_epoch == 0 || epochs > 100_000 || slices < 10 || !(1e-6..=0.1).contains(&step) {
         return Err(MathError::OutOfDomain {
             name: "steps per epoch",
             value: steps_per_epoch as f64,
-            expected: "at least 1, with at most 10⁵ epochs",
+            expected: "at least 1, with at most 10⁵ epochs, 10 slices or more and a grid step in [1e-6, 0.1]",
         });
     }
-    let [fwd, rev] = max_statistic_atoms(sigma, steps_per_epoch, 20_000);
+    let [fwd, rev] = max_statistic_atoms(sigma, steps_per_epoch, slices);
     let mut best = 0.0f64;
     for atoms in [fwd, rev] {
-        let one = Pld::from_loss_atoms(&atoms, 1e-4, Estimate::Optimistic, true);
+        let one = Pld::from_loss_atoms(&atoms, step, Estimate::Optimistic, true);
         let all = if epochs == 1 {
             one
         } else {

@@ -14,15 +14,20 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use amp_math::batching::{
-    allocation_pld, deterministic_epsilon, reshuffled_lower_epsilon, Neighbours,
+    allocation_pld, deterministic_epsilon, reshuffled_lower_epsilon, reshuffled_lower_epsilon_at,
+    Neighbours,
 };
 use amp_math::pld::{Estimate, PldPair};
 use amp_math::Relation;
 
 use super::group_digits;
-use super::training::{cached_band, Training};
+use super::training::{cached_band, setting, Training};
+use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;
+use crate::param as p;
 use crate::params::Batching;
+use crate::params::ParamValues;
+use amp_math::pld;
 
 /// The relation the three samplers are compared on.
 pub const RELATION: Relation = Relation::ZeroOut;
@@ -37,9 +42,20 @@ pub const FINE_LOG_STEP: f64 = 1e-3;
 pub const WORK_BUDGET: f64 = 1.2e9;
 
 /// The log-grid step used for balls in bins: the requested one, coarsened to the work budget.
+/// The requested step is divided by σ when σ > 1 (the loss, and so the rounding it can bear,
+/// shrinks as the noise grows).
 pub fn log_step_for(sigma: f64, steps_per_epoch: u64, requested: f64) -> f64 {
-    amp_math::batching::affordable_log_step(sigma, steps_per_epoch, requested, WORK_BUDGET)
+    log_step_within(sigma, steps_per_epoch, requested, WORK_BUDGET)
 }
+
+/// [`log_step_for`] within another work budget.
+pub fn log_step_within(sigma: f64, steps_per_epoch: u64, requested: f64, budget: f64) -> f64 {
+    let wanted = requested / sigma.max(1.0);
+    amp_math::batching::affordable_log_step(sigma, steps_per_epoch, wanted, budget).max(1e-5)
+}
+
+/// Work budget of each balls-in-bins evaluation inside the noise figure's calibrations.
+const NOISE_FIGURE_BUDGET: f64 = 1e7;
 
 /// A band: the exact ε at δ lies in [lower, upper]; `upper` is certified.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,7 +92,16 @@ pub fn gaussian_sigma(t: &Training) -> Result<f64, String> {
 /// T and the whole epochs of the run (see the module notes).
 pub fn epochs(t: &Training) -> Epochs {
     let steps_per_epoch = ((t.dataset as f64 / t.batch as f64).round() as u64).max(1);
-    let e = t.steps as f64 / steps_per_epoch as f64;
+    // Epochs as the reader gave them (the page's steps are rounded from them), else steps / T;
+    // within 1% of a whole number counts as that number.
+    let mut e = if t.by_epochs {
+        t.epochs()
+    } else {
+        t.steps as f64 / steps_per_epoch as f64
+    };
+    if (e - e.round()).abs() <= 0.01 * e.round() {
+        e = e.round();
+    }
     Epochs {
         steps_per_epoch,
         upper: (e.ceil() as u64).max(1),
@@ -251,4 +276,327 @@ pub fn statement(
         short_number(t.delta, 3),
         short_number(band.lower, 4),
     ))
+}
+
+/// Whole epochs drawn by `batching-comparison`: up to 12 counts from 1 to twice the reader's
+/// (at least 4), equally spaced and distinct.
+fn epoch_counts(reader: u64) -> Vec<u64> {
+    let top = (2 * reader).max(4);
+    let mut v: Vec<u64> = (1..=12u64)
+        .map(|i| ((top as f64 * i as f64 / 12.0).round() as u64).max(1))
+        .collect();
+    v.dedup();
+    v
+}
+
+/// `batching-comparison`: ε at δ against whole epochs for the three samplers at the reader's σ,
+/// |x| and B (zero-out, sensitivity 1), each as a band with its certified upper line; log y axis.
+pub fn comparison(values: &ParamValues) -> ChartResult {
+    let t = setting(values)?;
+    let sigma = gaussian_sigma(&t)?;
+    let e = epochs(&t);
+    let counts = epoch_counts(e.upper);
+    let tt = e.steps_per_epoch;
+    // Poisson: one PLD, composed for every count's steps at once.
+    let ks: Vec<u64> = counts.iter().map(|&c| c * tt).collect();
+    let k_max = *ks.last().unwrap_or(&1);
+    let h = pld::step_for_budget(t.noise, t.q, k_max, super::training::FIGURE)?;
+    let many = |est| {
+        t.noise
+            .poisson(t.q, h, est)
+            .and_then(|p| p.self_compose_many(&ks))
+            .map_err(|x| x.to_string())
+    };
+    let (p_up, p_lo) = (many(Estimate::Pessimistic)?, many(Estimate::Optimistic)?);
+    let g = log_step_for(sigma, tt, QUICK_LOG_STEP);
+    let plds = allocation_plds(sigma, tt, g)?;
+    let b_up = plds
+        .0
+        .self_compose_many(&counts)
+        .map_err(|x| x.to_string())?;
+    let b_lo = plds
+        .1
+        .self_compose_many(&counts)
+        .map_err(|x| x.to_string())?;
+    let mut bands: [Vec<(f64, f64, f64)>; 3] = Default::default();
+    let mut why: Option<String> = None;
+    let mut push = |i: usize, x: f64, lo: Result<f64, String>, up: Result<f64, String>| match (lo, up) {
+        (Ok(l), Ok(u)) if u > 0.0 && u.is_finite() => bands[i].push((x, l.clamp(0.0, u), u)),
+        (Err(e), _) | (_, Err(e)) => {
+            why.get_or_insert(e);
+        }
+        _ => {}
+    };
+    let err = |x: amp_math::MathError| x.to_string();
+    for (j, &c) in counts.iter().enumerate() {
+        let x = c as f64;
+        push(
+            0,
+            x,
+            p_lo[j].epsilon_for_delta(t.delta).map_err(err),
+            p_up[j].epsilon_for_delta(t.delta).map_err(err),
+        );
+        push(
+            1,
+            x,
+            reshuffled_lower_epsilon(sigma, tt, c, t.delta).map_err(err),
+            deterministic_epsilon(sigma, c, Neighbours::ZeroOut, t.delta).map_err(err),
+        );
+        push(
+            2,
+            x,
+            b_lo[j].epsilon_for_delta(t.delta).map_err(err),
+            b_up[j].epsilon_for_delta(t.delta).map_err(err),
+        );
+    }
+    if bands.iter().all(|b| b.len() < 2) {
+        return Err(ChartError::NotApplicable(format!(
+            "{}",
+            why.unwrap_or_else(|| {
+                "at this noise and δ, ε = 0 for every sampler (δ already covers the whole \
+                 privacy loss), which a log axis cannot show"
+                    .into()
+            })
+        )));
+    }
+    // The y range from the upper bounds, down to a hundredth of the smallest (lower bounds
+    // below it are drawn at the axis).
+    let uppers: Vec<f64> = bands.iter().flatten().map(|b| b.2).collect();
+    let (lo_up, hi) = log_range(uppers.iter());
+    let lows: Vec<f64> = bands
+        .iter()
+        .flatten()
+        .map(|b| b.1)
+        .filter(|&l| l >= lo_up / 100.0)
+        .collect();
+    let lo = lows.iter().copied().fold(lo_up, f64::min);
+    let top = *counts.last().unwrap_or(&4) as f64;
+    let names = [
+        "Poisson sampling (q = B/|x|)",
+        "shuffled fixed-size batches",
+        "balls in bins",
+    ];
+    let at = |i: usize| {
+        bands[i]
+            .iter()
+            .find(|b| b.0 == e.upper as f64)
+            .map(|b| format!("{}–{}", short_number(b.1, 3), short_number(b.2, 3)))
+            .unwrap_or_else(|| "—".into())
+    };
+    let mut c = Chart::new(
+        Axis::numeric("epochs", false, 0.0, top),
+        Axis::numeric(
+            format!("ε at δ = {} (zero-out)", short_number(t.delta, 3)),
+            true,
+            lo / 1.5,
+            hi * 3.0,
+        ),
+        LegendCorner::LowerRight,
+        format!(
+            "ε at δ = {} against epochs for σ = {}, |x| = {}, B = {} (T = {} steps per epoch), all \
+             on the zero-out relation; solid: certified upper bound, dashed: lower bound. At {} \
+             epochs: Poisson sampling {}, shuffling {}, balls in bins {} (balls in bins on a \
+             log-grid step of {}).",
+            short_number(t.delta, 3),
+            short_number(sigma, 4),
+            group_digits(t.dataset),
+            group_digits(t.batch),
+            group_digits(tt),
+            e.upper,
+            at(0),
+            at(1),
+            at(2),
+            short_number(g, 2)
+        ),
+    );
+    let floor = lo / 1.5;
+    for (i, band) in bands.iter().enumerate() {
+        c.series.push(Series {
+            label: format!("{}: upper bound", names[i]),
+            points: band.iter().map(|b| (b.0, b.2)).collect(),
+            role: Role::Family(i),
+        });
+        c.series.push(Series {
+            label: format!("{}: lower bound", names[i]),
+            points: band.iter().map(|b| (b.0, b.1.max(floor))).collect(),
+            role: Role::Bound(i),
+        });
+    }
+    let chosen = values.choice(p::BATCHING) as usize;
+    if let Some(b) = bands[chosen].iter().find(|b| b.0 == e.upper as f64) {
+        c.markers.push(Marker {
+            x: b.0,
+            y: b.2,
+            label: format!("your loop: ε ≤ {}", short_number(b.2, 3)),
+        });
+    }
+    Ok(c)
+}
+
+/// σ whose ε at δ (from `eps`, increasing as σ falls) is at most `target`, by bisection on log σ
+/// in [lo, hi] (widened to [0.1, 1,000] if the bracket fails) to a relative 1% (a figure's
+/// resolution); `None` if even σ = 1,000 does not reach it.
+fn sigma_for(
+    eps: impl Fn(f64) -> Result<f64, String>,
+    target: f64,
+    lo: f64,
+    hi: f64,
+) -> Option<f64> {
+    let fits = |s: f64| eps(s).map(|e| e <= target).unwrap_or(false);
+    let (mut lo, mut hi) = (lo.max(0.1), hi.min(1000.0));
+    if !fits(hi) {
+        (lo, hi) = (hi, 1000.0);
+        if !fits(hi) {
+            return None;
+        }
+    }
+    if fits(lo) {
+        (lo, hi) = (0.1, lo);
+        if fits(lo) {
+            return Some(lo);
+        }
+    }
+    while hi / lo > 1.01 {
+        let mid = (lo * hi).sqrt();
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// `batching-noise`: the noise multiplier σ each sampler needs for the reader's target ε at δ,
+/// against the batch size B (|x| and the epochs fixed; log axes). Certified: σ from each upper
+/// bound; the shuffle's lower bound also gives the σ below which no analysis can help.
+pub fn noise(values: &ParamValues) -> ChartResult {
+    let t = setting(values)?;
+    gaussian_sigma(&t)?;
+    let target = values.real(p::TARGET_EPS);
+    let e = epochs(&t);
+    let n = t.dataset;
+    let b_lo = (t.batch / 16).max(1);
+    let b_hi = (t.batch * 16).min(n);
+    let bs: Vec<u64> = {
+        let mut v: Vec<u64> = super::log_grid(b_lo as f64, b_hi as f64, 5)
+            .into_iter()
+            .map(|b| b.round() as u64)
+            .collect();
+        v.dedup();
+        v
+    };
+    let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
+    for &b in &bs {
+        let steps_per_epoch = ((n as f64 / b as f64).round() as u64).max(1);
+        let q = b as f64 / n as f64;
+        let steps = e.upper * steps_per_epoch;
+        let x = b as f64;
+        // Fixed batches first (closed form): the others need at most a few times its σ.
+        let shuffle = sigma_for(
+            |s| {
+                deterministic_epsilon(s, e.upper, Neighbours::ZeroOut, t.delta)
+                    .map_err(|x| x.to_string())
+            },
+            target,
+            0.1,
+            1000.0,
+        );
+        let (lo, hi) = shuffle.map_or((0.1, 1000.0), |s| (s / 30.0, s * 1.5));
+        let poisson = sigma_for(
+            |s| {
+                let noise = amp_math::pld::Noise::Gaussian(s);
+                let h = pld::step_for_budget(noise, q, steps, super::training::CALIBRATION)
+                    .map_err(|x| x.to_string())?;
+                noise
+                    .upper_epsilon(q, steps, t.delta, h)
+                    .map_err(|x| x.to_string())
+            },
+            target,
+            lo,
+            hi,
+        );
+        let shuffle_needs = sigma_for(
+            |s| {
+                // Coarser slices and grid than the readouts: still a lower bound.
+                reshuffled_lower_epsilon_at(s, steps_per_epoch, e.lower, t.delta, 2_000, 1e-3)
+                    .map_err(|x| x.to_string())
+            },
+            target,
+            lo,
+            hi,
+        );
+        let balls = sigma_for(
+            |s| {
+                let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
+                let plds = allocation_plds(s, steps_per_epoch, g)?;
+                let all = if e.upper == 1 {
+                    plds.0.clone()
+                } else {
+                    plds.0.self_compose(e.upper).map_err(|x| x.to_string())?
+                };
+                all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
+            },
+            target,
+            lo,
+            hi,
+        );
+        for (i, s) in [poisson, shuffle, balls, shuffle_needs]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(s) = s {
+                lines[i].push((x, s));
+            }
+        }
+    }
+    let all: Vec<f64> = lines.iter().flatten().map(|p| p.1).collect();
+    if all.is_empty() {
+        return Err(ChartError::NotApplicable(format!(
+            "no σ up to 1,000 reaches ε = {} here",
+            short_number(target, 3)
+        )));
+    }
+    let (lo, hi) = log_range(all.iter());
+    let mut c = Chart::new(
+        Axis::numeric("batch size B", true, b_lo as f64, b_hi as f64),
+        Axis::numeric("noise multiplier σ", true, lo / 1.3, hi * 1.3),
+        LegendCorner::UpperLeft,
+        format!(
+            "The noise multiplier σ each sampler needs for ε ≤ {} at δ = {} over {} epochs of |x| = \
+             {} examples, against the batch size (zero-out; certified upper bounds, and for \
+             shuffling also the σ below which its lower bound already exceeds the target).",
+            short_number(target, 3),
+            short_number(t.delta, 3),
+            e.upper,
+            group_digits(n)
+        ),
+    );
+    let chosen = values.choice(p::BATCHING) as usize;
+    let labels = [
+        "Poisson sampling",
+        "shuffled batches (enough)",
+        "balls in bins",
+        "shuffled batches (needed at least)",
+    ];
+    for (i, pts) in lines.into_iter().enumerate() {
+        let family = if i == 3 { 1 } else { i };
+        c.series.push(Series {
+            label: labels[i].into(),
+            points: pts,
+            role: if i == 3 {
+                Role::Bound(1)
+            } else if family == chosen {
+                Role::Highlight
+            } else {
+                Role::Family(family)
+            },
+        });
+    }
+    c.markers.push(Marker {
+        x: t.batch as f64,
+        y: gaussian_sigma(&t)?,
+        label: format!("you: σ = {}", short_number(gaussian_sigma(&t)?, 3)),
+    });
+    Ok(c)
 }

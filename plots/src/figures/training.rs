@@ -34,9 +34,9 @@ pub const QUICK: usize = 29_500;
 pub const FINE: usize = 236_000;
 /// Budget per composition in the ε-against-epochs figure (one forward transform, one inverse per
 /// point).
-const FIGURE: usize = 14_700;
+pub(crate) const FIGURE: usize = 14_700;
 /// Budget per evaluation inside a calibration for a figure (many evaluations per point).
-const CALIBRATION: usize = 1_840;
+pub(crate) const CALIBRATION: usize = 1_840;
 /// Most steps the page accounts for.
 pub const MAX_STEPS: u64 = 1_000_000_000;
 

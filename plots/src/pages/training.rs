@@ -231,6 +231,10 @@ pub static SPEC: PageSpec = PageSpec {
             figures: &[FigureId::NoiseForTarget, FigureId::GaussianNoiseRatio],
         },
         Section::Prose(include_str!("../../content/training-sampling.html")),
+        Section::Figures {
+            label: "How batches are formed",
+            figures: &[FigureId::BatchingComparison, FigureId::BatchingNoise],
+        },
     ],
     readouts,
     refines: true,
