@@ -356,14 +356,11 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
         );
     }
     if bands.iter().all(|b| b.len() < 2) {
-        return Err(ChartError::NotApplicable(format!(
-            "{}",
-            why.unwrap_or_else(|| {
-                "at this noise and δ, ε = 0 for every sampler (δ already covers the whole \
-                 privacy loss), which a log axis cannot show"
-                    .into()
-            })
-        )));
+        return Err(ChartError::NotApplicable(why.unwrap_or_else(|| {
+            "at this noise and δ, ε = 0 for every sampler (δ already covers the whole \
+             privacy loss), which a log axis cannot show"
+                .into()
+        })));
     }
     // The y range from the upper bounds, down to a hundredth of the smallest (lower bounds
     // below it are drawn at the axis).
