@@ -1432,15 +1432,21 @@ fn train_reports_the_training_page_numbers() {
         "train", "--sigma", "2", "--steps", "703", "--delta", "1e-5", "--quick", "--json",
     ]);
     assert!(json_number(&stdout(&o), "epsilon") < hi);
-    // Shuffled batches are flagged, not silently accounted as Poisson.
+    // Shuffled batches are flagged, and the statement quotes the shuffle band, not Poisson's ε.
     let o = amplify(&["train", "--batching", "shuffle", "--quick", "--json"]);
     let w = json(&stdout(&o));
     assert!(
         w["warnings"][0]
             .as_str()
             .unwrap()
-            .contains("No tight analysis"),
+            .contains("not for your loop"),
         "{w}"
+    );
+    let said = w["statement"].as_str().unwrap();
+    assert!(said.contains("shuffling the data every epoch"), "{said}");
+    assert!(
+        !said.contains(&amp_plots::format::short_number(w["epsilon"].as_f64().unwrap(), 4)),
+        "{said}"
     );
     // A mechanism DP-SGD does not use is refused with the page's reason.
     assert_fails_with(
