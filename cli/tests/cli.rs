@@ -1445,7 +1445,10 @@ fn train_reports_the_training_page_numbers() {
     let said = w["statement"].as_str().unwrap();
     assert!(said.contains("shuffling the data every epoch"), "{said}");
     assert!(
-        !said.contains(&amp_plots::format::short_number(w["epsilon"].as_f64().unwrap(), 4)),
+        !said.contains(&amp_plots::format::short_number(
+            w["epsilon"].as_f64().unwrap(),
+            4
+        )),
         "{said}"
     );
     // A mechanism DP-SGD does not use is refused with the page's reason.
