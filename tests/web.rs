@@ -367,7 +367,8 @@ async fn training_page_shows_the_band_then_refines_it() {
         text.contains("adding or removing one example") && text.contains("ε = 6.769"),
         "{text}"
     );
-    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 4);
+    // Four figures of the run and noise, two of how batches are formed.
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 6);
     drop(handle);
     host.remove();
 }

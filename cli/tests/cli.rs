@@ -1829,3 +1829,64 @@ fn account_batching_refuses_what_does_not_apply() {
     );
     assert_fails_with(&with(&["--log-step", "1"]), "log-grid step");
 }
+
+/// `calibrate --batching`: the σ found meets the target with `account --batching` and the σ 0.1%
+/// smaller does not (shuffle: the analytic Gaussian, so σ is the same for any batch size).
+#[test]
+fn calibrate_batching_meets_the_target() {
+    let run = |cmd: &str, batching: &str, extra: &[&str]| -> String {
+        let mut a = vec![
+            cmd,
+            "--batching",
+            batching,
+            "--dataset-size",
+            "20000",
+            "--batch-size",
+            "200",
+            "--epochs",
+            "3",
+            "--delta",
+            "1e-5",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        let o = amplify(&a);
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for batching in ["shuffle", "balls-in-bins"] {
+        let c = run("calibrate", batching, &["--target-eps", "2"]);
+        assert_eq!(json_text(&c, "relation"), "zero-out");
+        let s = json_number(&c, "sigma");
+        let at = |sigma: f64| {
+            json_number(
+                &run("account", batching, &["--sigma", &sigma.to_string()]),
+                "epsilon",
+            )
+        };
+        assert!(at(s) <= 2.0, "{batching}: σ {s} gives {}", at(s));
+        assert!(at(s / 1.001) > 2.0, "{batching}: σ {s} is not the smallest");
+        let needs = json_number(&c, "sigma_lower");
+        assert!(needs <= s, "{needs} > {s}");
+    }
+    assert_fails_with(
+        &[
+            "calibrate",
+            "--batching",
+            "shuffle",
+            "--dataset-size",
+            "100",
+            "--batch-size",
+            "10",
+            "--epochs",
+            "1",
+            "--delta",
+            "1e-5",
+            "--target-tpr",
+            "0.1",
+            "--fpr",
+            "0.01",
+        ],
+        "--target-tpr does not apply",
+    );
+}

@@ -7,7 +7,9 @@ use amp_math::pld::{calibrate_sigma, Noise};
 use amp_math::rdp::Mechanism;
 use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
 use amp_math::risk::{sigma_for_risk, RiskTarget};
+use amp_plots::figures::{batching, training};
 use amp_plots::param as p;
+use amp_plots::params::{Batching, ChoiceEnum, Length};
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
@@ -18,8 +20,19 @@ use crate::output::{emit, finite};
 pub fn command() -> Command {
     Command::new("calibrate")
         .about("The noise multiplier σ that meets a target ε at δ, or a target attack risk, after k Poisson-sampled steps")
-        .arg(args::required(p::Q))
-        .arg(args::required(p::STEPS))
+        .arg(args::required(p::Q).required(false).required_unless_present(BATCHING))
+        .arg(
+            args::required(p::STEPS)
+                .required(false)
+                .required_unless_present_any([BATCHING, p::EPOCHS.spec.name]),
+        )
+        .arg(args::param(p::BATCHING).help(
+            "Calibrate a DP-SGD loop by how it forms batches (poisson, shuffle, balls-in-bins), with \
+             --dataset-size, --batch-size, --epochs or --steps, --target-eps and --delta (zero-out, sensitivity 1)",
+        ))
+        .arg(args::param(p::DATASET).requires(BATCHING))
+        .arg(args::param(p::BATCH).requires(BATCHING))
+        .arg(args::param(p::EPOCHS).requires(BATCHING).conflicts_with(p::STEPS.spec.name))
         .arg(args::param(p::DELTA).help(format!(
             "{} ({}; needed with --target-eps)",
             p::DELTA.spec.help,
@@ -59,7 +72,88 @@ struct Record {
     fpr: Option<f64>,
 }
 
+const BATCHING: &str = "batching";
+
+#[derive(Serialize)]
+struct BatchingRecord {
+    batching: &'static str,
+    relation: &'static str,
+    sensitivity: f64,
+    sigma: f64,
+    sigma_lower: Option<f64>,
+    target_epsilon: f64,
+    delta: f64,
+    dataset_size: u64,
+    batch_size: u64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    method: &'static str,
+}
+
+/// `--batching`: σ whose certified upper bound for the loop meets the target, and the σ below
+/// which the loop's lower bound already exceeds it.
+fn run_batching(m: &ArgMatches) -> Result<String, String> {
+    for (flag, given_it) in [
+        ("--q", args::given(m, p::Q)),
+        ("--target-tpr", args::given(m, p::TARGET_TPR)),
+        ("--target-advantage", args::given(m, p::TARGET_ADVANTAGE)),
+        ("--fpr", args::given(m, p::FPR)),
+        ("--grid", m.contains_id("grid")),
+        (
+            "--accountant",
+            m.value_source("accountant") == Some(clap::parser::ValueSource::CommandLine),
+        ),
+    ] {
+        if given_it {
+            return Err(format!(
+                "{flag} does not apply with --batching (give --dataset-size, --batch-size, --epochs or --steps, --target-eps and --delta)"
+            ));
+        }
+    }
+    if !args::given(m, p::TARGET_EPS) || !args::given(m, p::DELTA) {
+        return Err("--batching needs --target-eps and --delta".into());
+    }
+    if !args::given(m, p::DATASET) || !args::given(m, p::BATCH) {
+        return Err("--batching needs --dataset-size and --batch-size".into());
+    }
+    let mut values = args::values(m)?;
+    if args::given(m, p::STEPS) {
+        values.set_choice(p::LENGTH, Length::Steps);
+    }
+    let t = training::setting(&values)?;
+    let kind: Batching = values.choice(p::BATCHING);
+    let target = values.real(p::TARGET_EPS);
+    let (sigma, lower) =
+        batching::sigma_for_target(kind, &t, target, batching::FINE_LOG_STEP, 1e-3)?;
+    let e = batching::epochs(&t);
+    let record = BatchingRecord {
+        batching: kind.id(),
+        relation: batching::RELATION.id(),
+        sensitivity: 1.0,
+        sigma: finite("sigma", sigma)?,
+        sigma_lower: lower,
+        target_epsilon: target,
+        delta: t.delta,
+        dataset_size: t.dataset,
+        batch_size: t.batch,
+        steps_per_epoch: e.steps_per_epoch,
+        epochs: e.upper,
+        method: batching::method(kind),
+    };
+    if on(m, "json") {
+        emit(&record, true)
+    } else {
+        Ok(format!(
+            "sigma = {}",
+            amp_plots::format::compact_number(record.sigma)
+        ))
+    }
+}
+
 pub fn run(m: &ArgMatches) -> Result<String, String> {
+    if args::given(m, p::BATCHING) {
+        return run_batching(m);
+    }
     let values = args::values(m)?;
     let accountant = m
         .get_one::<String>("accountant")

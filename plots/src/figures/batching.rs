@@ -37,6 +37,8 @@ pub const RELATION: Relation = Relation::ZeroOut;
 pub const QUICK_LOG_STEP: f64 = 4e-3;
 /// See [`QUICK_LOG_STEP`].
 pub const FINE_LOG_STEP: f64 = 1e-3;
+/// The Poisson accountant's budget for a calibration to a target (the training page's refined one).
+const FINE_BUCKETS: usize = super::training::FINE;
 /// Work budget of one balls-in-bins PLD (`amp_math::batching::allocation_work`; about a second
 /// natively): a small σ or many steps per epoch coarsen the grid to stay within it.
 pub const WORK_BUDGET: f64 = 1.2e9;
@@ -445,6 +447,17 @@ fn sigma_for(
     lo: f64,
     hi: f64,
 ) -> Option<f64> {
+    sigma_within(eps, target, lo, hi, 0.01)
+}
+
+/// [`sigma_for`] to relative accuracy `rel` (the σ returned meets the target; σ/(1 + rel) may not).
+fn sigma_within(
+    eps: impl Fn(f64) -> Result<f64, String>,
+    target: f64,
+    lo: f64,
+    hi: f64,
+    rel: f64,
+) -> Option<f64> {
     let fits = |s: f64| eps(s).map(|e| e <= target).unwrap_or(false);
     let (mut lo, mut hi) = (lo.max(0.1), hi.min(1000.0));
     if !fits(hi) {
@@ -459,7 +472,7 @@ fn sigma_for(
             return Some(lo);
         }
     }
-    while hi / lo > 1.01 {
+    while hi / lo > 1.0 + rel {
         let mid = (lo * hi).sqrt();
         if fits(mid) {
             hi = mid;
@@ -602,4 +615,62 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         label: format!("you: σ = {}", short_number(gaussian_sigma(&t)?, 3)),
     });
     Ok(c)
+}
+
+/// The noise multiplier for a target ε at δ with a sampler, for the run's |x|, B and length:
+/// (σ whose certified upper bound meets the target, σ below which the sampler's lower bound
+/// already exceeds it, if known), each to relative accuracy `rel` between 0.1 and 1,000. Balls in
+/// bins at the log-grid step the readouts use for each σ.
+pub fn sigma_for_target(
+    batching: Batching,
+    t: &Training,
+    target: f64,
+    log_step: f64,
+    rel: f64,
+) -> Result<(f64, Option<f64>), String> {
+    let e = epochs(t);
+    let tt = e.steps_per_epoch;
+    let delta = t.delta;
+    let det = |s: f64| {
+        deterministic_epsilon(s, e.upper, Neighbours::ZeroOut, delta).map_err(|x| x.to_string())
+    };
+    let none = || format!("no σ between 0.1 and 1,000 meets ε ≤ {target}");
+    // Fixed batches bound every sampler here from above except Poisson; bracket around them.
+    let fixed = sigma_within(det, target, 0.1, 1000.0, rel).ok_or_else(none)?;
+    let (lo, hi) = (fixed / 30.0, fixed * 1.5);
+    match batching {
+        Batching::Poisson => {
+            let s = super::training::calibrate(t, t.q, t.steps, target, FINE_BUCKETS, rel)?;
+            Ok((s, None))
+        }
+        Batching::Shuffle => {
+            let needs = sigma_within(
+                |s| reshuffled_lower_epsilon(s, tt, e.lower, delta).map_err(|x| x.to_string()),
+                target,
+                lo,
+                hi,
+                rel,
+            );
+            Ok((fixed, needs))
+        }
+        Batching::BallsInBins => {
+            let at = |s: f64, upper: bool| -> Result<f64, String> {
+                let plds = allocation_plds(s, tt, log_step_for(s, tt, log_step))?;
+                let (pld, k) = if upper {
+                    (&plds.0, e.upper)
+                } else {
+                    (&plds.1, e.lower)
+                };
+                let all = if k == 1 {
+                    pld.clone()
+                } else {
+                    pld.self_compose(k).map_err(|x| x.to_string())?
+                };
+                all.epsilon_for_delta(delta).map_err(|x| x.to_string())
+            };
+            let enough = sigma_within(|s| at(s, true), target, lo, hi, rel).ok_or_else(none)?;
+            let needs = sigma_within(|s| at(s, false), target, lo, enough, rel);
+            Ok((enough, needs))
+        }
+    }
 }
