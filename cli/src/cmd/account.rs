@@ -10,7 +10,7 @@ use amp_math::rdp_accounting::{
 use amp_plots::figures::{batching, renyi, training};
 use amp_plots::param as p;
 use amp_plots::params::ParamValues;
-use amp_plots::params::{Batching, ChoiceEnum, Length};
+use amp_plots::params::{Batching, ChoiceEnum};
 use clap::{Arg, ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
@@ -321,10 +321,7 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
     if !given(m, p::EPOCHS) && !given(m, p::STEPS) {
         return Err("--batching needs --epochs or --steps".into());
     }
-    let mut values = args::values(m)?;
-    if given(m, p::STEPS) {
-        values.set_choice(p::LENGTH, Length::Steps);
-    }
+    let values = crate::cmd::train::run_values(m)?;
     let t = training::setting(&values)?;
     let sigma = batching::gaussian_sigma(&t)?;
     let kind: Batching = values.choice(p::BATCHING);

@@ -9,7 +9,7 @@ use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Cu
 use amp_math::risk::{sigma_for_risk, RiskTarget};
 use amp_plots::figures::{batching, training};
 use amp_plots::param as p;
-use amp_plots::params::{Batching, ChoiceEnum, Length};
+use amp_plots::params::{Batching, ChoiceEnum};
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
@@ -116,10 +116,7 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
     if !args::given(m, p::DATASET) || !args::given(m, p::BATCH) {
         return Err("--batching needs --dataset-size and --batch-size".into());
     }
-    let mut values = args::values(m)?;
-    if args::given(m, p::STEPS) {
-        values.set_choice(p::LENGTH, Length::Steps);
-    }
+    let values = crate::cmd::train::run_values(m)?;
     let t = training::setting(&values)?;
     let kind: Batching = values.choice(p::BATCHING);
     let target = values.real(p::TARGET_EPS);

@@ -53,7 +53,9 @@ struct Record {
     relation: &'static str,
 }
 
-fn run_values(m: &ArgMatches) -> Result<ParamValues, String> {
+/// The parameters given, with the length counted in steps when `--steps` is given (shared with
+/// `account --batching` and `calibrate --batching`).
+pub fn run_values(m: &ArgMatches) -> Result<ParamValues, String> {
     let mut v = args::values(m)?;
     if given(m, p::STEPS) {
         v.set_choice(p::LENGTH, Length::Steps);

@@ -163,21 +163,24 @@ pub fn allocation_plds(
     Ok(v)
 }
 
+/// ε at δ of one epoch's PLD composed over `epochs` epochs.
+fn epsilon_after(pld: &PldPair, epochs: u64, delta: f64) -> Result<f64, String> {
+    let eps = if epochs == 1 {
+        pld.epsilon_for_delta(delta)
+    } else {
+        pld.self_compose(epochs)
+            .and_then(|all| all.epsilon_for_delta(delta))
+    };
+    eps.map_err(|x| x.to_string())
+}
+
 /// Balls-in-bins: the exact pair's PLD bracketed by rounding up and down, composed over the epochs
 /// (the upper bound at the rounded-up count, the lower at the rounded-down one).
 pub fn balls_band(sigma: f64, e: Epochs, delta: f64, log_step: f64) -> Result<Band, String> {
     let log_step = log_step_for(sigma, e.steps_per_epoch, log_step);
     let plds = allocation_plds(sigma, e.steps_per_epoch, log_step)?;
-    let at = |pld: &PldPair, k: u64| -> Result<f64, String> {
-        let all = if k == 1 {
-            pld.clone()
-        } else {
-            pld.self_compose(k).map_err(|x| x.to_string())?
-        };
-        all.epsilon_for_delta(delta).map_err(|x| x.to_string())
-    };
-    let upper = at(&plds.0, e.upper)?;
-    let lower = at(&plds.1, e.lower)?;
+    let upper = epsilon_after(&plds.0, e.upper, delta)?;
+    let lower = epsilon_after(&plds.1, e.lower, delta)?;
     Ok(Band {
         lower: lower.min(upper),
         upper,
@@ -546,12 +549,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
             |s| {
                 let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
                 let plds = allocation_plds(s, steps_per_epoch, g)?;
-                let all = if e.upper == 1 {
-                    plds.0.clone()
-                } else {
-                    plds.0.self_compose(e.upper).map_err(|x| x.to_string())?
-                };
-                all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
+                epsilon_after(&plds.0, e.upper, t.delta)
             },
             target,
             lo,
@@ -661,12 +659,7 @@ pub fn sigma_for_target(
                 } else {
                     (&plds.1, e.lower)
                 };
-                let all = if k == 1 {
-                    pld.clone()
-                } else {
-                    pld.self_compose(k).map_err(|x| x.to_string())?
-                };
-                all.epsilon_for_delta(delta).map_err(|x| x.to_string())
+                epsilon_after(pld, k, delta)
             };
             let enough = sigma_within(|s| at(s, true), target, lo, hi, rel).ok_or_else(none)?;
             let needs = sigma_within(|s| at(s, false), target, lo, enough, rel);
