@@ -278,9 +278,49 @@ proptest! {
         prop_assert!(lo <= det, "{lo} > {det}");
         let (_, up_noisier) = allocation_epsilon(sigma * 1.3, steps, epochs, delta, g).unwrap();
         prop_assert!(up_noisier < up, "{up_noisier} ≥ {up}");
-        let (lo_longer, _) = allocation_epsilon(sigma, steps, epochs + 2, delta, g).unwrap();
-        prop_assert!(lo_longer > lo, "{lo_longer} ≤ {lo}");
+        // More epochs: the certified bound grows, and the shorter run's lower bound stays below
+        // it (the exact ε grows). The rounded-down lower bound itself need not grow: its
+        // downward bias adds up over the epochs (σ = 2.66, T = 287, 5 → 7 epochs at g = 4e-3:
+        // 0.0986 → 0.0984, kept in the regression file).
+        let (lo_longer, up_longer) =
+            allocation_epsilon(sigma, steps, epochs + 2, delta, g).unwrap();
+        prop_assert!(up_longer > up, "{up_longer} ≤ {up}");
+        prop_assert!(lo <= up_longer && lo_longer <= up_longer, "{lo}, {lo_longer} > {up_longer}");
         let shuffled = reshuffled_lower_epsilon(sigma, steps, epochs, delta).unwrap();
         prop_assert!(shuffled <= det * (1.0 + 1e-9));
+    }
+}
+
+/// Feldman & Shenfeld, "Privacy amplification by random allocation" (2025), print no ε for a
+/// setting (their comparisons are plots) but state two checkable claims: §4.3, after Theorem 4.3,
+/// random allocation's ε is at most γ ≈ e/(e − 1) ≈ 1.6 times that of Poisson sampling at rate
+/// 1/t for the same δ "in the ε < 1 regime"; §1.1, their bounds are "typically within 10%" of
+/// Poisson's. At the settings of their Figure 6 (σ = 1, δ = 1e-8, t = 10⁴, one epoch) and of
+/// their Figure 2 (t = 1,000, δ = 1e-10), our exact band is below the first and meets the second.
+#[test]
+fn random_allocation_stays_near_poisson_as_feldman_and_shenfeld_state() {
+    use amp_math::pld::poisson_gaussian;
+    let gamma = std::f64::consts::E / (std::f64::consts::E - 1.0);
+    for (sigma, steps, delta) in [
+        (1.0, 10_000u64, 1e-8),
+        (1.0, 1_000, 1e-10),
+        (2.0, 1_000, 1e-10),
+    ] {
+        let (lo, up) = allocation_epsilon(sigma, steps, 1, delta, 1e-3).unwrap();
+        let poisson = poisson_gaussian(sigma, 1.0 / steps as f64, 1e-4, Estimate::Pessimistic)
+            .unwrap()
+            .self_compose(steps)
+            .unwrap()
+            .epsilon_for_delta(delta)
+            .unwrap();
+        assert!(poisson < 1.0, "the claim is for ε < 1: {poisson}");
+        assert!(
+            up <= gamma * poisson,
+            "σ = {sigma}, t = {steps}: {up} > γ·{poisson}"
+        );
+        assert!(
+            lo <= 1.1 * poisson && up >= 0.9 * poisson,
+            "σ = {sigma}, t = {steps}: [{lo}, {up}] against Poisson {poisson}"
+        );
     }
 }

@@ -186,3 +186,58 @@ fn the_trade_off_figure_marks_the_readout_in_both_views() {
     );
     assert!(chart.y.min <= m.y && m.y <= chart.y.max);
 }
+
+#[test]
+fn the_training_pages_attacker_follows_the_loops_sampler() {
+    // σ = 2 and 4 epochs of T = 100 steps: a shuffled loop's certified trade-off is μ-GDP with
+    // μ = √4/2 = 1 exactly (every fixed order composes four Gaussian steps). Φ(Φ⁻¹(0.01) + 1) and
+    // 2Φ(1/2) − 1 from mpmath (30 digits).
+    use amp_math::Relation;
+    use amp_plots::pages::training::{RUN_ADVANTAGE, RUN_ATTACK, RUN_BAYES, RUN_TPR};
+    let run = |batching: &str| {
+        let v = values(&[
+            ("dataset", "1000"),
+            ("batch", "10"),
+            ("length", "epochs"),
+            ("epochs", "4"),
+            ("mech", "gaussian"),
+            ("sigma", "2"),
+            ("delta", "1e-5"),
+            ("fpr", "0.01"),
+            ("prior", "0.5"),
+            ("batching", batching),
+        ]);
+        (Page::Training.spec().readouts)(&v, Precision::Fine)
+    };
+    let shuffle = run("shuffle");
+    let tpr = shuffle.number(&RUN_TPR).unwrap();
+    let exact = 0.092_362_248_073_693_94;
+    assert!(
+        exact <= tpr && tpr < exact * 1.001,
+        "shuffled TPR {tpr} against μ-GDP's {exact}"
+    );
+    let adv = shuffle.number(&RUN_ADVANTAGE).unwrap();
+    let exact_adv = 0.382_924_922_548_026_2;
+    assert!(
+        exact_adv <= adv && adv < exact_adv + 1e-3,
+        "advantage {adv} against {exact_adv}"
+    );
+    assert_eq!(shuffle.get(&RUN_TPR).unwrap().relation, Relation::ZeroOut);
+    // At the prior ½ the best guess succeeds with (1 + advantage)/2.
+    let bayes = shuffle.number(&RUN_BAYES).unwrap();
+    assert!(
+        (bayes - (1.0 + adv) / 2.0).abs() < 1e-6,
+        "{bayes} against {adv}"
+    );
+    assert!(shuffle.text(&RUN_ATTACK).unwrap().contains("1%"));
+    // Balls in bins is never above fixed batches, and not below what α alone gives; Poisson is
+    // on add/remove, the same pair.
+    let balls = run("balls-in-bins");
+    let b = balls.number(&RUN_TPR).unwrap();
+    assert!(0.01 <= b && b < tpr, "balls in bins {b}, shuffle {tpr}");
+    assert!(balls.number(&RUN_ADVANTAGE).unwrap() < adv);
+    assert_eq!(balls.get(&RUN_TPR).unwrap().relation, Relation::ZeroOut);
+    let poisson = run("poisson");
+    assert_eq!(poisson.get(&RUN_TPR).unwrap().relation, Relation::AddRemove);
+    assert!(poisson.number(&RUN_TPR).unwrap() < tpr);
+}

@@ -427,6 +427,14 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   const said = await page.inputValue('[data-testid=privacy-statement]');
   assert.match(said, /cutting it into 25 batches of 2,400 examples/);
   assert.match(said, /gradient is replaced by zero/);
+  // The attacker's numbers are the shuffled loop's own (zero-out), as `amplify train` gives them.
+  const tr = cli(['train', '--dataset', '60000', '--batch', '2400', '--mechanism', 'gaussian', '--sigma', sigma2, '--steps', '2250', '--delta', '1e-5', '--batching', 'shuffle', '--target-eps', '6.7688']);
+  assert.equal(tr.attack.batching, 'shuffle');
+  assert.equal(tr.attack.relation, 'zero-out');
+  await settled('run-tpr-at-fpr', tr.attack.tpr_upper);
+  await settled('run-advantage', tr.attack.advantage_upper);
+  await settled('run-bayes-success', tr.attack.bayes_success_upper);
+  assert.equal(await page.inputValue('[data-testid=privacy-statement]'), tr.statement);
   // δ ≥ 1/|x| is flagged.
   await page.fill('[data-testid=field-delta]', '0.001');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=training-warning]')].some((w) => w.textContent.includes('1/|x|')));

@@ -3,12 +3,12 @@
 //! Rényi DP beside it, the noise for a target ε, and the plain-language statement.
 
 use amp_plots::pages::training::{
-    CALIBRATED, GRID_STEP, RDP_EPSILON, RDP_ORDER, RUN_SHAPE, SPEC as TRAINING, STATEMENT, TIGHT,
-    TIGHT_LOWER, WARNINGS,
+    CALIBRATED, GRID_STEP, RDP_EPSILON, RDP_ORDER, RUN_ADVANTAGE, RUN_BAYES, RUN_SHAPE, RUN_TPR,
+    SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER, WARNINGS,
 };
 use amp_plots::pages::Precision;
 use amp_plots::param as p;
-use amp_plots::params::{Length, ParamValues};
+use amp_plots::params::{Batching, ChoiceEnum, Length, ParamValues};
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
@@ -30,6 +30,8 @@ pub fn command() -> Command {
         .arg(args::param(p::SCALE).required_if_eq(mech, "laplace"))
         .arg(args::param(p::DELTA))
         .arg(args::param(p::TARGET_EPS))
+        .arg(args::param(p::FPR))
+        .arg(args::param(p::PRIOR))
         .arg(args::switch(
             "quick",
             "The quick numbers the page shows while a slider moves (coarser grid) instead of the refined ones",
@@ -51,6 +53,20 @@ struct Record {
     warnings: Vec<String>,
     statement: String,
     relation: &'static str,
+    attack: Option<AttackRecord>,
+}
+
+/// What the run means for a membership attacker, for the loop's own sampler (`--batching`):
+/// certified upper bounds, as the page's readouts.
+#[derive(Serialize)]
+struct AttackRecord {
+    batching: &'static str,
+    relation: &'static str,
+    fpr: f64,
+    prior: f64,
+    tpr_upper: f64,
+    advantage_upper: f64,
+    bayes_success_upper: f64,
 }
 
 /// The parameters given, with the length counted in steps when `--steps` is given (shared with
@@ -92,6 +108,25 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
             .unwrap_or_default(),
         statement: r.text(&STATEMENT).unwrap_or_default().to_string(),
         relation,
+        attack: match (
+            reading(&r, &RUN_TPR),
+            reading(&r, &RUN_ADVANTAGE),
+            reading(&r, &RUN_BAYES),
+        ) {
+            (Ok(tpr_upper), Ok(advantage_upper), Ok(bayes_success_upper)) => Some(AttackRecord {
+                batching: v.choice::<Batching>(p::BATCHING).id(),
+                relation: r
+                    .get(&RUN_TPR)
+                    .map(|x| x.relation.id())
+                    .ok_or("internal: no attacker TPR")?,
+                fpr: v.real(p::FPR),
+                prior: v.real(p::PRIOR),
+                tpr_upper,
+                advantage_upper,
+                bayes_success_upper,
+            }),
+            _ => None,
+        },
     };
     if on(m, "json") {
         emit(&record, true)

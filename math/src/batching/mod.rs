@@ -275,7 +275,22 @@ pub fn reshuffled_lower_epsilon_at(
     slices: usize,
     step: f64,
 ) -> Result<f64, MathError> {
-    use crate::pld::{Estimate, Pld};
+    reshuffled_lower_pair(sigma, steps_per_epoch, epochs, slices, step)?.epsilon_for_delta(delta)
+}
+
+/// The optimistic PLDs behind [`reshuffled_lower_epsilon_at`]: Chua et al.'s pair reduced to the
+/// largest batch sum of each epoch, composed over the E epochs; `remove` is P‖Q (the dataset with
+/// the differing example's gradient present against zeroed), `add` the reverse. Every privacy
+/// profile, trade-off curve or attack success read from it is a lower bound on the shuffled
+/// loop's (post-processing and rounding down only lose information). Domain as there.
+pub fn reshuffled_lower_pair(
+    sigma: f64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    slices: usize,
+    step: f64,
+) -> Result<crate::pld::PldPair, MathError> {
+    use crate::pld::{Estimate, Pld, PldPair};
     check_run(sigma, epochs)?;
     if steps_per_epoch == 0 || epochs > 100_000 || slices < 10 || !(1e-6..=0.1).contains(&step) {
         return Err(MathError::OutOfDomain {
@@ -285,15 +300,11 @@ pub fn reshuffled_lower_epsilon_at(
         });
     }
     let [fwd, rev] = max_statistic_atoms(sigma, steps_per_epoch, slices);
-    let mut best = 0.0f64;
-    for atoms in [fwd, rev] {
-        let one = Pld::from_loss_atoms(&atoms, step, Estimate::Optimistic, true);
-        let all = if epochs == 1 {
-            one
-        } else {
-            crate::pld::compose(&[(&one, epochs)])?
-        };
-        best = best.max(all.epsilon_for_delta(delta)?);
+    let remove = Pld::from_loss_atoms(&fwd, step, Estimate::Optimistic, true);
+    let add = Pld::from_loss_atoms(&rev, step, Estimate::Optimistic, true);
+    if epochs == 1 {
+        return Ok(PldPair { remove, add });
     }
-    Ok(best)
+    let (remove, add) = crate::pld::compose_two(&[(&remove, epochs)], &[(&add, epochs)])?;
+    Ok(PldPair { remove, add })
 }

@@ -14,8 +14,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use amp_math::batching::{
-    allocation_pld, deterministic_epsilon, reshuffled_lower_epsilon, reshuffled_lower_epsilon_at,
-    Neighbours,
+    allocation_pld, deterministic_epsilon, deterministic_mu, reshuffled_lower_epsilon,
+    reshuffled_lower_epsilon_at, reshuffled_lower_pair, Neighbours,
 };
 use amp_math::pld::{Estimate, PldPair};
 use amp_math::Relation;
@@ -114,12 +114,59 @@ pub fn epochs(t: &Training) -> Epochs {
     }
 }
 
+/// Slices of the largest batch sum and loss-grid step of the reshuffled lower bound (as
+/// [`amp_math::batching::reshuffled_lower_epsilon`]).
+const LOWER_SLICES: usize = 20_000;
+/// See [`LOWER_SLICES`].
+const LOWER_STEP: f64 = 1e-4;
+
+/// Remembers the last few values of an expensive function of a key (the readouts, the attacker
+/// numbers and the CLI ask for the same ones).
+fn remembered<K: PartialEq + Copy + 'static, V: 'static>(
+    cache: &'static std::thread::LocalKey<RefCell<Vec<(K, Rc<V>)>>>,
+    key: K,
+    make: impl FnOnce() -> Result<V, String>,
+) -> Result<Rc<V>, String> {
+    if let Some(hit) = cache.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+    }) {
+        return Ok(hit);
+    }
+    let v = Rc::new(make()?);
+    cache.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 4 {
+            c.remove(0);
+        }
+        c.push((key, v.clone()));
+    });
+    Ok(v)
+}
+
+/// Reshuffled shuffling's lower-bound PLDs (Chua et al.'s pair through the largest batch sum,
+/// composed over the rounded-down epochs) on a loss grid of step `step`, remembered.
+pub fn shuffle_lower_pair(sigma: f64, e: Epochs, step: f64) -> Result<Rc<PldPair>, String> {
+    type Entry = ((u64, u64, u64, u64), Rc<PldPair>);
+    thread_local! {
+        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    }
+    let key = (sigma.to_bits(), e.steps_per_epoch, e.lower, step.to_bits());
+    remembered(&CACHE, key, || {
+        reshuffled_lower_pair(sigma, e.steps_per_epoch, e.lower, LOWER_SLICES, step)
+            .map_err(|x| x.to_string())
+    })
+}
+
 /// Shuffled fixed-size batches, reshuffled every epoch: the deterministic-batches upper bound
 /// (analytic Gaussian at μ = √E/σ) and Chua et al.'s reshuffled lower bound.
 pub fn shuffle_band(sigma: f64, e: Epochs, delta: f64) -> Result<Band, String> {
     let upper = deterministic_epsilon(sigma, e.upper, Neighbours::ZeroOut, delta)
         .map_err(|x| x.to_string())?;
-    let lower = reshuffled_lower_epsilon(sigma, e.steps_per_epoch, e.lower, delta)
+    let lower = shuffle_lower_pair(sigma, e, LOWER_STEP)?
+        .epsilon_for_delta(delta)
         .map_err(|x| x.to_string())?;
     Ok(Band {
         lower: lower.min(upper),
@@ -134,33 +181,46 @@ pub fn allocation_plds(
     steps_per_epoch: u64,
     log_step: f64,
 ) -> Result<Rc<(PldPair, PldPair)>, String> {
-    type Key = (u64, u64, u64);
-    type Entry = (Key, Rc<(PldPair, PldPair)>);
+    type Entry = ((u64, u64, u64), Rc<(PldPair, PldPair)>);
     thread_local! {
         static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
     }
     let key = (sigma.to_bits(), steps_per_epoch, log_step.to_bits());
-    if let Some(hit) = CACHE.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-    }) {
-        return Ok(hit);
+    remembered(&CACHE, key, || {
+        let up = allocation_pld(sigma, steps_per_epoch, log_step, Estimate::Pessimistic)
+            .map_err(|x| x.to_string())?;
+        let lo = allocation_pld(sigma, steps_per_epoch, log_step, Estimate::Optimistic)
+            .map_err(|x| x.to_string())?;
+        Ok((up, lo))
+    })
+}
+
+/// Balls in bins over the whole run as (pessimistic PLDs composed over the rounded-up epochs,
+/// optimistic ones over the rounded-down epochs), remembered. `log_step` as given (already
+/// through [`log_step_for`]).
+pub fn balls_pairs(sigma: f64, e: Epochs, log_step: f64) -> Result<Rc<(PldPair, PldPair)>, String> {
+    type Entry = ((u64, u64, u64, u64, u64), Rc<(PldPair, PldPair)>);
+    thread_local! {
+        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
     }
-    let up = allocation_pld(sigma, steps_per_epoch, log_step, Estimate::Pessimistic)
-        .map_err(|x| x.to_string())?;
-    let lo = allocation_pld(sigma, steps_per_epoch, log_step, Estimate::Optimistic)
-        .map_err(|x| x.to_string())?;
-    let v = Rc::new((up, lo));
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= 4 {
-            c.remove(0);
-        }
-        c.push((key, v.clone()));
-    });
-    Ok(v)
+    let key = (
+        sigma.to_bits(),
+        e.steps_per_epoch,
+        log_step.to_bits(),
+        e.upper,
+        e.lower,
+    );
+    remembered(&CACHE, key, || {
+        let one = allocation_plds(sigma, e.steps_per_epoch, log_step)?;
+        let over = |pld: &PldPair, epochs: u64| -> Result<PldPair, String> {
+            if epochs == 1 {
+                Ok(pld.clone())
+            } else {
+                pld.self_compose(epochs).map_err(|x| x.to_string())
+            }
+        };
+        Ok((over(&one.0, e.upper)?, over(&one.1, e.lower)?))
+    })
 }
 
 /// ε at δ of one epoch's PLD composed over `epochs` epochs.
@@ -178,13 +238,62 @@ fn epsilon_after(pld: &PldPair, epochs: u64, delta: f64) -> Result<f64, String> 
 /// (the upper bound at the rounded-up count, the lower at the rounded-down one).
 pub fn balls_band(sigma: f64, e: Epochs, delta: f64, log_step: f64) -> Result<Band, String> {
     let log_step = log_step_for(sigma, e.steps_per_epoch, log_step);
-    let plds = allocation_plds(sigma, e.steps_per_epoch, log_step)?;
-    let upper = epsilon_after(&plds.0, e.upper, delta)?;
-    let lower = epsilon_after(&plds.1, e.lower, delta)?;
+    let pairs = balls_pairs(sigma, e, log_step)?;
+    let upper = pairs
+        .0
+        .epsilon_for_delta(delta)
+        .map_err(|x| x.to_string())?;
+    let lower = pairs
+        .1
+        .epsilon_for_delta(delta)
+        .map_err(|x| x.to_string())?;
     Ok(Band {
         lower: lower.min(upper),
         upper,
     })
+}
+
+/// The membership attacker against the reader's loop as its sampler forms batches: the
+/// certified (upper) and the reachable (lower) PLDs of the whole run, zero-out. Poisson: the
+/// training page's composed band. Shuffle: upper, the Gaussian mechanism at μ = √E/σ (every
+/// fixed order gives exactly this trade-off, and a shuffled run is a mixture of fixed orders
+/// chosen independently of the data), discretised pessimistically; lower, Chua et al.'s pair
+/// through the largest batch sum ([`shuffle_lower_pair`]). Balls in bins: [`balls_pairs`].
+pub fn attack_pairs(
+    batching: Batching,
+    t: &Training,
+    buckets: usize,
+    log_step: f64,
+) -> Result<(f64, PldPair, PldPair), String> {
+    match batching {
+        Batching::Poisson => {
+            let band = cached_band(t, buckets)?;
+            Ok((band.step, band.upper.clone(), band.lower.clone()))
+        }
+        Batching::Shuffle => {
+            let sigma = gaussian_sigma(t)?;
+            let e = epochs(t);
+            let mu =
+                deterministic_mu(sigma, e.upper, Neighbours::ZeroOut).map_err(|x| x.to_string())?;
+            // One grid for both (the trade-off needs it): the lower bound's own step unless the
+            // Gaussian's loss range needs a coarser one within the budget.
+            let noise = pld::Noise::Gaussian(1.0 / mu);
+            let step = pld::step_for_budget(noise, 1.0, 1, buckets)
+                .map_err(|x| x.to_string())?
+                .max(LOWER_STEP);
+            let upper = pld::poisson_gaussian(1.0 / mu, 1.0, step, Estimate::Pessimistic)
+                .map_err(|x| x.to_string())?;
+            let lower = shuffle_lower_pair(sigma, e, step)?;
+            Ok((step, upper, (*lower).clone()))
+        }
+        Batching::BallsInBins => {
+            let sigma = gaussian_sigma(t)?;
+            let e = epochs(t);
+            let g = log_step_for(sigma, e.steps_per_epoch, log_step);
+            let pairs = balls_pairs(sigma, e, g)?;
+            Ok((pairs.0.remove.step, pairs.0.clone(), pairs.1.clone()))
+        }
+    }
 }
 
 /// Poisson sampling at q = B/|x| for the run's steps, from the training page's composed band.

@@ -369,25 +369,13 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         }
         _ => None,
     };
-    // The membership attacker, from the same composed band (Poisson sampling only so far).
+    // The membership attacker against the loop as its sampler forms batches, from the same
+    // composed PLDs as its ε.
     let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
-        if t.batching != Batching::Poisson {
-            return Err(
-                "the attacker's numbers are worked out for Poisson sampling only so far; \
-                 choose Poisson sampling to see them"
-                    .to_string(),
-            );
-        }
-        let band = cached_band(
-            t,
-            if precision == Precision::Fine {
-                FINE
-            } else {
-                QUICK
-            },
-        )?;
-        Attack::new(band.step, band.upper.clone(), band.lower.clone())?
-            .numbers(v.real(p::FPR), v.real(p::PRIOR))
+        let (step, upper, lower) = probe::span("batching:attack", || {
+            batching::attack_pairs(chosen, t, buckets, log_step)
+        })?;
+        Attack::new(step, upper, lower)?.numbers(v.real(p::FPR), v.real(p::PRIOR))
     });
     let part = |f: fn(&Numbers) -> f64| {
         attack
@@ -395,9 +383,10 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             .map(f)
             .map_err(|e| ChartError::from(e.clone()))
     };
-    r.push(&RUN_TPR, part(|n| n.tpr.0), R);
-    r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), R);
-    r.push(&RUN_BAYES, part(|n| n.bayes.0), R);
+    let attacked = if chosen == Batching::Poisson { R } else { Z };
+    r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
+    r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
+    r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);
     r.note(
         &RUN_ATTACK,
         attack
