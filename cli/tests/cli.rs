@@ -1451,6 +1451,51 @@ fn train_reports_the_training_page_numbers() {
         )),
         "{said}"
     );
+    // The attacker's numbers are the shuffled loop's: a Gaussian trade-off at μ = √E/σ, here
+    // σ = 2 and 4 epochs, μ = 1; Φ(Φ⁻¹(0.05) + 1) from mpmath (30 digits).
+    let o = amplify(&[
+        "train",
+        "--batching",
+        "shuffle",
+        "--dataset-size",
+        "1000",
+        "--batch-size",
+        "10",
+        "--epochs",
+        "4",
+        "--sigma",
+        "2",
+        "--delta",
+        "1e-5",
+        "--fpr",
+        "0.05",
+        "--prior",
+        "0.3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let a = &json(&stdout(&o))["attack"];
+    assert_eq!(a["batching"], "shuffle");
+    assert_eq!(a["relation"], "zero-out");
+    assert_eq!(a["fpr"], 0.05);
+    assert_eq!(a["prior"], 0.3);
+    let tpr = a["tpr_upper"].as_f64().unwrap();
+    let exact = 0.259_511_022_841_444_1;
+    assert!(exact <= tpr && tpr < exact * 1.001, "{tpr} against {exact}");
+    // Laplace noise has no shuffle analysis here: no attacker numbers rather than wrong ones.
+    let o = amplify(&[
+        "train",
+        "--batching",
+        "shuffle",
+        "--mechanism",
+        "laplace",
+        "--scale",
+        "2",
+        "--quick",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(json(&stdout(&o))["attack"].is_null());
     // A mechanism DP-SGD does not use is refused with the page's reason.
     assert_fails_with(
         &["train", "--mechanism", "randomized-response"],
