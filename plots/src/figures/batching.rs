@@ -120,10 +120,13 @@ const LOWER_SLICES: usize = 20_000;
 /// See [`LOWER_SLICES`].
 const LOWER_STEP: f64 = 1e-4;
 
+/// The last few (key, value) pairs of one expensive function.
+type Memo<K, V> = RefCell<Vec<(K, Rc<V>)>>;
+
 /// Remembers the last few values of an expensive function of a key (the readouts, the attacker
 /// numbers and the CLI ask for the same ones).
 fn remembered<K: PartialEq + Copy + 'static, V: 'static>(
-    cache: &'static std::thread::LocalKey<RefCell<Vec<(K, Rc<V>)>>>,
+    cache: &'static std::thread::LocalKey<Memo<K, V>>,
     key: K,
     make: impl FnOnce() -> Result<V, String>,
 ) -> Result<Rc<V>, String> {
