@@ -161,10 +161,36 @@ async function measureTraining(context, origin) {
     await page.waitForFunction(() => !document.querySelector('.figure-pending'));
     fine.pld.push(...await get('pld:fine'));
     fine.account.push(...await get('account:fine'));
-    for (const id of ['noise-for-target', 'gaussian-noise-ratio']) (fine[id] ||= []).push(...await get(`chart:${id}`));
+    for (const id of ['noise-for-target', 'gaussian-noise-ratio', 'batching-comparison', 'batching-noise']) (fine[id] ||= []).push(...await get(`chart:${id}`));
+    // The samplers' bands (quick while the slider moves, refined at rest): the first measure of
+    // each name is the quick one, the last the refined one.
+    for (const b of ['poisson', 'shuffle', 'balls-in-bins']) {
+      const xs = await get(`batching:${b}`);
+      if (xs.length) {
+        (quick[b] ||= []).push(xs[0]);
+        (fine[b] ||= []).push(xs[xs.length - 1]);
+      }
+    }
   }
   const longest = Math.max(0, ...await page.evaluate(() => window.__long));
   await page.close();
+  // The attacker's numbers for a shuffled and a balls-in-bins loop, refined, per σ input.
+  const attack = {};
+  for (const b of ['shuffle', 'balls-in-bins']) {
+    const p2 = await context.newPage();
+    await p2.goto(`${url}&batching=${b}`);
+    await p2.waitForSelector('[data-testid=accounting-status][data-state=final]');
+    for (let i = 0; i < 8; i++) {
+      await p2.focus('[data-testid=slider-sigma]');
+      await p2.evaluate(() => performance.clearMeasures());
+      await p2.keyboard.press(i < 4 ? 'ArrowRight' : 'ArrowLeft');
+      await p2.waitForSelector('[data-testid=accounting-status][data-state=final]');
+      await p2.waitForFunction(() => !document.querySelector('.figure-pending'));
+      const xs = await p2.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name === 'batching:attack').map((m) => m.duration));
+      if (xs.length) (attack[b] ||= []).push(xs[xs.length - 1]);
+    }
+    await p2.close();
+  }
   const stat = (xs) => ({ p50: round(quantile(xs, 0.5)), p95: round(quantile(xs, 0.95)), max: round(Math.max(...xs)) });
   return {
     url: url.slice(origin.length),
@@ -175,7 +201,10 @@ async function measureTraining(context, origin) {
     quick_redraw_ms: stat(quick.redraw),
     fine_pld_ms: stat(fine.pld),
     fine_account_ms: stat(fine.account),
-    deferred_figures_ms: { 'noise-for-target': stat(fine['noise-for-target']), 'gaussian-noise-ratio': stat(fine['gaussian-noise-ratio']) },
+    deferred_figures_ms: Object.fromEntries(['noise-for-target', 'gaussian-noise-ratio', 'batching-comparison', 'batching-noise'].map((id) => [id, stat(fine[id])])),
+    samplers_quick_ms: Object.fromEntries(['poisson', 'shuffle', 'balls-in-bins'].map((b) => [b, stat(quick[b] || [0])])),
+    samplers_fine_ms: Object.fromEntries(['poisson', 'shuffle', 'balls-in-bins'].map((b) => [b, stat(fine[b] || [0])])),
+    attack_fine_ms: Object.fromEntries(Object.entries(attack).map(([b, xs]) => [b, stat(xs)])),
     longest_task_last_input_ms: round(longest),
   };
 }
@@ -304,7 +333,7 @@ const lines = [
   '|---|---|---|---|---|---|',
   ...simulations.map((s) => `| ${s.population} | ${s.done_and_painted_ms} ms after navigation | ${s.longest_slice_ms} ms (${s.slices} slices) | ${s.long_tasks_ms.length ? s.long_tasks_ms.join(', ') + ' ms' : 'none'} | ${s.start_long_tasks_ms.length ? s.start_long_tasks_ms.join(', ') + ' ms' : 'no task > 50 ms'} | ≤ 5 s; no task > 50 ms while it runs |`),
   '',
-  `Training page, 10,000 steps of the Poisson-subsampled Gaussian (σ = 1, q = 0.01, δ = 1e-5; ${training.inputs} slider inputs): per input, both composed PLDs (the tight band) take ${training.quick_pld_ms.p50} ms p50 / ${training.quick_pld_ms.p95} ms p95 (target ≤ 100 ms), all readouts with the calibrated σ ${training.quick_account_ms.p50} / ${training.quick_account_ms.p95} ms, the two figures that follow the slider (computed and redrawn) ${training.quick_redraw_ms.p50} / ${training.quick_redraw_ms.p95} ms; once the controls rest, the refined band takes ${training.fine_pld_ms.p50} / ${training.fine_pld_ms.p95} ms and all refined readouts ${training.fine_account_ms.p50} / ${training.fine_account_ms.p95} ms (shown as "refining" meanwhile), and the two calibrating figures ${training.deferred_figures_ms['noise-for-target'].p50} and ${training.deferred_figures_ms['gaussian-noise-ratio'].p50} ms p50 (shown as "computing"). First load, refined and painted: ${training.painted_ms} ms.`,
+  `Training page, 10,000 steps of the Poisson-subsampled Gaussian (σ = 1, q = 0.01, δ = 1e-5; ${training.inputs} slider inputs): per input, both composed PLDs (the tight band) take ${training.quick_pld_ms.p50} ms p50 / ${training.quick_pld_ms.p95} ms p95 (target ≤ 100 ms), all readouts with the calibrated σ ${training.quick_account_ms.p50} / ${training.quick_account_ms.p95} ms, the two figures that follow the slider (computed and redrawn) ${training.quick_redraw_ms.p50} / ${training.quick_redraw_ms.p95} ms; once the controls rest, the refined band takes ${training.fine_pld_ms.p50} / ${training.fine_pld_ms.p95} ms and all refined readouts ${training.fine_account_ms.p50} / ${training.fine_account_ms.p95} ms (shown as "refining" meanwhile), and the two calibrating figures ${training.deferred_figures_ms['noise-for-target'].p50} and ${training.deferred_figures_ms['gaussian-noise-ratio'].p50} ms p50 (shown as "computing"). First load, refined and painted: ${training.painted_ms} ms. How batches are formed (T = 100 steps per epoch, 100 epochs): per input the three samplers' bands take Poisson ${training.samplers_quick_ms.poisson.p50}, shuffle ${training.samplers_quick_ms.shuffle.p50} and balls in bins ${training.samplers_quick_ms['balls-in-bins'].p50} ms p50 (balls in bins ${training.samplers_quick_ms['balls-in-bins'].p95} ms p95, log-grid step 4e-3); refined at rest ${training.samplers_fine_ms.poisson.p50}, ${training.samplers_fine_ms.shuffle.p50} and ${training.samplers_fine_ms['balls-in-bins'].p50} ms p50 (log-grid step 1e-3); the attacker's numbers for a shuffled loop ${training.attack_fine_ms.shuffle.p50} ms and a balls-in-bins loop ${training.attack_fine_ms['balls-in-bins'].p50} ms p50 (refined); the deferred figures batching-comparison ${training.deferred_figures_ms['batching-comparison'].p50} ms and batching-noise ${training.deferred_figures_ms['batching-noise'].p50} ms p50.`,
   '',
   `Attack-risk page, 10,000 steps of the Poisson-subsampled Gaussian (σ = 1, q = 0.01; ${risk.inputs} inputs per slider): on the FPR slider (the composed PLD reused), the whole trade-off curve is computed and redrawn in ${risk['fpr:curve'].p50} ms p50 / ${risk['fpr:curve'].p95} ms p95 (target ≤ 16 ms p95), and all quick readouts, the four inverses included, take ${risk['fpr:readouts'].p50} / ${risk['fpr:readouts'].p95} ms; on the σ slider (a new composition of both PLDs) the curve takes ${risk['sigma:curve'].p50} / ${risk['sigma:curve'].p95} ms and the readouts ${risk['sigma:readouts'].p50} / ${risk['sigma:readouts'].p95} ms. Once the controls rest, the refined readouts take ${risk.fine.p50} / ${risk.fine.p95} ms and the deferred figures tpr-vs-steps ${risk['tpr-vs-steps'].p50} ms and noise-for-risk ${risk['noise-for-risk'].p50} ms p50. First load, refined and painted: ${risk.painted_ms} ms.`,
   '',

@@ -407,3 +407,72 @@ proptest! {
         prop_assert!(exact_lo <= via_rdp * (1.0 + SLACK), "exact {} > via RDP {}", exact_lo, via_rdp);
     }
 }
+
+/// The privacy-blanket ε is the *smallest* ε whose δ(ε) meets the target: δ(ε) ≤ δ, and every ε
+/// below it (a fine log-spaced scan from 1e-12·ε₀) misses the target. Cases include a δ(ε) that
+/// is not monotone on (0, ε₀) (a small blanket: its bound grows again near ε₀), where the crossing
+/// nearest ε₀ is not the smallest, and no amplification at all. (The branch for a target met at
+/// the first grid point, 5e-10·ε₀, is not reached by any n ≤ 10⁹ tried.)
+#[test]
+fn the_blanket_epsilon_is_the_smallest_that_meets_the_target() {
+    type DeltaAt = fn(Randomizer, f64, f64, u64) -> Result<f64, MathError>;
+    let kinds: [(Bound, DeltaAt); 2] = [
+        (Bound::Bbgn19Hoeffding, shuffle::bbgn19_hoeffding_delta),
+        (Bound::Bbgn19Bennett, shuffle::bbgn19_bennett_delta),
+    ];
+    let rr2 = Randomizer::KRr { k: 2 };
+    let cases = [
+        (Randomizer::Generic, 1.0, 100_000u64, 1e-6),
+        (Randomizer::Generic, 3.0, 3_000, 0.1),
+        (Randomizer::Generic, 4.0, 100, 1e-3),
+        (rr2, 0.5, 1_000, 1e-6),
+        (rr2, 3.0, 300, 1e-2),
+        (rr2, 4.0, 1_000, 1e-6),
+        (rr2, 4.0, 1_000, 1e-3),
+        (Randomizer::KRr { k: 100 }, 6.0, 1_000, 1e-4),
+        (Randomizer::Generic, 0.01, 1_000_000_000, 1e-3),
+        (Randomizer::Generic, 8.0, 10, 1e-6),
+    ];
+    let (mut dips, mut none) = (0, 0);
+    for (bound, delta_at) in kinds {
+        for &(r, eps0, n, delta) in &cases {
+            let out = shuffle::shuffle_epsilon_with(bound, r, eps0, n, delta).unwrap();
+            let eps = out.epsilon.unwrap();
+            let d = |e: f64| delta_at(r, e, eps0, n).unwrap();
+            let what = format!("{bound:?} {r:?} ε₀ = {eps0}, n = {n}, δ = {delta}: ε = {eps}");
+            let top = if out.no_amplification {
+                none += 1;
+                assert_eq!(eps, eps0, "{what}");
+                eps0
+            } else {
+                assert!(
+                    eps < eps0 && d(eps) <= delta * (1.0 + 1e-9),
+                    "{what}: δ(ε) = {:e}",
+                    d(eps)
+                );
+                // Within 1e-9 of the crossing.
+                eps * (1.0 - 1e-9)
+            };
+            // Nothing below meets the target.
+            for i in 0..4000 {
+                let e = 1e-12 * eps0 * (top / (1e-12 * eps0)).powf(i as f64 / 3999.0);
+                if e < top {
+                    let v = d(e);
+                    assert!(v > delta, "{what}: δ({e}) = {v:e} already meets δ");
+                }
+            }
+            // Is δ(ε) monotone on (0, ε₀)?
+            let mut prev = f64::INFINITY;
+            let mut dipped = false;
+            for i in 1..400 {
+                let v = d(eps0 * i as f64 / 400.0);
+                dipped |= v > prev * (1.0 + 1e-9);
+                prev = v;
+            }
+            if dipped && !out.no_amplification {
+                dips += 1;
+            }
+        }
+    }
+    assert!(dips >= 2 && none >= 2, "dips {dips}, none {none}");
+}

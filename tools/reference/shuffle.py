@@ -3,8 +3,8 @@
 a mean (math/src/shuffle.rs), from mpmath at 50 significant digits.
 
 Pinned: Python 3.11, mpmath==1.3.0. Run from the repository root:  python3 tools/reference/shuffle.py
-Writes math/tests/data/shuffle.csv, read by math/tests/shuffle_reference.rs. Takes about 30 s, most
-of it the direct double sums of the clone reduction.
+Writes math/tests/data/shuffle.csv, read by math/tests/shuffle_reference.rs. Takes about 90 s, most
+of it the direct double sums of the clone reduction (the Renyi rows at n up to 10^4 the longest).
 
 The oracle evaluates the defining formulas directly in high precision and shares no code with the
 Rust implementation: where Rust uses expm1/log1p, closed-form expectations, a threshold on the
@@ -36,6 +36,8 @@ Kinds (replace-one throughout):
   clone_rdp       Renyi divergence of order lambda (column p) of the clone pair, 2021 clones (k = 0) or 2023
                   stronger clones (k = 1): (1/(lambda - 1)) log sum_c w_c sum_j P_c(j)^lambda Q_c(j)^(1 - lambda), over every
                   c and j (no window), P_c, Q_c as in clone_div; also checked equal in the other order
+  clone_rdp_window  the same, summing the counts c from 0 to mean + 14 sd of C (the rest has mass below 1e-40
+                  and smaller moments); n from 20 to 10^4, orders with (lambda - 1) eps0 up to 632
   krr_shuffled    the exact delta(eps) of shuffling n reports of k-ary randomized response (k in column k),
                   user 1 holding 0 or 1 and users 2..n the values listed in column mu (digits, e.g. "2222"),
                   by enumerating every multiset of reports: sum over multisets of max(P - e^eps Q, Q - e^eps P)
@@ -195,6 +197,37 @@ def clone_rdp(lam, eps0, n, stronger):
     return mp.log(tot_pq) / (lam - 1)
 
 
+def clone_rdp_window(lam, eps0, n, stronger):
+    """clone_rdp with the counts above mean + 14 sd of C left out (their binomial mass is below
+    1e-40, and their moments are below the ones kept: M_c does not increase with c, which the
+    assertion checks on the counts summed); every count below is kept (few clones carry the
+    largest moments at a high order)."""
+    lam = M(lam)
+    e0 = mp.exp(M(eps0))
+    al = e0 / (e0 + 1)
+    p = 2 / (e0 + 1) if stronger else 1 / e0
+    big_n = n - 1
+    top = min(big_n, int(mp.ceil(big_n * p + 14 * mp.sqrt(big_n * p * (1 - p)))) + 1)
+    tot = M(0)
+    last = None
+    for c in range(0, top + 1):
+        w = mp.binomial(big_n, c) * p ** c * (1 - p) ** (big_n - c)
+        b = [M(2) ** -c]
+        for j in range(1, c + 1):
+            b.append(b[-1] * (c - j + 1) / j)
+        mom = M(0)
+        for j in range(c + 2):
+            bj = b[j] if j <= c else M(0)
+            bj1 = b[j - 1] if j >= 1 else M(0)
+            pj = al * bj1 + (1 - al) * bj
+            qj = al * bj + (1 - al) * bj1
+            mom += pj ** lam * qj ** (1 - lam)
+        assert last is None or mom <= last * (1 + M(10) ** -40)
+        last = mom
+        tot += w * mom
+    return mp.log(tot) / (lam - 1)
+
+
 def fmt23(eps0, n, delta):
     e = mp.exp(M(eps0))
     m = 2 * M(n - 1) / (e + 1)
@@ -335,6 +368,13 @@ def main():
             for stronger in (0, 1):
                 row("clone_rdp", eps0=eps0, n=n, p=lam, k=stronger,
                     expected=clone_rdp(lam, eps0, n, stronger == 1))
+    # Larger n, where the counts are summed in blocks, and high orders (λ − 1)ε₀ up to 632, where
+    # the moments' tails and the few-clone counts below the window decide the value.
+    for n, eps0, lam, kinds in [(600, 1.0, 2.0, (0, 1)), (600, 1.0, 8.0, (0, 1)), (10**4, 4.0, 100.0, (0,)),
+                                (4000, 4.0, 100.0, (1,)), (60, 8.0, 80.0, (0, 1)), (20, 12.0, 50.0, (0, 1))]:
+        for stronger in kinds:
+            row("clone_rdp_window", eps0=eps0, n=n, p=lam, k=stronger,
+                expected=clone_rdp_window(lam, eps0, n, stronger == 1))
     # Small shuffles of k-ary randomized response, exactly: the other users hold user 1's two
     # values, or a third value, or a mix.
     for k, eps0, others in [(2, 1.0, [0, 0, 0]), (2, 2.0, [1, 0, 1, 0]), (3, 1.0, [2, 2, 2]),

@@ -248,4 +248,53 @@ mod tests {
             assert!((lo - want).abs() <= 1e-12 * want && (hi - want).abs() <= 1e-12 * want);
         }
     }
+
+    #[test]
+    fn orders_are_accepted_up_to_the_overflow_guard_and_refused_past_it() {
+        // (λ − 1)·ε₀ = 700 exactly is inside; a hair above is refused with the reason.
+        let (lo, hi) = fmt21_rdp(7.0, 50, 101.0).unwrap();
+        assert!(lo.is_finite() && lo > 0.0 && lo <= hi, "[{lo}, {hi}]");
+        // One user: the local divergence, at most ε₀ and close to it at a high order.
+        let (lo, _) = fmt21_rdp(7.0, 1, 101.0).unwrap();
+        assert!(lo <= 7.0 && lo > 6.9, "{lo}");
+        for (eps0, lambda) in [(7.0f64, 101.0001f64), (700.0 / 99.0 + 1e-9, 100.0)] {
+            let e = fmt21_rdp(eps0.min(100.0), 50, lambda)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("700"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_moment_is_the_sum_of_its_terms_however_far_it_reaches() {
+        // M_c − 1 summed directly over every j against the outward sum with its stopping rule,
+        // at small and large (λ − 1)ε₀, at counts where the tails are and are not cut.
+        for &(c, eps0, lambda) in &[
+            (0u64, 1.0f64, 2.0f64),
+            (1, 3.0, 5.0),
+            (40, 0.5, 3.0),
+            (400, 2.0, 40.0),
+            (3000, 1.0, 8.0),
+            (200, 8.0, 80.0),
+            (5000, 0.3, 2.0),
+        ] {
+            let m = c + 1;
+            let th = eps0.exp() / (eps0.exp() + 1.0);
+            let mut direct = 0.0f64;
+            for j in 0..=m {
+                let lb = ln_half_binomial(m, j);
+                let u = j as f64 / m as f64;
+                let p = 2.0 * lb.exp() * (th * u + (1.0 - th) * (1.0 - u));
+                let q = 2.0 * lb.exp() * ((1.0 - th) * u + th * (1.0 - u));
+                if q > 0.0 {
+                    direct += q * ((p / q).powf(lambda) - 1.0 - lambda * (p / q - 1.0));
+                }
+            }
+            let summed = moment_excess(c, eps0, lambda);
+            assert!(
+                (summed - direct).abs() <= 1e-9 * direct,
+                "c = {c}, ε₀ = {eps0}, λ = {lambda}: {summed:e} against {direct:e}"
+            );
+        }
+    }
 }
