@@ -502,7 +502,7 @@ fn draw_panel<DB: DrawingBackend>(
     for series in &chart.series {
         draw_one_series(&mut cc, series, theme, axes, &mut legend)?;
     }
-    draw_markers(root, &mut cc, chart, theme, axes)?;
+    let label_boxes = draw_markers(root, &mut cc, chart, theme, axes)?;
     draw_outlines(&mut cc, chart, theme, axes)?;
 
     // The plotting area's pixel range is in backend coordinates; `root` may be a sub-area (a lower
@@ -523,7 +523,7 @@ fn draw_panel<DB: DrawingBackend>(
         frame.legend_hidden = true;
         return Ok(frame);
     }
-    let occupied = occupied_pixels(&cc, chart, axes, theme, (bx, by));
+    let occupied = occupied_pixels(&cc, chart, axes, theme, (bx, by), &label_boxes);
     let placed = draw_legend(
         root,
         &legend,
@@ -538,18 +538,43 @@ fn draw_panel<DB: DrawingBackend>(
 }
 
 /// Pixels (in `root`'s coordinates) that show data: every visible curve sampled every 3 px, band
-/// edges, markers with their labels' boxes. A legend box must cover none of them.
+/// edges, markers with their labels' boxes (`label_boxes`, in backend coordinates, as
+/// [`draw_markers`] placed them). A legend box must cover none of them.
 fn occupied_pixels<DB: DrawingBackend>(
     cc: &Plot<'_, DB>,
     chart: &Chart,
     axes: Axes,
     theme: &Theme,
     (bx, by): (i32, i32),
+    label_boxes: &[LabelBox],
 ) -> Vec<(i32, i32)> {
-    let to_px = |p: (f64, f64)| {
-        let (x, y) = cc.backend_coord(&p);
-        (x - bx, y - by)
-    };
+    let step = theme.px(3.0).max(1) as usize;
+    let mut out: Vec<(i32, i32)> = data_pixels(cc, chart, axes, theme)
+        .into_iter()
+        .map(|(x, y)| (x - bx, y - by))
+        .collect();
+    for b in label_boxes {
+        // The point, and the label box's outline and middle line.
+        out.push((b.point.0 - bx, b.point.1 - by));
+        let (x0, y0, x1, y1) = (b.left - bx, b.top - by, b.right - bx, b.bottom - by);
+        for x in (x0..=x1).step_by(step) {
+            out.extend([(x, y0), (x, (y0 + y1) / 2), (x, y1)]);
+        }
+        for y in (y0..=y1).step_by(step) {
+            out.extend([(x0, y), (x1, y)]);
+        }
+    }
+    out
+}
+
+/// Pixels (backend coordinates) of every visible curve and band edge, sampled every 3 px.
+fn data_pixels<DB: DrawingBackend>(
+    cc: &Plot<'_, DB>,
+    chart: &Chart,
+    axes: Axes,
+    theme: &Theme,
+) -> Vec<(i32, i32)> {
+    let to_px = |p: (f64, f64)| cc.backend_coord(&p);
     let step = theme.px(3.0).max(1) as f64;
     let mut out = Vec::new();
     let polyline = |pts: &[(f64, f64)], out: &mut Vec<(i32, i32)>| {
@@ -581,20 +606,59 @@ fn occupied_pixels<DB: DrawingBackend>(
             polyline(&run, &mut out);
         }
     }
-    for m in &chart.markers {
-        let Some(at) = axes.marker(m) else {
-            continue;
-        };
-        let (x, y) = to_px(at);
-        // The point and its label, which sits above it to one side (see `draw_markers`).
-        let w = (m.label.chars().count() as f64 * 7.5 * theme.scale) as i32;
-        let (h, gap) = (theme.px(24.0) as i32, theme.px(8.0) as i32);
-        for dx in (-w - gap..=w + gap).step_by(step as usize) {
-            out.push((x + dx, y));
-            out.push((x + dx, y - h));
+    out
+}
+
+/// A marker's point and its label's box, in backend pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LabelBox {
+    point: (i32, i32),
+    left: i32,
+    top: i32,
+    right: i32,
+    bottom: i32,
+}
+
+/// Where a marker's label goes: the offset of the text's top-left corner from the point. Of the
+/// four places beside the point (above right, above left, below right, below left; the side away
+/// from the nearer edge first), the one inside the plotting area that covers the fewest curve and
+/// band pixels.
+fn label_offset(
+    point: (i32, i32),
+    (tw, th): (i32, i32),
+    pad: i32,
+    gap: i32,
+    plot: (std::ops::Range<i32>, std::ops::Range<i32>),
+    data: &[(i32, i32)],
+) -> (i32, i32) {
+    let right_first = point.0 < plot.0.start + (plot.0.end - plot.0.start) * 2 / 3;
+    let (right, left) = (gap, -gap - tw);
+    let (above, below) = (-gap - th, gap);
+    let order = if right_first {
+        [(right, above), (left, above), (right, below), (left, below)]
+    } else {
+        [(left, above), (right, above), (left, below), (right, below)]
+    };
+    let cost = |(dx, dy): (i32, i32)| {
+        let (x0, y0) = (point.0 + dx - pad, point.1 + dy - pad);
+        let (x1, y1) = (point.0 + dx + tw + pad, point.1 + dy + th + pad);
+        let outside = x0 < plot.0.start || x1 > plot.0.end || y0 < plot.1.start || y1 > plot.1.end;
+        let covered = data
+            .iter()
+            .filter(|&&(x, y)| x0 <= x && x <= x1 && y0 <= y && y <= y1)
+            .count();
+        (outside, covered)
+    };
+    let mut best = order[0];
+    let mut best_cost = cost(best);
+    for &o in &order[1..] {
+        let c = cost(o);
+        if c < best_cost {
+            best = o;
+            best_cost = c;
         }
     }
-    out
+    best
 }
 
 /// The panel's frame, grid, ticks and axis titles; where the plotting area landed.
@@ -841,40 +905,54 @@ fn draw_markers<DB: DrawingBackend>(
     chart: &Chart,
     theme: &Theme,
     axes: Axes,
-) -> Result<(), String> {
+) -> Result<Vec<LabelBox>, String> {
     let s = theme.scale;
     let font = |size: f64| (theme.font, size * s).into_font().color(&theme.text);
+    let mut boxes = Vec::new();
+    if chart.markers.is_empty() {
+        return Ok(boxes);
+    }
+    let data = data_pixels(cc, chart, axes, theme);
+    let plot = cc.plotting_area().get_pixel_range();
     for m in &chart.markers {
         let Some(at) = axes.marker(m) else {
             continue;
         };
         let r = theme.px(5.0) as i32;
-        // Put the label to the left of the point when it sits in the right third of the plot.
-        let dx = if at.0 > axes.x0 + 0.66 * axes.x_span() {
-            -(theme.px(8.0) as i32) - (m.label.chars().count() as f64 * 7.0 * s) as i32
-        } else {
-            theme.px(8.0) as i32
-        };
-        let dy = -(theme.px(20.0) as i32);
-        // The label sits on a translucent box so it reads on any background (heatmaps included).
+        // The label sits on a translucent box so it reads on any background (heatmaps included),
+        // beside the point where it covers the least of the curves.
         let (tw, th) = root
             .estimate_text_size(&m.label, &font(13.0))
             .map_err(err)?;
+        let (tw, th) = (tw as i32, th as i32);
         let pad = theme.px(3.0) as i32;
+        let point = cc.backend_coord(&at);
+        let (dx, dy) = label_offset(
+            point,
+            (tw, th),
+            pad,
+            theme.px(8.0) as i32,
+            plot.clone(),
+            &data,
+        );
+        boxes.push(LabelBox {
+            point,
+            left: point.0 + dx - pad,
+            top: point.1 + dy - pad,
+            right: point.0 + dx + tw + pad,
+            bottom: point.1 + dy + th + pad,
+        });
         let el = EmptyElement::at(at)
             + Circle::new((0, 0), r, theme.accent.filled())
             + Circle::new((0, 0), r, theme.background.stroke_width(theme.px(1.5)))
             + Rectangle::new(
-                [
-                    (dx - pad, dy - pad),
-                    (dx + tw as i32 + pad, dy + th as i32 + pad),
-                ],
+                [(dx - pad, dy - pad), (dx + tw + pad, dy + th + pad)],
                 theme.background.mix(0.8).filled(),
             )
             + Text::new(m.label.clone(), (dx, dy), font(13.0));
         cc.draw_series(std::iter::once(el)).map_err(err)?;
     }
-    Ok(())
+    Ok(boxes)
 }
 
 /// Outlined regions with their labels, and category labels under the x axis (box plots).
@@ -1281,5 +1359,35 @@ mod pointer_tests {
         assert_eq!(v[1].0, "band (lower)");
         assert!((v[1].1 - 10f64.powf(3f64.log10() / 2.0)).abs() < 1e-12);
         assert_eq!(values_at(&c, 10.0)[0].1, 100.0);
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::label_offset;
+
+    /// A plotting area 0..400 × 0..300 (y grows downwards) and a label 100 × 14 with 3 px of
+    /// padding, 8 px from its point.
+    fn place(point: (i32, i32), data: &[(i32, i32)]) -> (i32, i32) {
+        label_offset(point, (100, 14), 3, 8, (0..400, 0..300), data)
+    }
+
+    #[test]
+    fn a_label_goes_where_it_covers_no_curve() {
+        // Nothing in the way: above and to the right in the left two thirds, to the left beyond.
+        assert_eq!(place((100, 150), &[]), (8, -22));
+        assert_eq!(place((350, 150), &[]), (-108, -22));
+        // A curve through the space above right: above left instead.
+        let above_right: Vec<(i32, i32)> = (160..260).map(|x| (x, 135)).collect();
+        assert_eq!(place((150, 150), &above_right), (-108, -22));
+        // Curves above on both sides: below, on the right.
+        let above: Vec<(i32, i32)> = (0..400).map(|x| (x, 135)).collect();
+        assert_eq!(place((150, 150), &above), (8, 8));
+        // Near the top edge the label does not leave the plot: below.
+        assert_eq!(place((100, 10), &[]), (8, 8));
+        // Near the left edge, with a curve above right: not off the plot to the left, so the
+        // least covered place inside it.
+        let near_edge: Vec<(i32, i32)> = (30..130).map(|x| (x, 135)).collect();
+        assert_eq!(place((20, 150), &near_edge), (8, 8));
     }
 }
