@@ -657,15 +657,19 @@ pub fn noise(values: &ParamValues) -> ChartResult {
             lo,
             hi,
         );
+        // Balls in bins needs about Poisson's σ: search near it first (the search widens itself
+        // when the answer is outside), with the certified PLD only.
+        let (b_lo, b_hi) = poisson.map_or((lo, hi), |p| ((p / 2.0).max(lo), (p * 2.0).min(hi)));
         let balls = sigma_for(
             |s| {
                 let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
-                let plds = allocation_plds(s, steps_per_epoch, g)?;
-                epsilon_after(&plds.0, e.upper, t.delta)
+                let up = allocation_pld(s, steps_per_epoch, g, Estimate::Pessimistic)
+                    .map_err(|x| x.to_string())?;
+                epsilon_after(&up, e.upper, t.delta)
             },
             target,
-            lo,
-            hi,
+            b_lo,
+            b_hi,
         );
         for (i, s) in [poisson, shuffle, balls, shuffle_needs]
             .into_iter()
