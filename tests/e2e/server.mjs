@@ -1,6 +1,7 @@
 // A minimal static file server for dist/ on 127.0.0.1, for the end-to-end tests and the benchmark.
 // Serves the release build exactly as a static host would (correct MIME type for wasm, no rewrites).
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 
@@ -13,9 +14,12 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serve `root` under the URL prefix `base` (e.g. "/" or "/some/subpath/"). Resolves to the server. */
-export function serve(root, { port = 0, base = '/' } = {}) {
+/** Serve `root` under the URL prefix `base` (e.g. "/" or "/some/subpath/"). With `gzip`, a client
+ *  that accepts it gets the file's precompressed `.gz` sibling if there is one, else the file
+ *  gzipped on the fly (cached), as a static host would send it. Resolves to the server. */
+export function serve(root, { port = 0, base = '/', gzip = false } = {}) {
   const absRoot = resolve(root);
+  const zipped = new Map();
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://127.0.0.1');
@@ -31,8 +35,18 @@ export function serve(root, { port = 0, base = '/' } = {}) {
       }
       const s = await stat(path).catch(() => null);
       const file = s && s.isDirectory() ? join(path, 'index.html') : path;
+      const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' };
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        if (!zipped.has(file)) {
+          const pre = await readFile(`${file}.gz`).catch(() => null);
+          zipped.set(file, pre || gzipSync(await readFile(file), { level: 9 }));
+        }
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+        res.end(zipped.get(file));
+        return;
+      }
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

@@ -1,0 +1,170 @@
+// Phone benchmark: what a reader on a phone sees, and when. Reports figures, never fails on noise.
+// Needs a release build in dist/ (`trunk build --release`). Usage:
+//   node bench/phone.mjs [--loads 3] [--readme] [--only training]
+//   node bench/phone.mjs --from-results    (rewrite the README block from bench/phone-results.json)
+// Lighthouse's mobile profile, applied through the DevTools protocol: 1.6 Mbps down, 750 kbps up,
+// 150 ms round trip, the CPU slowed 4×, the browser cache off, a 412 × 823 viewport. dist/ is
+// served gzipped (the precompressed .gz beside a file when there is one, else compressed on the
+// fly), as a static host would. For every page and for an embed of each page's first figure, the
+// median over the loads of:
+//   - first contentful paint (FCP) and largest contentful paint (LCP), from Chromium's own entries;
+//   - interactive: the end of the first `redraw:<figure-id>` measure (the live app's first figure
+//     drawn), from navigation start;
+//   - layout shift: the sum of the layout-shift entries not caused by input (CLS as Chromium
+//     reports it for the load).
+// Also the same loads unthrottled, and the shipped bytes (gzip and brotli).
+// Writes bench/phone-results.json; with --readme, replaces the block between the phone markers
+// in README.md.
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { resolve, extname } from 'node:path';
+import { serve } from '../tests/e2e/server.mjs';
+import { launch } from '../tests/e2e/browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = resolve(ROOT, 'dist');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const LOADS = Number(arg('loads', 3));
+const ONLY = arg('only', null);
+const PAGES = ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration']
+  .filter((p) => !ONLY || p === ONLY);
+// Lighthouse's "slow 4G" mobile throttling (its defaults, simulated here by the browser itself).
+const PHONE = { latency: 150, down: (1.6e6 / 8), up: (750e3 / 8), cpu: 4, width: 412, height: 823 };
+
+const median = (xs) => {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const m = Math.floor(v.length / 2);
+  return Math.round(v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2);
+};
+
+// Observers installed before any script of the page runs.
+function observe() {
+  window.__lcp = 0;
+  window.__cls = 0;
+  new PerformanceObserver((l) => l.getEntries().forEach((e) => { window.__lcp = e.startTime; })).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((l) => l.getEntries().forEach((e) => { if (!e.hadRecentInput) window.__cls += e.value; })).observe({ type: 'layout-shift', buffered: true });
+}
+
+/** One cold load of `path`; the numbers in ms from navigation start. */
+async function load(context, origin, path, throttled) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  if (throttled) {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: PHONE.latency, downloadThroughput: PHONE.down, uploadThroughput: PHONE.up,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpu });
+  }
+  await page.addInitScript(observe);
+  await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 120000 });
+  // The live app has drawn its first figure (or, for a page without figures, its readouts).
+  await page.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name.startsWith('redraw:'))
+    || (document.querySelector('main') && !document.querySelector('canvas') && document.readyState === 'complete'),
+  null, { timeout: 120000 });
+  // Let LCP and layout shifts settle.
+  await page.waitForTimeout(throttled ? 1500 : 300);
+  const r = await page.evaluate(() => {
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+    const redraw = performance.getEntriesByType('measure').filter((m) => m.name.startsWith('redraw:'))
+      .map((m) => m.startTime + m.duration);
+    return {
+      fcp: fcp ? fcp.startTime : null,
+      lcp: window.__lcp || null,
+      interactive: redraw.length ? Math.min(...redraw) : null,
+      cls: window.__cls,
+    };
+  });
+  await page.close();
+  return r;
+}
+
+async function measure(context, origin, path, throttled) {
+  const runs = [];
+  for (let i = 0; i < LOADS; i++) runs.push(await load(context, origin, path, throttled));
+  return {
+    fcp_ms: median(runs.map((r) => r.fcp)),
+    lcp_ms: median(runs.map((r) => r.lcp)),
+    interactive_ms: median(runs.map((r) => r.interactive)),
+    cls: Math.round(1000 * Math.max(...runs.map((r) => r.cls))) / 1000,
+  };
+}
+
+/** The first figure each page draws (its embed is measured too). */
+async function firstFigure(context, origin, pageName) {
+  const page = await context.newPage();
+  await page.goto(`${origin}/?page=${pageName}`);
+  const id = await page.waitForSelector('canvas[data-testid^=canvas-]', { timeout: 60000 })
+    .then((c) => c.getAttribute('data-testid')).catch(() => null);
+  await page.close();
+  return id ? id.replace(/^canvas-/, '') : null;
+}
+
+function shipped() {
+  const files = readdirSync(DIST).filter((f) => ['.wasm', '.js', '.css', '.html'].includes(extname(f)));
+  const out = { gzip: 0, brotli: 0 };
+  for (const f of files) {
+    const body = readFileSync(resolve(DIST, f));
+    out.gzip += gzipSync(body, { level: 9 }).length;
+    out.brotli += brotliCompressSync(body).length;
+  }
+  return { gzip_kb: Math.round(out.gzip / 102.4) / 10, brotli_kb: Math.round(out.brotli / 102.4) / 10 };
+}
+
+if (process.argv.includes('--from-results')) {
+  writeReadme(JSON.parse(readFileSync(resolve(ROOT, 'bench/phone-results.json'), 'utf8')));
+  process.exit(0);
+}
+const server = await serve(DIST, { gzip: true });
+const origin = `http://127.0.0.1:${server.address().port}`;
+const context = await launch();
+const rows = [];
+for (const p of PAGES) {
+  const fig = await firstFigure(context, origin, p);
+  const targets = [[`page ${p}`, `/?page=${p}`]];
+  if (fig) targets.push([`embed ${fig}`, `/?embed=${fig}`]);
+  for (const [name, path] of targets) {
+    const phone = await measure(context, origin, path, true);
+    const fast = await measure(context, origin, path, false);
+    rows.push({ name, path, phone, unthrottled: fast });
+    console.error(`${name}: phone FCP ${phone.fcp_ms} ms, LCP ${phone.lcp_ms} ms, interactive ${phone.interactive_ms} ms, CLS ${phone.cls}; unthrottled FCP ${fast.fcp_ms} ms, interactive ${fast.interactive_ms} ms`);
+  }
+}
+await context.close();
+server.close();
+
+const chromium = (await import('node:child_process')).execFileSync('/usr/bin/chromium', ['--version'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+const result = { date: new Date().toISOString().slice(0, 10), chromium, profile: PHONE, loads: LOADS, shipped: shipped(), rows };
+if (ONLY) {
+  console.log(JSON.stringify(result, null, 2));
+  process.exit(0);
+}
+writeFileSync(resolve(ROOT, 'bench/phone-results.json'), `${JSON.stringify(result, null, 2)}\n`);
+
+if (process.argv.includes('--readme')) writeReadme(result);
+
+/** The README's block between the phone markers, from a result. */
+function writeReadme(result) {
+  const ms = (v) => (v == null ? '—' : `${v} ms`);
+  const lines = [
+    `Measured ${result.date} on 2 cores, ${result.chromium}, headless (\`node bench/phone.mjs\`, release build served gzipped). Phone: Lighthouse's mobile profile (1.6 Mbps down, 150 ms round trip, CPU slowed 4×, cache off, 412 × 823), median of ${result.loads} cold loads; "—" where Chromium reported no entry.`,
+    '',
+    '| view | FCP | LCP | first figure drawn | layout shift | unthrottled FCP / first figure |',
+    '|---|---|---|---|---|---|',
+    ...result.rows.map((r) => `| ${r.name} | ${ms(r.phone.fcp_ms)} | ${ms(r.phone.lcp_ms)} | ${ms(r.phone.interactive_ms)} | ${r.phone.cls} | ${ms(r.unthrottled.fcp_ms)} / ${ms(r.unthrottled.interactive_ms)} |`),
+    '',
+    `Shipped (wasm, js, css, html): ${result.shipped.gzip_kb} KB gzipped, ${result.shipped.brotli_kb} KB brotli. Targets (issue 19): FCP ≤ 1.0 s, LCP ≤ 1.5 s, first figure ≤ 3.0 s, layout shift ≤ 0.05.`,
+  ];
+  const path = resolve(ROOT, 'README.md');
+  const text = readFileSync(path, 'utf8');
+  const a = text.indexOf('<!-- phone:start -->');
+  const b = text.indexOf('<!-- phone:end -->');
+  if (a < 0 || b < 0) throw new Error('README.md has no phone markers');
+  writeFileSync(path, `${text.slice(0, a)}<!-- phone:start -->\n${lines.join('\n')}\n${text.slice(b)}`);
+}
