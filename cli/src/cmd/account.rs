@@ -329,7 +329,7 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
         .get_one::<f64>("log-step")
         .copied()
         .unwrap_or(batching::FINE_LOG_STEP);
-    let band = batching::band_for(kind, &t, training::FINE, log_step)?;
+    let band = batching::band_for(kind, &t, training::FINE, log_step, false)?;
     let poisson = batching::poisson_band(&t, training::FINE)?;
     let e = batching::epochs(&t);
     let record = BatchingRecord {

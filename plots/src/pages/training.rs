@@ -320,7 +320,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             .map_err(Clone::clone)
             .and_then(|t| {
                 probe::span(&format!("batching:{}", b.id()), || {
-                    batching::band_for(b, t, buckets, log_step)
+                    batching::band_for(b, t, buckets, log_step, precision == Precision::Quick)
                 })
             })
             .map_err(ChartError::from)
@@ -373,7 +373,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     // composed PLDs as its ε.
     let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
         let (step, upper, lower) = probe::span("batching:attack", || {
-            batching::attack_pairs(chosen, t, buckets, log_step)
+            batching::attack_pairs(chosen, t, buckets, log_step, precision == Precision::Quick)
         })?;
         Attack::new(step, upper, lower)?.numbers(v.real(p::FPR), v.real(p::PRIOR))
     });
