@@ -34,9 +34,11 @@ pub const RELATION: Relation = Relation::ZeroOut;
 
 /// The log-grid step of the balls-in-bins sums while the controls move, and once they rest: the
 /// bracket of one epoch is about g·log₂T wide in the loss.
-pub const QUICK_LOG_STEP: f64 = 4e-3;
+pub const QUICK_LOG_STEP: f64 = 8e-3;
 /// See [`QUICK_LOG_STEP`].
 pub const FINE_LOG_STEP: f64 = 1e-3;
+/// The log-grid step of `batching-comparison`'s balls-in-bins bands (before its work budget).
+const COMPARISON_LOG_STEP: f64 = 4e-3;
 /// The Poisson accountant's budget for a calibration to a target (the training page's refined one).
 const FINE_BUCKETS: usize = super::training::FINE;
 /// Work budget of one balls-in-bins PLD (`amp_math::batching::allocation_work`; about a second
@@ -459,7 +461,7 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
             .map_err(|x| x.to_string())
     };
     let (p_up, p_lo) = (many(Estimate::Pessimistic)?, many(Estimate::Optimistic)?);
-    let g = log_step_within(sigma, tt, QUICK_LOG_STEP, COMPARISON_BUDGET);
+    let g = log_step_within(sigma, tt, COMPARISON_LOG_STEP, COMPARISON_BUDGET);
     let plds = allocation_plds(sigma, tt, g)?;
     let b_up = plds
         .0
