@@ -266,6 +266,24 @@ mod tests {
     }
 
     #[test]
+    fn where_counts_are_summed_in_blocks_the_bracket_is_open_and_narrow() {
+        // n = 10⁹: the window holds hundreds of thousands of counts, more than the 4,000
+        // moments evaluated, so blocks stay and the upper value is strictly above the lower one,
+        // by at most the 1e-5 the refinement aims at (plus the rounding margins).
+        for (clones, eps0, lambda) in [
+            (Clones::Fmt21, 1.0, 2.0),
+            (Clones::Stronger, 1.0, 8.0),
+            (Clones::Fmt21, 3.0, 20.0),
+        ] {
+            let (lo, hi) = clone_rdp(clones, eps0, 1_000_000_000, lambda).unwrap();
+            assert!(
+                lo > 0.0 && lo < hi && hi <= lo * (1.0 + 2e-5),
+                "{clones:?} ε₀ = {eps0}, λ = {lambda}: [{lo:e}, {hi:e}]"
+            );
+        }
+    }
+
+    #[test]
     fn a_moment_is_the_sum_of_its_terms_however_far_it_reaches() {
         // M_c − 1 summed directly over every j against the outward sum with its stopping rule,
         // at small and large (λ − 1)ε₀, at counts where the tails are and are not cut.
