@@ -391,3 +391,22 @@ fn random_allocation_stays_near_poisson_as_feldman_and_shenfeld_state() {
         );
     }
 }
+
+/// Batch size at a fixed number of epochs (T = |x|/B steps per epoch): fixed batches do not
+/// depend on it (each example is in E steps whatever B is; μ = √E/σ); balls in bins gains as the
+/// batches shrink (more steps per epoch), as every figure of Chua et al. 2025 and Feldman &
+/// Shenfeld 2025 shows (a property of these settings, not a theorem we rely on).
+#[test]
+fn smaller_batches_help_balls_in_bins_and_not_fixed_batches() {
+    let delta = 1e-6;
+    let det = deterministic_epsilon(1.0, 3, Neighbours::ZeroOut, delta).unwrap();
+    let mut last = f64::INFINITY;
+    for steps in [2u64, 10, 100, 1000] {
+        let (lo, up) = allocation_epsilon(1.0, steps, 3, delta, 1e-3).unwrap();
+        assert!(
+            up < last && lo <= up && up <= det,
+            "T {steps}: [{lo}, {up}], fixed {det}"
+        );
+        last = up;
+    }
+}
