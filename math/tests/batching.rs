@@ -242,7 +242,8 @@ fn the_authors_random_allocation_numbers() {
 #[test]
 fn chua_et_al_balls_and_bins_code_agrees() {
     // (T, σ, ε, their lower bound, Monte Carlo interval if informative)
-    let rows: [(u64, f64, f64, f64, Option<(f64, f64)>); 6] = [
+    type Row = (u64, f64, f64, f64, Option<(f64, f64)>);
+    let rows: [Row; 6] = [
         (
             100,
             0.8,
