@@ -68,6 +68,9 @@ async function load(context, origin, path, throttled) {
   await page.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name.startsWith('redraw:'))
     || (document.querySelector('main') && !document.querySelector('canvas') && document.readyState === 'complete'),
   null, { timeout: 120000 });
+  // First paint may come after the first figure's redraw when long tasks follow it: wait for it.
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60000 })
+    .catch(() => {});
   // Let LCP and layout shifts settle.
   await page.waitForTimeout(throttled ? 1500 : 300);
   const r = await page.evaluate(() => {
