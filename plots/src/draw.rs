@@ -502,7 +502,13 @@ fn draw_panel<DB: DrawingBackend>(
     for series in &chart.series {
         draw_one_series(&mut cc, series, theme, axes, &mut legend)?;
     }
-    let label_boxes = draw_markers(root, &mut cc, chart, theme, axes)?;
+    // Curve and band pixels, sampled once for both the markers' labels and the legend.
+    let data = if !chart.markers.is_empty() || (with_legend && !legend.is_empty()) {
+        data_pixels(&cc, chart, axes, theme)
+    } else {
+        Vec::new()
+    };
+    let label_boxes = draw_markers(root, &mut cc, chart, theme, axes, &data)?;
     draw_outlines(&mut cc, chart, theme, axes)?;
 
     // The plotting area's pixel range is in backend coordinates; `root` may be a sub-area (a lower
@@ -523,7 +529,7 @@ fn draw_panel<DB: DrawingBackend>(
         frame.legend_hidden = true;
         return Ok(frame);
     }
-    let occupied = occupied_pixels(&cc, chart, axes, theme, (bx, by), &label_boxes);
+    let occupied = occupied_pixels(&data, theme, (bx, by), &label_boxes);
     let placed = draw_legend(
         root,
         &legend,
@@ -537,22 +543,17 @@ fn draw_panel<DB: DrawingBackend>(
     Ok(frame)
 }
 
-/// Pixels (in `root`'s coordinates) that show data: every visible curve sampled every 3 px, band
-/// edges, markers with their labels' boxes (`label_boxes`, in backend coordinates, as
-/// [`draw_markers`] placed them). A legend box must cover none of them.
-fn occupied_pixels<DB: DrawingBackend>(
-    cc: &Plot<'_, DB>,
-    chart: &Chart,
-    axes: Axes,
+/// Pixels (in `root`'s coordinates) that show data: the curves and band edges (`data`, from
+/// [`data_pixels`]), markers with their labels' boxes (`label_boxes`, as [`draw_markers`] placed
+/// them; both in backend coordinates). A legend box must cover none of them.
+fn occupied_pixels(
+    data: &[(i32, i32)],
     theme: &Theme,
     (bx, by): (i32, i32),
     label_boxes: &[LabelBox],
 ) -> Vec<(i32, i32)> {
     let step = theme.px(3.0).max(1) as usize;
-    let mut out: Vec<(i32, i32)> = data_pixels(cc, chart, axes, theme)
-        .into_iter()
-        .map(|(x, y)| (x - bx, y - by))
-        .collect();
+    let mut out: Vec<(i32, i32)> = data.iter().map(|&(x, y)| (x - bx, y - by)).collect();
     for b in label_boxes {
         // The point, and the label box's outline and middle line.
         out.push((b.point.0 - bx, b.point.1 - by));
@@ -905,6 +906,7 @@ fn draw_markers<DB: DrawingBackend>(
     chart: &Chart,
     theme: &Theme,
     axes: Axes,
+    data: &[(i32, i32)],
 ) -> Result<Vec<LabelBox>, String> {
     let s = theme.scale;
     let font = |size: f64| (theme.font, size * s).into_font().color(&theme.text);
@@ -912,7 +914,6 @@ fn draw_markers<DB: DrawingBackend>(
     if chart.markers.is_empty() {
         return Ok(boxes);
     }
-    let data = data_pixels(cc, chart, axes, theme);
     let plot = cc.plotting_area().get_pixel_range();
     for m in &chart.markers {
         let Some(at) = axes.marker(m) else {
@@ -933,7 +934,7 @@ fn draw_markers<DB: DrawingBackend>(
             pad,
             theme.px(8.0) as i32,
             plot.clone(),
-            &data,
+            data,
         );
         boxes.push(LabelBox {
             point,
