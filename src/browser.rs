@@ -14,39 +14,75 @@ pub fn location_search() -> String {
         .unwrap_or_default()
 }
 
-/// The page's address without query or fragment (`origin + pathname`).
-pub fn page_base() -> String {
-    window()
-        .and_then(|w| {
-            let l = w.location();
-            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+/// The app's root as an absolute URL ending in `/`: the pre-rendered document says where it is
+/// relative to itself (`<html data-root="../">`); a document without it is the root.
+pub fn app_root() -> String {
+    let Some(w) = window() else {
+        return String::new();
+    };
+    let rel = w
+        .document()
+        .and_then(|d| d.document_element())
+        .and_then(|el| el.get_attribute("data-root"))
+        .unwrap_or_else(|| "./".into());
+    let href = w.location().href().unwrap_or_default();
+    web_sys::Url::new_with_base(&rel, &href)
+        .map(|u| {
+            u.set_search("");
+            u.set_hash("");
+            u.href()
         })
         .unwrap_or_default()
 }
 
-/// Replace the current history entry's query, if it differs (no new entry per slider pixel).
-pub fn replace_query(query: &str) {
-    if location_search() == query {
+/// The current address's path relative to the app's root (`training/`, `embed/rdp-base/`, `""`).
+pub fn location_path() -> String {
+    let Some(w) = window() else {
+        return String::new();
+    };
+    let path = w.location().pathname().unwrap_or_default();
+    let root = web_sys::Url::new(&app_root())
+        .map(|u| u.pathname())
+        .unwrap_or_default();
+    path.strip_prefix(&root).unwrap_or("").to_string()
+}
+
+/// The address of a view (absolute, from the app's root), without query.
+pub fn view_href(view: amp_plots::pages::View) -> String {
+    format!("{}{}", app_root(), amp_plots::pages::view_path(view))
+}
+
+/// Replace the current history entry's address (path and query), if it differs (no new entry
+/// per slider pixel).
+pub fn replace_url(url: &str) {
+    let Some(w) = window() else { return };
+    let current = w.location().href().unwrap_or_default();
+    let hash = w.location().hash().unwrap_or_default();
+    if current == format!("{url}{hash}") {
         return;
     }
-    if let Some(h) = window().and_then(|w| w.history().ok()) {
-        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&relative(query)));
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{url}{hash}")));
     }
 }
 
-/// Add a history entry for a new query (page navigation).
-pub fn push_query(query: &str) {
+/// Add a history entry for a new address (page navigation).
+pub fn push_url(url: &str) {
     if let Some(h) = window().and_then(|w| w.history().ok()) {
-        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(&relative(query)));
+        let _ = h.push_state_with_url(&JsValue::NULL, "", Some(url));
     }
 }
 
-/// A URL relative to the current document, so the app works from any subpath.
-fn relative(query: &str) -> String {
-    let path = window()
-        .and_then(|w| w.location().pathname().ok())
-        .unwrap_or_default();
-    format!("{path}{query}")
+/// The pre-rendered picture of a figure (`amp_plots::prerender`), as SVG markup, while the
+/// pre-rendered page is still in the document (during the app's mount), if there is one.
+pub fn static_picture(figure_id: &str) -> Option<String> {
+    let doc = window()?.document()?;
+    let el = doc
+        .query_selector(&format!(
+            "[data-prerendered] svg[data-testid=\"static-{figure_id}\"]"
+        ))
+        .ok()??;
+    Some(el.outer_html())
 }
 
 /// Scroll to the top of the page (after navigation).

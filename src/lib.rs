@@ -24,10 +24,36 @@ pub const THEME_KEY: &str = "amplification-explorer-theme";
 /// How long the controls must be still before the URL is rewritten, in milliseconds.
 pub const URL_DEBOUNCE_MS: u64 = 120;
 
-/// Install the panic hook and mount the app on `<body>`.
+/// Install the panic hook and mount the app on `<body>`, in place of the pre-rendered page.
 pub fn start() {
     install_panic_hook();
-    leptos::mount::mount_to_body(App);
+    take_over(|| leptos::mount::mount_to_body(App));
+}
+
+/// Mount the live app (`mount`) and remove the pre-rendered elements (`[data-prerendered]`, see
+/// `amp_plots::prerender`) in the same task, so the browser never paints both or neither. The
+/// pre-rendered pictures of figures that the app computes later (deferred or simulated) are
+/// handed over first (`static_picture`), and `<html data-app="live">` says the app has taken over.
+pub fn take_over(mount: impl FnOnce()) {
+    let doc = web_sys::window().and_then(|w| w.document());
+    let stale: Vec<web_sys::Element> = doc
+        .as_ref()
+        .and_then(|d| d.query_selector_all("[data-prerendered]").ok())
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    mount();
+    for el in stale {
+        el.remove();
+    }
+    if let Some(root) = doc.and_then(|d| d.document_element()) {
+        let _ = root.class_list().remove_1("stale");
+        let _ = root.set_attribute("data-app", "live");
+    }
 }
 
 /// If a panic happens despite everything (wasm cannot unwind, so the app is dead), replace the
@@ -63,7 +89,7 @@ pub fn App() -> impl IntoView {
     // Spans of work inside the shared crate (the accountant, the shuffle bounds) become
     // performance measures for the benchmark.
     amp_plots::probe::install(browser::probe_edge);
-    let state = AppState::from_query(&browser::location_search());
+    let state = AppState::from_location(&browser::location_path(), &browser::location_search());
     provide_context(state);
     let runner = sim::SimRunner::new();
     provide_context(runner);
@@ -87,13 +113,13 @@ pub fn App() -> impl IntoView {
     // reads the state when it fires, so it never writes a stale query.
     let pending = StoredValue::new(None::<leptos::leptos_dom::helpers::TimeoutHandle>);
     Effect::new(move |_| {
-        state.query(); // track every change
+        state.address(); // track every change
         if let Some(h) = pending.get_value() {
             h.clear();
         }
         let write = move || {
-            let q = untrack(|| state.query());
-            browser::replace_query(&q);
+            let url = untrack(|| state.address());
+            browser::replace_url(&url);
         };
         let handle = leptos::leptos_dom::helpers::set_timeout_with_handle(
             write,
@@ -103,7 +129,7 @@ pub fn App() -> impl IntoView {
         pending.set_value(handle);
     });
     let popstate = window_event_listener(leptos::ev::popstate, move |_| {
-        state.load_query(&browser::location_search());
+        state.load_location(&browser::location_path(), &browser::location_search());
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| {
         state.resize.update(|n| *n = n.wrapping_add(1));
@@ -194,7 +220,7 @@ fn Nav(current: Page) -> impl IntoView {
                             view! {
                                 <li class:brand=p == Page::Home>
                                     <a
-                                        href=format!("?page={}", p.id())
+                                        href=browser::view_href(View::Page(p))
                                         aria-current=if p == current { Some("page") } else { None }
                                         data-testid=format!("nav-{}", p.id())
                                         on:click=move |ev| {
@@ -262,10 +288,11 @@ fn Notices() -> impl IntoView {
 fn EmbedView(spec: &'static amp_plots::figures::FigureSpec) -> impl IntoView {
     let state = expect_context::<AppState>();
     let full = move || {
+        let view = View::Page(spec.page);
         let q = state
             .values
-            .with(|v| amp_plots::pages::to_query(View::Page(spec.page), v));
-        format!("{q}#fig-{}", spec.id)
+            .with(|v| amp_plots::pages::params_query(view, v));
+        format!("{}{q}#fig-{}", browser::view_href(view), spec.id)
     };
     view! {
         <main class="embed" id="main">

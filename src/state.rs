@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use amp_plots::pages::{check_together, parse_query, to_query, View};
+use amp_plots::pages::{check_together, params_query, parse_location, View};
 use amp_plots::params::{by_name, ParamSpec, ParamValues, Value};
 use leptos::prelude::*;
 
@@ -74,9 +74,10 @@ impl ThemeChoice {
 }
 
 impl AppState {
-    /// State from a query string (`location.search`).
-    pub fn from_query(query: &str) -> AppState {
-        let s = parse_query(query);
+    /// State from an address: its path relative to the app's root and its query string
+    /// (`location.search`).
+    pub fn from_location(path: &str, query: &str) -> AppState {
+        let s = parse_location(path, query);
         AppState {
             view: RwSignal::new(s.view),
             values: RwSignal::new(s.values),
@@ -98,9 +99,9 @@ impl AppState {
         }
     }
 
-    /// Replace everything with what a query string describes (back/forward navigation).
-    pub fn load_query(&self, query: &str) {
-        let s = parse_query(query);
+    /// Replace everything with what an address describes (back/forward navigation).
+    pub fn load_location(&self, path: &str, query: &str) {
+        let s = parse_location(path, query);
         // Only what changed: an unchanged view is not rebuilt (and its canvases not repainted).
         if self.view.get_untracked() != s.view {
             self.view.set(s.view);
@@ -200,8 +201,8 @@ impl AppState {
 
     /// Go to another page or embed, adding a history entry.
     pub fn navigate(&self, view: View) {
-        let q = self.values.with_untracked(|v| to_query(view, v));
-        browser::push_query(&q);
+        let q = self.values.with_untracked(|v| params_query(view, v));
+        browser::push_url(&format!("{}{q}", browser::view_href(view)));
         self.notices.set(Vec::new());
         self.errors.set(BTreeMap::new());
         self.drafts.set(BTreeMap::new());
@@ -209,9 +210,11 @@ impl AppState {
         browser::scroll_to_top();
     }
 
-    /// The query string describing what is on screen.
-    pub fn query(&self) -> String {
+    /// The address of what is on screen (absolute: the view's path under the app's root, then
+    /// its parameters).
+    pub fn address(&self) -> String {
         let view = self.view.get();
-        self.values.with(|v| to_query(view, v))
+        let q = self.values.with(|v| params_query(view, v));
+        format!("{}{q}", browser::view_href(view))
     }
 }

@@ -12,6 +12,8 @@ pub mod params;
 pub mod probe;
 
 #[cfg(feature = "svg")]
+pub mod prerender;
+#[cfg(feature = "svg")]
 pub mod svg;
 
 pub use plotters;

@@ -7,7 +7,7 @@ use amp_plots::draw::{
 };
 use amp_plots::figures::{Chart, FigureSpec};
 use amp_plots::format::short_number;
-use amp_plots::pages::{to_query, View};
+use amp_plots::pages::{params_query, View};
 use amp_plots::params::{ParamValues, Value};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -155,6 +155,17 @@ fn PlotCanvas(
     // Set when the legend fits nowhere inside the plot: it is listed under the canvas instead.
     let legend_hidden = RwSignal::new(false);
     let hover = RwSignal::new(None::<Hover>);
+    // A figure computed later (once the controls rest, or from the simulation) keeps the
+    // pre-rendered picture over its canvas until its first paint, when the reader's settings
+    // for it are the defaults it was drawn at (so the picture is the reader's).
+    let placeholder = (spec.is_deferred() || spec.is_simulated())
+        .then(|| {
+            state
+                .values
+                .with_untracked(|v| spec.params.iter().all(|p| v.get(p) == p.default))
+        })
+        .filter(|&defaults| defaults)
+        .and_then(|_| browser::static_picture(spec.id.as_str()));
     let on_move = move |ev: leptos::ev::PointerEvent| {
         let px = ev.offset_x() as f64 * browser::device_pixel_ratio();
         hover.set(frame.get_value().and_then(|f| hover_at(&f, px, chart)));
@@ -196,6 +207,9 @@ fn PlotCanvas(
                 on:pointerdown=on_move
                 on:pointerleave=move |_| hover.set(None)
             ></canvas>
+            {placeholder.map(|svg| view! {
+                <div class="plot-placeholder" class:gone=move || painted_once.get() aria-hidden="true" inner_html=svg></div>
+            })}
             {move || hover.get().map(|h| crosshair(spec, h))}
         </div>
         {move || legend_hidden.get().then(|| outside_legend(spec, chart, state.dark()))}
@@ -392,17 +406,18 @@ fn FigureActions(
 
 /// The link to the figure on its page, or the iframe code that embeds it alone.
 fn share_text(spec: &'static FigureSpec, values: &ParamValues, embed: bool) -> String {
-    let base = browser::page_base();
+    let address =
+        |view: View| format!("{}{}", browser::view_href(view), params_query(view, values));
     if embed {
         let (w, h) = embed_size(spec);
         format!(
-            "<iframe src=\"{base}{}\" width=\"{w}\" height=\"{h}\" title=\"{}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>",
-            to_query(View::Embed(spec), values),
+            "<iframe src=\"{}\" width=\"{w}\" height=\"{h}\" title=\"{}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>",
+            address(View::Embed(spec)),
             spec.title
         )
     } else {
         let view = expect_context::<AppState>().view.get_untracked();
-        format!("{base}{}#fig-{}", to_query(view, values), spec.id)
+        format!("{}#fig-{}", address(view), spec.id)
     }
 }
 

@@ -73,7 +73,8 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
 fn section(s: &'static Section, readings: Memo<Readings>) -> AnyView {
     match s {
         Section::Prose(html) => {
-            view! { <section class="explain" inner_html=*html></section> }.into_any()
+            let html = amp_plots::pages::page_links(html, &crate::browser::app_root());
+            view! { <section class="explain" inner_html=html></section> }.into_any()
         }
         Section::Workbench(w) => workbench(w, readings),
         Section::Figures { label, figures } => view! {

@@ -2,8 +2,7 @@
 //! readouts (the page itself is declared in `amp_plots::pages`).
 
 use amp_plots::format::{compact_number, display_number};
-use amp_plots::pages::{home as decl, Page, Readings, ReadoutSpec, View};
-use amp_plots::param as p;
+use amp_plots::pages::{home as decl, Page, View};
 use leptos::prelude::*;
 
 use crate::browser;
@@ -17,7 +16,7 @@ pub fn PageLink(page: Page, children: Children) -> impl IntoView {
     let state = expect_context::<AppState>();
     view! {
         <a
-            href=format!("?page={}", page.id())
+            href=browser::view_href(View::Page(page))
             on:click=move |ev| {
                 if browser::plain_click(&ev) {
                     ev.prevent_default();
@@ -30,25 +29,12 @@ pub fn PageLink(page: Page, children: Children) -> impl IntoView {
     }
 }
 
-fn number(readings: Memo<Readings>, spec: &'static ReadoutSpec) -> Option<f64> {
-    readings.with(|r| {
-        r.get(spec)
-            .and_then(|x| x.value.clone().ok())
-            .filter(|v| v.is_finite())
-    })
-}
-
-/// The three ways to amplify privacy, each with a live number.
+/// The three ways to amplify privacy, each with a live number (rows and sentences declared in
+/// `amp_plots::pages::home`, which the pre-rendered page uses too).
 #[component]
 pub fn Techniques() -> impl IntoView {
     let state = expect_context::<AppState>();
     let PageReadings(readings) = expect_context::<PageReadings>();
-    let value = move |f: fn(&amp_plots::params::ParamValues) -> f64| state.values.with(f);
-    let out = move |spec: &'static ReadoutSpec| {
-        number(readings, spec).map(|v| {
-            view! { <output data-testid=spec.id data-value=compact_number(v)>{display_number(v, spec.digits)}</output> }
-        })
-    };
     view! {
         <table class="techniques">
             <caption>"Three ways to amplify privacy"</caption>
@@ -60,59 +46,34 @@ pub fn Techniques() -> impl IntoView {
                 </tr>
             </thead>
             <tbody>
-                <tr>
-                    <th scope="row"><PageLink page=Page::Subsampling>"Subsampling"</PageLink></th>
-                    <td>"The mechanism sees a random sample; your record is usually not in it, and nobody knows whether it is."</td>
-                    <td>
-                        {move || match out(&decl::EPSILON_PRIME) {
-                            Some(o) => view! {
-                                <span>
-                                    "ε = " {display_number(value(|v| v.real(p::EPS)), 4)} " on a sample at rate p = "
-                                    {display_number(value(|v| v.real(p::P)), 4)} " gives ε′ = " {o} " (add/remove one)"
-                                </span>
-                            }
-                            .into_any(),
-                            None => view! { <span>"—"</span> }.into_any(),
-                        }}
-                    </td>
-                </tr>
-                <tr>
-                    <th scope="row"><PageLink page=Page::Shuffling>"Shuffling"</PageLink></th>
-                    <td>"Each user randomizes their own data; a shuffler hides who sent which message."</td>
-                    <td>
-                        {move || match out(&decl::SHUFFLE_EPSILON) {
-                            Some(o) => view! {
-                                <span>
-                                    {state.values.with(|v| v.count(p::USERS))} " users at local ε₀ = "
-                                    {display_number(value(|v| v.real(p::EPS0)), 4)} " are, shuffled, " {o}
-                                    "-DP together ("
-                                    {readings.with(|r| r.text(&decl::SHUFFLE_BOUND).unwrap_or_default().to_string())}
-                                    ", δ = " {display_number(value(|v| v.real(p::DELTA)), 2)} ", replace one)"
-                                </span>
-                            }
-                            .into_any(),
-                            None => view! { <span>"—"</span> }.into_any(),
-                        }}
-                    </td>
-                </tr>
-                <tr>
-                    <th scope="row"><PageLink page=Page::Iteration>"Iteration"</PageLink></th>
-                    <td>"In noisy iterative training, the steps after a record is used wash out its influence."</td>
-                    <td>
-                        {move || match (out(&decl::ITERATION_EPSILON), number(readings, &decl::ITERATION_PLAIN)) {
-                            (Some(o), Some(plain)) => view! {
-                                <span>
-                                    "In " {state.values.with(|v| v.count(p::ITERATIONS))} " noisy steps with σ = "
-                                    {display_number(value(|v| v.real(p::SIGMA)), 4)} ", the first record's ε is " {o}
-                                    " instead of " {display_number(plain, 3)} " (δ = "
-                                    {display_number(value(|v| v.real(p::DELTA)), 2)} ", replace one)"
-                                </span>
-                            }
-                            .into_any(),
-                            _ => view! { <span>"—"</span> }.into_any(),
-                        }}
-                    </td>
-                </tr>
+                {decl::TECHNIQUES
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let sentence = move || {
+                            state.values.with(|v| readings.with(|r| decl::technique_sentence(i, v, r)))
+                        };
+                        view! {
+                            <tr>
+                                <th scope="row"><PageLink page=t.page>{t.name}</PageLink></th>
+                                <td>{t.what}</td>
+                                <td>
+                                    {move || match sentence() {
+                                        Some((before, spec, v, after)) => view! {
+                                            <span>
+                                                {before}
+                                                <output data-testid=spec.id data-value=compact_number(v)>{display_number(v, spec.digits)}</output>
+                                                {after}
+                                            </span>
+                                        }
+                                        .into_any(),
+                                        None => view! { <span>"—"</span> }.into_any(),
+                                    }}
+                                </td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
             </tbody>
         </table>
     }

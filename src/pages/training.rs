@@ -2,7 +2,7 @@
 //! `amp_plots::pages`): the status line saying whether the numbers are quick or refined, and the
 //! training page's copyable privacy statement.
 
-use amp_plots::format::{compact_number, short_number};
+use amp_plots::format::compact_number;
 use amp_plots::pages::training::STATEMENT;
 use leptos::prelude::*;
 
@@ -15,23 +15,8 @@ use crate::pages::declared::{PageReadings, Refined};
 pub fn AccountingStatus() -> impl IntoView {
     let PageReadings(readings) = expect_context::<PageReadings>();
     let Refined(refined) = expect_context::<Refined>();
-    // The page's grid-step readout (`grid-step`, `risk-grid-step`): computed, not shown as a number.
-    let step = move || {
-        readings.with(|r| {
-            r.numbers
-                .iter()
-                .find(|x| x.spec.id.ends_with("grid-step"))
-                .and_then(|x| x.value.clone().ok())
-        })
-    };
-    let status = move || match (step(), refined.get()) {
-        (Some(h), true) => format!("Refined: grid step h = {}.", short_number(h, 3)),
-        (Some(h), false) => format!(
-            "Quick numbers (grid step h = {}); refining on a finer grid…",
-            short_number(h, 3)
-        ),
-        (None, _) => String::new(),
-    };
+    let step = move || readings.with(amp_plots::pages::training::grid_step);
+    let status = move || amp_plots::pages::training::accounting_status(step(), refined.get());
     view! {
         <p
             class="small"

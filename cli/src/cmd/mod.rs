@@ -9,6 +9,7 @@ pub mod iteration;
 pub mod mechanism;
 pub mod median_sim;
 pub mod plot;
+pub mod prerender;
 pub mod ratio;
 pub mod rdp;
 pub mod regime;
@@ -89,5 +90,9 @@ pub const ALL: &[Cmd] = &[
     Cmd {
         command: plot::command,
         run: plot::run,
+    },
+    Cmd {
+        command: prerender::command,
+        run: prerender::run,
     },
 ];

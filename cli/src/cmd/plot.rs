@@ -3,6 +3,7 @@
 
 use amp_plots::export::{chart_csv, chart_json};
 use amp_plots::figures::{FigureSpec, FIGURES};
+use amp_plots::prerender::figure_svg;
 use amp_plots::svg::{render_svg, SIZE};
 use clap::{Arg, ArgMatches, Command};
 
@@ -35,6 +36,12 @@ fn figure_command(fig: &'static FigureSpec) -> Command {
                 .help("svg: the figure; csv or json: its data with the parameters")
                 .value_parser(["svg", "csv", "json"])
                 .default_value("svg"),
+        )
+        .arg(
+            Arg::new("no-title")
+                .long("no-title")
+                .help("Draw the SVG without its title, as the app's pages show it under a heading")
+                .action(clap::ArgAction::SetTrue),
         )
         .arg(dimension("width", SIZE.0))
         .arg(dimension("height", SIZE.1))
@@ -77,6 +84,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     let text = match sub.get_one::<String>("format").map(String::as_str) {
         Some("csv") => chart_csv(fig, &values, &chart()?),
         Some("json") => chart_json(fig, &values, &chart()?),
+        _ if sub.get_flag("no-title") => figure_svg(&chart()?, size)?,
         _ => render_svg(fig, &values, size)?,
     };
     std::fs::write(out, text).map_err(|e| format!("cannot write {out}: {e}"))?;

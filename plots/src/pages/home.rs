@@ -83,3 +83,96 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     );
     r
 }
+
+/// One row of the home page's table of techniques (the [`Widget::Techniques`] widget).
+pub struct Technique {
+    /// The page that explains it.
+    pub page: super::Page,
+    /// Its name.
+    pub name: &'static str,
+    /// What happens, in one sentence.
+    pub what: &'static str,
+}
+
+/// The three techniques, in the table's order.
+pub const TECHNIQUES: [Technique; 3] = [
+    Technique {
+        page: super::Page::Subsampling,
+        name: "Subsampling",
+        what: "The mechanism sees a random sample; your record is usually not in it, and nobody knows whether it is.",
+    },
+    Technique {
+        page: super::Page::Shuffling,
+        name: "Shuffling",
+        what: "Each user randomizes their own data; a shuffler hides who sent which message.",
+    },
+    Technique {
+        page: super::Page::Iteration,
+        name: "Iteration",
+        what: "In noisy iterative training, the steps after a record is used wash out its influence.",
+    },
+];
+
+/// The live sentence of a technique's row, around its number: the text before it, the readout
+/// and its value, the text after it. `None` when the number is not available at these values.
+pub fn technique_sentence(
+    row: usize,
+    v: &ParamValues,
+    r: &Readings,
+) -> Option<(String, &'static ReadoutSpec, f64, String)> {
+    use crate::format::display_number;
+    let num = |spec: &ReadoutSpec| {
+        r.get(spec)
+            .and_then(|x| x.value.clone().ok())
+            .filter(|x| x.is_finite())
+    };
+    let show = |x: f64, d: usize| display_number(x, d);
+    match row {
+        0 => num(&EPSILON_PRIME).map(|e| {
+            (
+                format!(
+                    "ε = {} on a sample at rate p = {} gives ε′ = ",
+                    show(v.real(p::EPS), 4),
+                    show(v.real(p::P), 4)
+                ),
+                &EPSILON_PRIME,
+                e,
+                " (add/remove one)".to_string(),
+            )
+        }),
+        1 => num(&SHUFFLE_EPSILON).map(|e| {
+            (
+                format!(
+                    "{} users at local ε₀ = {} are, shuffled, ",
+                    v.count(p::USERS),
+                    show(v.real(p::EPS0), 4)
+                ),
+                &SHUFFLE_EPSILON,
+                e,
+                format!(
+                    "-DP together ({}, δ = {}, replace one)",
+                    r.text(&SHUFFLE_BOUND).unwrap_or_default(),
+                    show(v.real(p::DELTA), 2)
+                ),
+            )
+        }),
+        2 => match (num(&ITERATION_EPSILON), num(&ITERATION_PLAIN)) {
+            (Some(e), Some(plain)) => Some((
+                format!(
+                    "In {} noisy steps with σ = {}, the first record's ε is ",
+                    v.count(p::ITERATIONS),
+                    show(v.real(p::SIGMA), 4)
+                ),
+                &ITERATION_EPSILON,
+                e,
+                format!(
+                    " instead of {} (δ = {}, replace one)",
+                    show(plain, 3),
+                    show(v.real(p::DELTA), 2)
+                ),
+            )),
+            _ => None,
+        },
+        _ => None,
+    }
+}

@@ -27,7 +27,10 @@ use crate::figures::{ChartError, FigureId, FigureSpec, FIGURES};
 use crate::params::{ParamSpec, ParamValues};
 
 pub use bind::{check_together, is_relevant, sampling, Constraint, CONSTRAINTS};
-pub use url::{parse_query, percent_decode, percent_encode, to_query, UrlState, MAX_NOTICES};
+pub use url::{
+    page_links, params_query, parse_location, parse_query, percent_decode, percent_encode,
+    to_query, view_from_path, view_path, UrlState, MAX_NOTICES,
+};
 
 /// A page of the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -401,3 +401,25 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.note(&STATEMENT, text);
     r
 }
+
+/// The grid step of a page's accountant (its readout whose id ends in `grid-step`: computed, not
+/// shown as a number), for the [`super::Widget::AccountingStatus`] line.
+pub fn grid_step(r: &Readings) -> Option<f64> {
+    r.numbers
+        .iter()
+        .find(|x| x.spec.id.ends_with("grid-step"))
+        .and_then(|x| x.value.clone().ok())
+}
+
+/// The [`super::Widget::AccountingStatus`] line: whether the numbers are the quick or the refined
+/// ones, and on which grid.
+pub fn accounting_status(step: Option<f64>, refined: bool) -> String {
+    match (step, refined) {
+        (Some(h), true) => format!("Refined: grid step h = {}.", short_number(h, 3)),
+        (Some(h), false) => format!(
+            "Quick numbers (grid step h = {}); refining on a finer grid…",
+            short_number(h, 3)
+        ),
+        (None, _) => String::new(),
+    }
+}

@@ -129,6 +129,75 @@ pub fn to_query(view: View, values: &ParamValues) -> String {
     q
 }
 
+/// Where a view lives, relative to the app's root: `""` (home), `"training/"` (a page) or
+/// `"embed/sample-budget/"` (one figure). Each is a directory with its own pre-rendered
+/// `index.html`, so a static host serves the right page before any script runs.
+pub fn view_path(view: View) -> String {
+    match view {
+        View::Page(Page::Home) => String::new(),
+        View::Page(p) => format!("{}/", p.id()),
+        View::Embed(f) => format!("embed/{}/", f.id),
+    }
+}
+
+/// The view a path relative to the app's root names (the inverse of [`view_path`]; a missing
+/// trailing slash or a trailing `index.html` is accepted). `None` for the root itself and for
+/// any path that names no view.
+pub fn view_from_path(path: &str) -> Option<View> {
+    let path = path.strip_suffix("index.html").unwrap_or(path);
+    let path = path.trim_matches('/');
+    if path.is_empty() {
+        return None;
+    }
+    match path.split_once('/') {
+        Some(("embed", id)) => figure(id).map(View::Embed),
+        Some(_) => None,
+        None => Page::from_id(path).map(View::Page),
+    }
+}
+
+/// The query string of a view's parameters (`?eps=1&p=0.01`, or `""` when it has none): with
+/// [`view_path`], the address of what is on screen.
+pub fn params_query(view: View, values: &ParamValues) -> String {
+    let q = to_query(view, values);
+    match q.split_once('&') {
+        Some((_, rest)) => format!("?{rest}"),
+        None => String::new(),
+    }
+}
+
+/// Parse an address: the view from its path relative to the app's root when the path names one
+/// ([`view_from_path`]), else from the query's `page=` or `embed=` (the links of earlier
+/// versions); the parameters from the query. A path's view wins over the query's.
+pub fn parse_location(path: &str, query: &str) -> UrlState {
+    let mut s = parse_query(query);
+    if let Some(view) = view_from_path(path) {
+        s.view = view;
+    }
+    s
+}
+
+/// Prose links to other pages are written `href="?page=ID"` in `content/`; on screen they point
+/// at the page's own address under `root` (`"../"`, or an absolute URL ending in `/`).
+pub fn page_links(html: &str, root: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    const KEY: &str = "href=\"?page=";
+    while let Some(i) = rest.find(KEY) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + KEY.len()..];
+        let end = after.find('"').unwrap_or(after.len());
+        let id = &after[..end];
+        let path = Page::from_id(id)
+            .map(|p| view_path(View::Page(p)))
+            .unwrap_or_default();
+        out.push_str(&format!("href=\"{root}{path}"));
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Decode `%XX` escapes and `+` (as space). Invalid escapes are kept literally; invalid UTF-8 is
 /// replaced, never a panic.
 pub fn percent_decode(s: &str) -> String {

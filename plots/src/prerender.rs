@@ -1,0 +1,590 @@
+//! Pre-rendered HTML: every page and every figure's embed as a static document, written at build
+//! time (`amplify prerender`) from the same declarations the app renders, so that a reader sees the
+//! prose, the controls at their defaults, the numbers and the figures (inline SVG, drawn by the
+//! same plotters code) before the WebAssembly arrives, and so do search engines, link previews,
+//! reader modes and printers without any script.
+//!
+//! The markup mirrors the app's components class for class, so that the live app can replace it
+//! without moving anything. Every top-level element written here carries `data-prerendered`; the
+//! app removes those elements in the same task in which it mounts its own (`src/lib.rs`).
+//! Controls are `disabled` until the app takes over. `public/early.js` marks the static numbers as
+//! updating when the link asks for settings other than the defaults.
+
+use crate::draw::{draw_chart, draw_chart_legend_below, Theme};
+use crate::figures::{Chart, FigureSpec, FIGURES};
+use crate::format::{compact_number, display_number};
+use crate::pages::{
+    home, is_relevant, page_links, training, Controls, Group, NoteKind, NoteSpec, Page, Precision,
+    Readings, Section, TableSpec, View, Widget, Workbench,
+};
+use crate::params::{Domain, ParamSpec, ParamValues, Value};
+use plotters::prelude::*;
+
+/// The size a pre-rendered figure is drawn at, in SVG user units: the canvas's 16:10 box
+/// (`.figure canvas { aspect-ratio: 16 / 10 }`), scaled to the column's width by the browser.
+pub const FIGURE_SIZE: (u32, u32) = (800, 500);
+
+/// The site's name, after each page's title.
+pub const SITE: &str = "Amplification Explorer";
+
+/// One file of the pre-rendered site.
+pub struct Document {
+    /// Where it goes under `dist/`: `index.html`, `training/index.html`, `embed/<id>/index.html`.
+    pub path: String,
+    /// The whole document.
+    pub html: String,
+}
+
+/// Every view the app has: the pages in navigation order, then one embed per registry figure.
+pub fn views() -> Vec<View> {
+    Page::ALL
+        .into_iter()
+        .map(View::Page)
+        .chain(FIGURES.iter().map(View::Embed))
+        .collect()
+}
+
+/// The whole site from Trunk's `index.html` (its `<head>` is kept, with the title and description
+/// of each view and its relative URLs rewritten for the view's depth).
+pub fn site(template: &str) -> Result<Vec<Document>, String> {
+    views()
+        .into_iter()
+        .map(|view| {
+            Ok(Document {
+                path: format!("{}index.html", crate::pages::view_path(view)),
+                html: document(view, template)?,
+            })
+        })
+        .collect()
+}
+
+/// The relative path from a view's directory back to the app's root (`""`, `"../"`, `"../../"`).
+pub fn root_of(view: View) -> String {
+    "../".repeat(crate::pages::view_path(view).matches('/').count())
+}
+
+/// The document title of a view: the page's heading or the figure's title, then the site's name.
+pub fn title(view: View) -> String {
+    match view {
+        View::Page(Page::Home) => SITE.to_string(),
+        View::Page(p) => format!("{} · {SITE}", p.spec().heading),
+        View::Embed(f) => format!("{} · {SITE}", f.title),
+    }
+}
+
+/// The search engines' description of a view: the page's opening paragraph, or the figure's
+/// caption at the defaults.
+pub fn description(view: View) -> String {
+    match view {
+        View::Page(p) => p.spec().lede.to_string(),
+        View::Embed(f) => match f.chart(&ParamValues::default()) {
+            Ok(c) => format!("{}: {}", f.title, c.summary),
+            Err(_) => f.title.to_string(),
+        },
+    }
+}
+
+/// One view's document.
+pub fn document(view: View, template: &str) -> Result<String, String> {
+    let head = template
+        .split_once("<head>")
+        .and_then(|(_, rest)| rest.split_once("</head>"))
+        .map(|(head, _)| head)
+        .ok_or("the template has no <head>")?;
+    let root = root_of(view);
+    let head = head
+        .replace("href=\"./", &format!("href=\"{root}"))
+        .replace("src=\"./", &format!("src=\"{root}"));
+    let head = replace_between(&head, "<title>", "</title>", &esc(&title(view)))?;
+    let head = replace_between(
+        &head,
+        "<meta name=\"description\" content=\"",
+        "\">",
+        &esc(&description(view)),
+    )?;
+    let id = match view {
+        View::Page(p) => p.id().to_string(),
+        View::Embed(f) => format!("embed/{}", f.id),
+    };
+    Ok(format!(
+        "<!DOCTYPE html>\n<html lang=\"en\" data-root=\"{root}\" data-view=\"{id}\">\n<head>{head}</head>\n<body>\n{}\n</body>\n</html>\n",
+        body(view, &root)
+    ))
+}
+
+fn replace_between(s: &str, open: &str, close: &str, with: &str) -> Result<String, String> {
+    let start = s
+        .find(open)
+        .ok_or_else(|| format!("the template has no {open}"))?
+        + open.len();
+    let len = s[start..]
+        .find(close)
+        .ok_or_else(|| format!("the template has no {close}"))?;
+    Ok(format!("{}{with}{}", &s[..start], &s[start + len..]))
+}
+
+/// The body of a view (what the app's `App` component renders at the default settings).
+pub fn body(view: View, root: &str) -> String {
+    let values = ParamValues::default();
+    let noscript =
+        "<noscript><p class=\"static-note\">This page is shown at its default settings: \
+                    moving the controls needs JavaScript (the app runs in your browser with \
+                    WebAssembly).</p></noscript>";
+    let status = "<p class=\"static-status\" role=\"status\" data-testid=\"static-status\">\
+                  Updating the numbers and figures to the settings in the link…</p>";
+    match view {
+        View::Embed(f) => format!(
+            "{noscript}\n<main class=\"embed\" id=\"main\" data-prerendered>{status}{}<div class=\"controls\">{}</div><p class=\"embed-credit\"><a href=\"{root}{}#fig-{}\" target=\"_blank\" rel=\"noopener\">Open in {SITE}</a></p></main>",
+            figure(f, &values, true),
+            controls_of(view, f.params, &values),
+            crate::pages::view_path(View::Page(f.page)),
+            f.id
+        ),
+        View::Page(page) => {
+            let spec = page.spec();
+            let readings = (spec.readouts)(&values, Precision::Fine);
+            let ctx = Ctx {
+                view,
+                values: &values,
+                readings: &readings,
+                root,
+            };
+            let sections: String = spec.sections.iter().map(|s| section(s, &ctx)).collect();
+            format!(
+                "{noscript}\n<a class=\"skip\" href=\"#main\" data-prerendered>Skip to content</a>\n{}\n<main id=\"main\" tabindex=\"-1\" data-prerendered>{status}<article class=\"page page-{}\"><h1>{}</h1><p class=\"lede\">{}</p>{sections}</article></main>\n<footer class=\"site-footer\" data-prerendered><p>Runs entirely in your browser: no server, no requests, nothing stored.</p></footer>",
+                nav(page, root),
+                spec.id,
+                esc(spec.heading),
+                esc(spec.lede)
+            )
+        }
+    }
+}
+
+/// What every part of a page needs.
+struct Ctx<'a> {
+    view: View,
+    values: &'a ParamValues,
+    readings: &'a Readings,
+    root: &'a str,
+}
+
+fn nav(current: Page, root: &str) -> String {
+    let items: String = Page::ALL
+        .into_iter()
+        .map(|p| {
+            let label = if p == Page::Home { SITE } else { p.title() };
+            format!(
+                "<li{}><a href=\"{root}{}\"{} data-testid=\"nav-{}\">{}</a></li>",
+                if p == Page::Home {
+                    " class=\"brand\""
+                } else {
+                    ""
+                },
+                page_href(p),
+                if p == current {
+                    " aria-current=\"page\""
+                } else {
+                    ""
+                },
+                p.id(),
+                esc(label)
+            )
+        })
+        .collect();
+    format!(
+        "<header class=\"site-header\" data-prerendered><nav aria-label=\"Pages\"><ul>{items}<li><button type=\"button\" class=\"theme-toggle\" disabled>Theme: system</button></li></ul></nav></header>"
+    )
+}
+
+/// A page's address relative to the root: `""` for home (the root itself), else `"<id>/"`.
+fn page_href(p: Page) -> String {
+    let path = crate::pages::view_path(View::Page(p));
+    if path.is_empty() {
+        "./".to_string()
+    } else {
+        path
+    }
+}
+
+fn section(s: &Section, ctx: &Ctx) -> String {
+    match s {
+        Section::Prose(html) => format!(
+            "<section class=\"explain\">{}</section>",
+            page_links(html, ctx.root)
+        ),
+        Section::Workbench(w) => workbench(w, ctx),
+        Section::Figures { label, figures } => format!(
+            "<section class=\"figures\" aria-label=\"{}\">{}</section>",
+            esc(label),
+            figures
+                .iter()
+                .map(|id| figure(id.spec(), ctx.values, false))
+                .collect::<String>()
+        ),
+        Section::Widget(w) => widget(*w, ctx),
+    }
+}
+
+fn workbench(w: &Workbench, ctx: &Ctx) -> String {
+    let controls: String = w.controls.iter().map(|c| control_block(c, ctx)).collect();
+    let results = if w.groups.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<div class=\"panel results\">{}{}</div>",
+            w.results_title
+                .map(|t| format!("<h2>{}</h2>", esc(t)))
+                .unwrap_or_default(),
+            w.groups.iter().map(|g| group(g, ctx)).collect::<String>()
+        )
+    };
+    format!(
+        "<section class=\"workbench\" aria-label=\"{}\"><div class=\"panel\">{controls}</div>{results}</section>",
+        esc(w.label)
+    )
+}
+
+fn control_block(c: &Controls, ctx: &Ctx) -> String {
+    format!(
+        "<h2>{}</h2><div class=\"controls\">{}</div>{}{}{}",
+        esc(c.title),
+        controls_of(ctx.view, c.params, ctx.values),
+        c.notes.iter().map(|n| note(n, ctx)).collect::<String>(),
+        c.remark
+            .map(|t| format!("<p class=\"small\">{}</p>", esc(t)))
+            .unwrap_or_default(),
+        c.widget.map(|w| widget(w, ctx)).unwrap_or_default()
+    )
+}
+
+fn group(g: &Group, ctx: &Ctx) -> String {
+    let mut out = String::new();
+    if let Some(h) = g.heading {
+        out += &format!("<h3>{}</h3>", esc(h));
+    }
+    if let Some(t) = g.intro {
+        out += &format!("<p class=\"small\">{}</p>", esc(t));
+    }
+    for n in g.notes_before {
+        out += &note(n, ctx);
+    }
+    if !g.readouts.is_empty() {
+        out += "<dl class=\"readouts\">";
+        for spec in g.readouts {
+            let (value, relation) = match ctx.readings.get(spec) {
+                Some(r) => (r.value.clone().map_err(|e| e.to_string()), r.relation),
+                None => (
+                    Err("not computed".to_string()),
+                    amp_math::Relation::AddRemove,
+                ),
+            };
+            out += &readout(spec.id, spec.label, &value, relation, spec.digits);
+        }
+        out += "</dl>";
+    }
+    if let Some(t) = g.remark {
+        out += &format!("<p class=\"small\">{}</p>", esc(t));
+    }
+    for n in g.notes_after {
+        out += &note(n, ctx);
+    }
+    if let Some(t) = g.table {
+        out += &table(t, ctx);
+    }
+    if let Some(w) = g.widget {
+        out += &widget(w, ctx);
+    }
+    out
+}
+
+/// A readout as the app's `Readout` component shows it.
+fn readout(
+    testid: &str,
+    label: &str,
+    value: &Result<f64, String>,
+    relation: amp_math::Relation,
+    digits: usize,
+) -> String {
+    let finite = value.as_ref().ok().copied().filter(|v| v.is_finite());
+    let full = finite.map(compact_number).unwrap_or_default();
+    let shown = finite
+        .map(|v| display_number(v, digits))
+        .unwrap_or_else(|| "—".into());
+    let note = value
+        .as_ref()
+        .err()
+        .map(|m| format!("<span class=\"readout-note\">{}</span>", esc(m)))
+        .unwrap_or_default();
+    format!(
+        "<div class=\"readout\"><dt>{}</dt><dd><output data-testid=\"{testid}\" data-value=\"{full}\"{} title=\"{full}\">{}</output><span class=\"badge\" title=\"neighbouring relation\">{}</span>{note}</dd></div>",
+        esc(label),
+        if finite.is_none() { " class=\"unavailable\"" } else { "" },
+        esc(&shown),
+        esc(relation.label())
+    )
+}
+
+fn note(n: &NoteSpec, ctx: &Ctx) -> String {
+    let text = ctx.readings.text(n);
+    match n.kind {
+        NoteKind::Warning => text
+            .map(|t| {
+                t.lines()
+                    .map(|line| {
+                        format!(
+                            "<p class=\"warning\" role=\"note\" data-testid=\"{}\">{}</p>",
+                            n.id,
+                            esc(line)
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        NoteKind::Sentence => format!(
+            "<p class=\"sentence\" data-testid=\"{}\">{}</p>",
+            n.id,
+            esc(text.unwrap_or_default())
+        ),
+        NoteKind::Small => format!(
+            "<p class=\"small\" data-testid=\"{}\">{}</p>",
+            n.id,
+            esc(text.unwrap_or_default())
+        ),
+    }
+}
+
+fn table(t: &TableSpec, ctx: &Ctx) -> String {
+    let body = match ctx.readings.rows(t) {
+        Some(Ok(rows)) => rows
+            .iter()
+            .map(|row| {
+                format!(
+                    "<tr data-testid=\"{}\" data-value=\"{}\" data-valid=\"{}\"><th scope=\"row\">{}<br><span class=\"small\">{}</span></th><td{}>{}</td>{}</tr>",
+                    esc(&row.testid),
+                    row.value.map(compact_number).unwrap_or_default(),
+                    row.valid,
+                    esc(&row.name),
+                    esc(&row.tag),
+                    if row.valid { "" } else { " class=\"muted\"" },
+                    esc(&row.shown),
+                    row.notes
+                        .iter()
+                        .map(|n| format!("<td class=\"small\">{}</td>", esc(n)))
+                        .collect::<String>()
+                )
+            })
+            .collect(),
+        Some(Err(e)) => format!(
+            "<tr><td colspan=\"{}\">{}</td></tr>",
+            t.columns.len(),
+            esc(e)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "<table class=\"compare\" data-testid=\"{}\"><caption>{}</caption><thead><tr>{}</tr></thead><tbody>{body}</tbody></table>",
+        t.id,
+        esc(t.caption),
+        t.columns
+            .iter()
+            .map(|c| format!("<th scope=\"col\">{}</th>", esc(c)))
+            .collect::<String>()
+    )
+}
+
+/// The widgets the app renders itself; here what they show at the defaults before the app runs.
+fn widget(w: Widget, ctx: &Ctx) -> String {
+    match w {
+        Widget::Techniques => {
+            let rows: String = home::TECHNIQUES
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let live = match home::technique_sentence(i, ctx.values, ctx.readings) {
+                        Some((before, spec, v, after)) => format!(
+                            "<span>{}<output data-testid=\"{}\" data-value=\"{}\">{}</output>{}</span>",
+                            esc(&before),
+                            spec.id,
+                            compact_number(v),
+                            esc(&display_number(v, spec.digits)),
+                            esc(&after)
+                        ),
+                        None => "<span>—</span>".to_string(),
+                    };
+                    format!(
+                        "<tr><th scope=\"row\"><a href=\"{}{}\">{}</a></th><td>{}</td><td>{live}</td></tr>",
+                        ctx.root,
+                        page_href(t.page),
+                        esc(t.name),
+                        esc(t.what)
+                    )
+                })
+                .collect();
+            format!(
+                "<table class=\"techniques\"><caption>Three ways to amplify privacy</caption><thead><tr><th scope=\"col\">Technique</th><th scope=\"col\">What happens</th><th scope=\"col\">A live number</th></tr></thead><tbody>{rows}</tbody></table>"
+            )
+        }
+        Widget::AccountingStatus => {
+            let step = training::grid_step(ctx.readings);
+            format!(
+                "<p class=\"small\" data-testid=\"accounting-status\" data-state=\"final\" data-step=\"{}\" role=\"status\">{}</p>",
+                step.map(compact_number).unwrap_or_default(),
+                esc(&training::accounting_status(step, true))
+            )
+        }
+        Widget::Statement => format!(
+            "<div class=\"statement\"><label for=\"privacy-statement\">Privacy statement (plain language)</label><textarea id=\"privacy-statement\" readonly rows=\"9\" data-testid=\"{}\">{}</textarea><button type=\"button\" disabled>Copy statement</button></div>",
+            training::STATEMENT.id,
+            esc(ctx.readings.text(&training::STATEMENT).unwrap_or_default())
+        ),
+        // The simulation runs in the app; its panel and tables fill in once it has.
+        Widget::SimPanel => "<div class=\"sim-panel\"><div class=\"sim-status\"><span>Waiting to start.</span></div></div>".to_string(),
+        Widget::Reproduction | Widget::TableOne => String::new(),
+    }
+}
+
+/// The controls of `params` that apply at these values, as the app's `Controls` shows them, at
+/// their values, disabled until the app takes over.
+fn controls_of(view: View, params: &[&'static ParamSpec], values: &ParamValues) -> String {
+    params
+        .iter()
+        .filter(|spec| is_relevant(view, values, spec))
+        .map(|spec| control(spec, values.get(spec)))
+        .collect()
+}
+
+fn control(spec: &'static ParamSpec, value: Value) -> String {
+    let name = spec.name;
+    let label = if spec.unit.is_empty() {
+        spec.label.to_string()
+    } else {
+        format!("{} ({})", spec.label, spec.unit)
+    };
+    let message = format!(
+        "<p class=\"help\" id=\"help-{name}\">{}</p><p class=\"error\" id=\"err-{name}\" aria-live=\"polite\" data-testid=\"error-{name}\"></p>",
+        esc(spec.help)
+    );
+    let input = match spec.domain {
+        Domain::Choice(options) => {
+            let opts: String = options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    format!(
+                        "<option value=\"{}\"{}>{}</option>",
+                        o.id,
+                        if value == Value::Choice(i) {
+                            " selected"
+                        } else {
+                            ""
+                        },
+                        esc(o.label)
+                    )
+                })
+                .collect();
+            format!(
+                "<select id=\"ctl-{name}\" name=\"{name}\" aria-describedby=\"help-{name} err-{name}\" disabled>{opts}</select>"
+            )
+        }
+        _ => {
+            let shown = spec.format(value);
+            format!(
+                "<div class=\"control-row\"><input type=\"range\" min=\"0\" max=\"{}\" step=\"1\" aria-label=\"{} (slider)\" aria-valuetext=\"{}\" data-testid=\"slider-{name}\" value=\"{}\" disabled><input type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\" id=\"ctl-{name}\" name=\"{name}\" class=\"number\" aria-describedby=\"help-{name} err-{name}\" aria-invalid=\"false\" data-testid=\"field-{name}\" value=\"{}\" disabled></div>",
+                ParamSpec::SLIDER_STEPS,
+                esc(spec.label),
+                esc(&shown),
+                spec.to_slider(value).unwrap_or(0),
+                esc(&shown)
+            )
+        }
+    };
+    format!(
+        "<div class=\"control\"><label for=\"ctl-{name}\">{}</label>{input}{message}</div>",
+        esc(&label)
+    )
+}
+
+/// A figure as the app's `FigureView` shows it, with the picture as an inline SVG.
+fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
+    let id = f.id.as_str();
+    let heading = if embedded { "h1" } else { "h3" };
+    let (picture, caption, after) = match f.chart(values) {
+        Ok(chart) => match inline_svg(&chart, id) {
+            Ok(svg) => (
+                format!("<div class=\"plot-wrap\">{svg}</div>"),
+                chart.summary.clone(),
+                chart
+                    .notes
+                    .iter()
+                    .map(|n| format!("<p class=\"figure-note\">{}</p>", esc(n)))
+                    .collect::<String>(),
+            ),
+            Err(e) => refused(&e),
+        },
+        Err(e) => refused(&e.to_string()),
+    };
+    let exports: String = ["SVG", "PNG", "CSV", "JSON"]
+        .iter()
+        .map(|n| format!("<button type=\"button\" disabled>{n}</button>"))
+        .collect();
+    format!(
+        "<figure class=\"figure\" id=\"fig-{id}\" data-figure=\"{id}\" aria-labelledby=\"title-{id}\"><{heading} class=\"figure-title\" id=\"title-{id}\">{}</{heading}>{picture}<figcaption id=\"desc-{id}\" class=\"figure-summary\">{}</figcaption>{after}<div class=\"figure-share\"><button type=\"button\" disabled>Copy link</button><button type=\"button\" disabled>Copy embed code</button><span class=\"figure-export\" role=\"group\" aria-label=\"Export “{}”\">Export: {exports}</span></div></figure>",
+        esc(f.title),
+        esc(&caption),
+        esc(f.title)
+    )
+}
+
+fn refused(e: &str) -> (String, String, String) {
+    (
+        "<div class=\"plot-wrap refused\"></div>".to_string(),
+        format!("This figure cannot be drawn for these settings: {e}"),
+        format!("<p class=\"figure-error\" role=\"status\">{}</p>", esc(e)),
+    )
+}
+
+/// The SVG of a figure on a page, without its title (the page shows it as a heading): exactly
+/// what `amplify plot <id> --no-title --width 800 --height 500` writes.
+pub fn figure_svg(chart: &Chart, size: (u32, u32)) -> Result<String, String> {
+    let mut out = String::new();
+    let hidden = {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw_chart(&root, chart, &Theme::light(1.0), None)?.legend_hidden
+    };
+    if hidden {
+        out.clear();
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw_chart_legend_below(&root, chart, &Theme::light(1.0), None)?;
+    }
+    Ok(out)
+}
+
+/// [`figure_svg`] made inline: the fixed width and height give way to the viewBox (the page's CSS
+/// sizes it like the canvas), with the figure's title and caption as its accessible name.
+fn inline_svg(chart: &Chart, id: &str) -> Result<String, String> {
+    let svg = figure_svg(chart, FIGURE_SIZE)?;
+    let (w, h) = FIGURE_SIZE;
+    let open = format!("<svg width=\"{w}\" height=\"{h}\" ");
+    let rest = svg
+        .strip_prefix(&open)
+        .ok_or("plotters' SVG does not start as expected")?;
+    Ok(format!(
+        "<svg class=\"static-plot\" role=\"img\" aria-labelledby=\"title-{id}\" aria-describedby=\"desc-{id}\" data-testid=\"static-{id}\" {rest}"
+    ))
+}
+
+/// Escape text for HTML content and double-quoted attributes.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

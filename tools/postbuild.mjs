@@ -1,0 +1,73 @@
+// The last step of a release build (scripts/postbuild.sh, after `amplify prerender`):
+//   - content-hashed names for the assets (main-<hash>.css, boot-<hash>.js, …), so that a deploy
+//     never mixes old and new files; every reference in the HTML, the loader and wasm-bindgen's
+//     glue is rewritten to match (the CSP is unchanged: everything stays same-origin);
+//   - a preload of the glue and the wasm in every document, so their download starts with the page;
+//   - precompressed .gz (zlib level 9) and .br (quality 11) copies of every text file and the wasm,
+//     for static hosts that serve them as they are.
+// Usage: node tools/postbuild.mjs DIST
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync, renameSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+
+const dist = process.argv[2];
+if (!dist) {
+  console.error('postbuild: usage: node tools/postbuild.mjs DIST');
+  process.exit(1);
+}
+
+const files = (dir) => readdirSync(dir).flatMap((f) => {
+  const p = join(dir, f);
+  return statSync(p).isDirectory() ? files(p) : [p];
+});
+const hash = (buf) => createHash('sha256').update(buf).digest('hex').slice(0, 12);
+const read = (name) => readFileSync(join(dist, name), 'utf8');
+const write = (name, text) => writeFileSync(join(dist, name), text);
+
+// Rename one asset to name-<hash>.ext (after its own references were rewritten); returns the name.
+function hashed(name) {
+  const buf = readFileSync(join(dist, name));
+  const dot = name.lastIndexOf('.');
+  const out = `${name.slice(0, dot)}-${hash(buf)}${name.slice(dot)}`;
+  renameSync(join(dist, name), join(dist, out));
+  return out;
+}
+
+const WASM = 'amplification-explorer_bg.wasm';
+const GLUE = 'amplification-explorer.js';
+const names = {};
+names[WASM] = hashed(WASM);
+// The glue's fallback URL of the wasm, then the glue itself.
+write(GLUE, read(GLUE).split(WASM).join(names[WASM]));
+names[GLUE] = hashed(GLUE);
+// The loader imports both.
+write('boot.js', read('boot.js').split(WASM).join(names[WASM]).split(`./${GLUE}`).join(`./${names[GLUE]}`));
+for (const n of ['boot.js', 'early.js', 'main.css']) names[n] = hashed(n);
+
+const html = files(dist).filter((f) => f.endsWith('.html'));
+for (const f of html) {
+  let text = readFileSync(f, 'utf8');
+  const root = text.match(/data-root="([^"]*)"/)?.[1] ?? './';
+  for (const [from, to] of Object.entries(names)) {
+    text = text.split(`"${root}${from}"`).join(`"${root}${to}"`).split(`"./${from}"`).join(`"./${to}"`);
+  }
+  const preload = `<link rel="modulepreload" href="${root}${names[GLUE]}">\n  <link rel="preload" href="${root}${names[WASM]}" as="fetch" type="application/wasm" crossorigin>\n`;
+  text = text.replace('</head>', `  ${preload}</head>`);
+  writeFileSync(f, text);
+}
+
+let raw = 0, gz = 0, br = 0;
+for (const f of files(dist)) {
+  if (!/\.(html|js|css|wasm|svg)$/.test(f)) continue;
+  const buf = readFileSync(f);
+  const g = gzipSync(buf, { level: 9 });
+  const b = brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
+  writeFileSync(`${f}.gz`, g);
+  writeFileSync(`${f}.br`, b);
+  raw += buf.length; gz += g.length; br += b.length;
+}
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.error(`postbuild: ${Object.keys(names).length} assets hashed (${names[WASM]}), ${html.length} documents; ` +
+  `${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli in all`);
+
