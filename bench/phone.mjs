@@ -9,7 +9,8 @@
 // median over the loads of:
 //   - first contentful paint (FCP) and largest contentful paint (LCP), from Chromium's own entries;
 //   - interactive: the end of the first `redraw:<figure-id>` measure (the live app's first figure
-//     drawn), from navigation start;
+//     drawn), from navigation start; on a page without figures, the live app's take-over
+//     (the `app-live` mark);
 //   - layout shift: the sum of the layout-shift entries not caused by input (CLS as Chromium
 //     reports it for the load).
 // Also the same loads unthrottled, and the shipped bytes (gzip and brotli).
@@ -64,9 +65,9 @@ async function load(context, origin, path, throttled) {
   }
   await page.addInitScript(observe);
   await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 120000 });
-  // The live app has drawn its first figure (or, for a page without figures, its readouts).
-  await page.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name.startsWith('redraw:'))
-    || (document.querySelector('main') && !document.querySelector('canvas') && document.readyState === 'complete'),
+  // The live app has drawn its first figure (or, for a page without figures, taken over).
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'live'
+    && (performance.getEntriesByType('measure').some((m) => m.name.startsWith('redraw:')) || !document.querySelector('canvas')),
   null, { timeout: 120000 });
   // First paint may come after the first figure's redraw when long tasks follow it: wait for it.
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60000 })
@@ -80,7 +81,7 @@ async function load(context, origin, path, throttled) {
     return {
       fcp: fcp ? fcp.startTime : null,
       lcp: window.__lcp || null,
-      interactive: redraw.length ? Math.min(...redraw) : null,
+      interactive: redraw.length ? Math.min(...redraw) : performance.getEntriesByName('app-live')[0]?.startTime ?? null,
       cls: window.__cls,
     };
   });
@@ -102,13 +103,14 @@ async function measure(context, origin, path, throttled) {
 /** The first figure each page draws (its embed is measured too). */
 async function firstFigure(context, origin, pageName) {
   const page = await context.newPage();
-  await page.goto(`${origin}/?page=${pageName}`);
+  await page.goto(`${origin}${pageName === 'home' ? '/' : `/${pageName}/`}`);
   const id = await page.waitForSelector('canvas[data-testid^=canvas-]', { timeout: 60000 })
     .then((c) => c.getAttribute('data-testid')).catch(() => null);
   await page.close();
   return id ? id.replace(/^canvas-/, '') : null;
 }
 
+/** The app itself (wasm, js, css) and the home document; each other page's document is similar. */
 function shipped() {
   const files = readdirSync(DIST).filter((f) => ['.wasm', '.js', '.css', '.html'].includes(extname(f)));
   const out = { gzip: 0, brotli: 0 };
@@ -130,8 +132,8 @@ const context = await launch();
 const rows = [];
 for (const p of PAGES) {
   const fig = await firstFigure(context, origin, p);
-  const targets = [[`page ${p}`, `/?page=${p}`]];
-  if (fig) targets.push([`embed ${fig}`, `/?embed=${fig}`]);
+  const targets = [[`page ${p}`, p === 'home' ? '/' : `/${p}/`]];
+  if (fig) targets.push([`embed ${fig}`, `/embed/${fig}/`]);
   for (const [name, path] of targets) {
     const phone = await measure(context, origin, path, true);
     const fast = await measure(context, origin, path, false);
@@ -155,14 +157,20 @@ if (process.argv.includes('--readme')) writeReadme(result);
 /** The README's block between the phone markers, from a result. */
 function writeReadme(result) {
   const ms = (v) => (v == null ? '—' : `${v} ms`);
+  // Before the pre-rendered pages (bench/phone-before.json, measured 2026-11-26 on the same machine).
+  const before = JSON.parse(readFileSync(resolve(ROOT, 'bench/phone-before.json'), 'utf8'));
+  const was = (name) => before.rows.find((r) => r.name === name)?.phone;
   const lines = [
-    `Measured ${result.date} on 2 cores, ${result.chromium}, headless (\`node bench/phone.mjs\`, release build served gzipped). Phone: Lighthouse's mobile profile (1.6 Mbps down, 150 ms round trip, CPU slowed 4×, cache off, 412 × 823), median of ${result.loads} cold loads; "—" where Chromium reported no entry.`,
+    `Measured ${result.date} on 2 cores, ${result.chromium}, headless (\`node bench/phone.mjs\`, release build served gzipped). Phone: Lighthouse's mobile profile (1.6 Mbps down, 150 ms round trip, CPU slowed 4×, cache off, 412 × 823), median of ${result.loads} cold loads; "—" where Chromium reported no entry. "Before" is the same view before the pages were pre-rendered (${before.date}, \`bench/phone-before.json\`): nothing was painted until the wasm had started.`,
     '',
-    '| view | FCP | LCP | first figure drawn | layout shift | unthrottled FCP / first figure |',
+    '| view | FCP (before) | LCP (before) | first figure drawn (before) | layout shift (before) | unthrottled FCP / first figure |',
     '|---|---|---|---|---|---|',
-    ...result.rows.map((r) => `| ${r.name} | ${ms(r.phone.fcp_ms)} | ${ms(r.phone.lcp_ms)} | ${ms(r.phone.interactive_ms)} | ${r.phone.cls} | ${ms(r.unthrottled.fcp_ms)} / ${ms(r.unthrottled.interactive_ms)} |`),
+    ...result.rows.map((r) => {
+      const b = was(r.name) || {};
+      return `| ${r.name} | ${ms(r.phone.fcp_ms)} (${ms(b.fcp_ms)}) | ${ms(r.phone.lcp_ms)} (${ms(b.lcp_ms)}) | ${ms(r.phone.interactive_ms)} (${ms(b.interactive_ms)}) | ${r.phone.cls} (${b.cls ?? '—'}) | ${ms(r.unthrottled.fcp_ms)} / ${ms(r.unthrottled.interactive_ms)} |`;
+    }),
     '',
-    `Shipped (wasm, js, css, html): ${result.shipped.gzip_kb} KB gzipped, ${result.shipped.brotli_kb} KB brotli. Targets (issue 19): FCP ≤ 1.0 s, LCP ≤ 1.5 s, first figure ≤ 3.0 s, layout shift ≤ 0.05.`,
+    `Shipped: the app (wasm, js, css) and the home document, ${result.shipped.gzip_kb} KB gzipped, ${result.shipped.brotli_kb} KB brotli (before: ${before.shipped.gzip_kb} KB and ${before.shipped.brotli_kb} KB). Targets (issue 19): FCP ≤ 1.0 s, LCP ≤ 1.5 s, first figure ≤ 3.0 s, layout shift ≤ 0.05.`,
   ];
   const path = resolve(ROOT, 'README.md');
   const text = readFileSync(path, 'utf8');

@@ -15,8 +15,15 @@ pub fn location_search() -> String {
 }
 
 /// The app's root as an absolute URL ending in `/`: the pre-rendered document says where it is
-/// relative to itself (`<html data-root="../">`); a document without it is the root.
+/// relative to itself (`<html data-root="../">`); a document without it is the root. Read once,
+/// at the first call (during start-up): after an in-app navigation the address is another view's
+/// while the document, and its `data-root`, stay the first one's.
 pub fn app_root() -> String {
+    static ROOT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ROOT.get_or_init(find_app_root).clone()
+}
+
+fn find_app_root() -> String {
     let Some(w) = window() else {
         return String::new();
     };

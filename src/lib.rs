@@ -54,6 +54,8 @@ pub fn take_over(mount: impl FnOnce()) {
         let _ = root.class_list().remove_1("stale");
         let _ = root.set_attribute("data-app", "live");
     }
+    // For the phone benchmark: when a page without figures became live.
+    browser::mark("app-live");
 }
 
 /// If a panic happens despite everything (wasm cannot unwind, so the app is dead), replace the

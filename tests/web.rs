@@ -25,11 +25,14 @@ fn document() -> web_sys::Document {
 }
 
 fn set_url(query: &str) {
-    let w = web_sys::window().unwrap();
-    let path = w.location().pathname().unwrap();
-    w.history()
+    // At the app's root: the app writes each view's own path (`subsampling/`) as it runs, and a
+    // path that names a view wins over the query's `page=`.
+    let root = amplification_explorer::browser::app_root();
+    web_sys::window()
         .unwrap()
-        .replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{query}")))
+        .history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(&format!("{root}{query}")))
         .unwrap();
 }
 

@@ -106,8 +106,17 @@ pub fn document(view: View, template: &str) -> Result<String, String> {
         View::Page(p) => p.id().to_string(),
         View::Embed(f) => format!("embed/{}", f.id),
     };
+    // Every view's id, for public/early.js to redirect an old link only to a view that exists.
+    let views: Vec<String> = views()
+        .into_iter()
+        .map(|v| match v {
+            View::Page(p) => p.id().to_string(),
+            View::Embed(f) => format!("embed/{}", f.id),
+        })
+        .collect();
     Ok(format!(
-        "<!DOCTYPE html>\n<html lang=\"en\" data-root=\"{root}\" data-view=\"{id}\">\n<head>{head}</head>\n<body>\n{}\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\" data-root=\"{root}\" data-view=\"{id}\" data-views=\"{}\">\n<head>{head}</head>\n<body>\n{}\n</body>\n</html>\n",
+        views.join(" "),
         body(view, &root)
     ))
 }

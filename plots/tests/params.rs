@@ -1,7 +1,10 @@
 //! Parameter declarations and URL state: defaults valid, slider mapping, hostile query strings.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
-use amp_plots::pages::{parse_query, percent_decode, to_query, Page, View};
+use amp_plots::pages::{
+    page_links, params_query, parse_location, parse_query, percent_decode, to_query,
+    view_from_path, view_path, Page, View,
+};
 use amp_plots::param as p;
 use amp_plots::params::{by_name, ChoiceEnum, Domain, ParamSpec, ParamValues, Value, PARAMS};
 use proptest::prelude::*;
@@ -243,6 +246,83 @@ proptest! {
             Err(_) => {
                 prop_assert_eq!(s.values.get(spec), spec.default);
                 prop_assert_eq!(s.notices.len(), 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_view_has_its_own_path_and_the_path_names_it_back() {
+    let views = Page::ALL
+        .into_iter()
+        .map(View::Page)
+        .chain(amp_plots::figures::FIGURES.iter().map(View::Embed));
+    let mut seen = std::collections::HashSet::new();
+    for view in views {
+        let path = view_path(view);
+        assert!(seen.insert(path.clone()), "{path} twice");
+        if view == View::Page(Page::Home) {
+            assert_eq!(path, "");
+            assert_eq!(view_from_path(&path), None);
+        } else {
+            assert!(path.ends_with('/'), "{path}");
+            assert_eq!(view_from_path(&path), Some(view), "{path}");
+            // Without the trailing slash, or with the document's name, it is the same view.
+            assert_eq!(view_from_path(path.trim_end_matches('/')), Some(view));
+            assert_eq!(view_from_path(&format!("{path}index.html")), Some(view));
+        }
+    }
+    for junk in [
+        "nowhere/",
+        "embed/",
+        "embed/nothing/",
+        "training/extra/",
+        "a/b/c/",
+    ] {
+        assert_eq!(view_from_path(junk), None, "{junk}");
+    }
+}
+
+#[test]
+fn an_address_is_the_views_path_then_its_parameters() {
+    let mut v = ParamValues::default();
+    v.set_text(p::EPS.spec, "0.25").unwrap();
+    let view = View::Page(Page::Subsampling);
+    let q = params_query(view, &v);
+    assert_eq!(to_query(view, &v), format!("?page=subsampling&{}", &q[1..]));
+    // The path names the view; the query holds only the parameters.
+    let s = parse_location(&view_path(view), &q);
+    assert_eq!((s.view, &s.values), (view, &v));
+    assert!(s.notices.is_empty(), "{:?}", s.notices);
+    // A path's view wins over an old link's `page=`; at the root, the query's view is used.
+    assert_eq!(
+        parse_location("limits/", "?page=renyi").view,
+        View::Page(Page::Limits)
+    );
+    assert_eq!(
+        parse_location("", "?page=renyi").view,
+        View::Page(Page::Renyi)
+    );
+    assert_eq!(parse_location("", "").view, View::Page(Page::Home));
+}
+
+#[test]
+fn prose_links_to_pages_point_at_the_pages_own_addresses() {
+    let html = r#"<p><a href="?page=limits" data-page="limits">x</a> and <a href="?page=home" data-page="home">y</a>, <a href="https://x.org/?page=a">z</a></p>"#;
+    assert_eq!(
+        page_links(html, "../"),
+        r#"<p><a href="../limits/" data-page="limits">x</a> and <a href="../" data-page="home">y</a>, <a href="https://x.org/?page=a">z</a></p>"#
+    );
+    // Every prose link in the pages names a page that exists.
+    for page in Page::ALL {
+        for s in page.spec().sections {
+            if let amp_plots::pages::Section::Prose(html) = s {
+                for (i, _) in html.match_indices("href=\"?page=") {
+                    let id = &html[i + "href=\"?page=".len()..];
+                    let id = &id[..id.find('"').unwrap()];
+                    assert!(Page::from_id(id).is_some(), "{} links to {id}", page.id());
+                }
+                assert!(!page_links(html, "./").contains("?page="));
             }
         }
     }

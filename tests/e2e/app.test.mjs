@@ -43,7 +43,8 @@ async function open(path, opts = {}) {
   });
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto((opts.origin || origin) + path);
-  await page.waitForFunction(() => document.querySelector('main') !== null);
+  // The pre-rendered page is there at once; the live app replaces it when the wasm has started.
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
   return { page, problems };
 }
 
@@ -69,8 +70,8 @@ function cli(args) {
 
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
-  const links = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('href')));
-  assert.deepEqual(links, ['?page=home', '?page=subsampling', '?page=limits', '?page=accuracy', '?page=renyi', '?page=training', '?page=risk', '?page=shuffling', '?page=iteration']);
+  const links = await page.$$eval('nav a', (as) => as.map((a) => new URL(a.href).pathname));
+  assert.deepEqual(links, ['/', '/subsampling/', '/limits/', '/accuracy/', '/renyi/', '/training/', '/risk/', '/shuffling/', '/iteration/']);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
@@ -148,7 +149,7 @@ test('back and forward move between pages', async () => {
   const { page, problems } = await open('/');
   await page.click('[data-testid=nav-subsampling]');
   await page.waitForSelector('[data-testid=epsilon-prime]');
-  assert.equal(new URL(page.url()).searchParams.get('page'), 'subsampling');
+  assert.equal(new URL(page.url()).pathname, '/subsampling/');
   await page.goBack();
   await page.waitForSelector('[data-testid=home-epsilon-prime]');
   await page.goForward();
@@ -169,14 +170,14 @@ test('the document title names the page or the embedded figure; modified clicks 
   await page.click('[data-testid=nav-limits]', { modifiers: ['Control'] });
   await page.click('[data-testid=nav-shuffling]', { modifiers: ['Shift'] });
   await page.waitForTimeout(300);
-  assert.equal(new URL(page.url()).searchParams.get('page'), 'renyi');
+  assert.equal(new URL(page.url()).pathname, '/renyi/');
   assert.equal(await page.locator('[data-testid=rdp-at-order]').count(), 1);
   for (const p of page.context().pages().slice(pagesBefore)) await p.close();
   // A link inside the prose (home page) navigates in place on a plain click.
   await page.click('[data-testid=nav-home]');
   await page.click('a[data-page=limits]');
   await page.waitForSelector('[data-testid=epsilon-p]');
-  assert.equal(new URL(page.url()).searchParams.get('page'), 'limits');
+  assert.equal(new URL(page.url()).pathname, '/limits/');
   assert.equal(await page.title(), 'When subsampling stops being free · Amplification Explorer');
   await page.goto(page.url().replace(/\?.*$/, '?embed=rdp-base'));
   await page.waitForSelector('h1');

@@ -1,0 +1,197 @@
+// End-to-end tests of the pre-rendered site (amp_plots::prerender, written by `amplify prerender`
+// in Trunk's post-build hook): what a reader without JavaScript, a search engine or a printer gets,
+// and the live app's take-over of it.
+//   node --test tests/e2e/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serve } from './server.mjs';
+import { launch } from './browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const DIST = resolve(ROOT, 'dist');
+const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'release', 'amplify');
+const PAGES = ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration'];
+const FIGURES = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
+const pagePath = (p) => (p === 'home' ? '/' : `/${p}/`);
+const fileOf = (path) => join(DIST, path, 'index.html');
+
+let server, origin, noJs, live;
+
+before(async () => {
+  server = await serve(DIST);
+  origin = `http://127.0.0.1:${server.address().port}`;
+  noJs = await launch({ javaScriptEnabled: false });
+  live = await launch();
+});
+
+after(async () => {
+  await noJs?.close();
+  await live?.close();
+  server?.close();
+});
+
+/** Open `path` in `context`, recording console errors, page errors, failed and foreign requests. */
+async function open(context, path) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => {
+    // Without JavaScript the browser drops the preloads of the glue and the wasm: not a problem.
+    if (context === noJs && /\.(js|wasm)$/.test(r.url())) return;
+    problems.push(`request failed: ${r.url()}`);
+  });
+  page.on('request', (r) => { if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) problems.push(`request left 127.0.0.1: ${r.url()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(origin + path);
+  return { page, problems };
+}
+
+test('without JavaScript every page shows its prose, its controls at the defaults, its numbers and its figures as SVG', async () => {
+  for (const id of PAGES) {
+    const { page, problems } = await open(noJs, pagePath(id));
+    assert.equal(await page.locator('h1').count(), 1, id);
+    assert.ok((await page.textContent('.lede')).length > 80, `${id}: the opening paragraph`);
+    const figures = FIGURES.filter((f) => f.page === id);
+    assert.equal(await page.locator('svg.static-plot').count(), figures.length, `${id}: one SVG per figure`);
+    for (const f of figures) {
+      // Each figure has its title, a picture with drawn curves, and its caption.
+      assert.equal(await page.locator(`#fig-${f.id} .figure-title`).textContent(), f.title);
+      assert.ok(await page.locator(`#fig-${f.id} svg.static-plot polyline, #fig-${f.id} svg.static-plot rect`).count() > 5, `${f.id}: drawn`);
+      assert.ok((await page.textContent(`#fig-${f.id} figcaption`)).length > 20, `${f.id}: caption`);
+    }
+    if (id !== 'home') {
+      assert.ok(await page.locator('.controls input, .controls select').count() > 0, `${id}: controls`);
+      // Every number shown is a number, never NaN or ∞.
+      const shown = await page.$$eval('.readout output', (os) => os.map((o) => o.textContent));
+      assert.ok(shown.length > 0, `${id}: readouts`);
+      for (const t of shown) assert.ok(t === '—' || /^-?[0-9.,]+(e-?[0-9]+)?[%×]?$/.test(t.replace(/ /g, '')), `${id}: readout "${t}"`);
+    }
+    assert.deepEqual(problems, [], id);
+    await page.close();
+  }
+  for (const f of FIGURES) {
+    const { page, problems } = await open(noJs, `/embed/${f.id}/`);
+    assert.equal(await page.locator('h1').textContent(), f.title);
+    assert.equal(await page.locator('svg.static-plot').count(), 1, f.id);
+    assert.equal(await page.locator('nav').count(), 0, f.id);
+    assert.deepEqual(problems, [], f.id);
+    await page.close();
+  }
+});
+
+test('search engines: every document has its title, a description and the page\'s first paragraph in the HTML', () => {
+  for (const id of PAGES) {
+    const html = readFileSync(fileOf(pagePath(id)), 'utf8');
+    const title = html.match(/<title>([^<]*)<\/title>/)?.[1] ?? '';
+    const description = html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? '';
+    const lede = html.match(/<p class="lede">([^<]*)<\/p>/)?.[1] ?? '';
+    assert.match(title, /Amplification Explorer/, id);
+    assert.ok(description.length > 80, `${id}: description`);
+    assert.ok(lede.length > 80, `${id}: first paragraph`);
+    assert.equal(description, lede, `${id}: the description is the first paragraph`);
+  }
+  for (const f of FIGURES) {
+    const html = readFileSync(fileOf(`/embed/${f.id}/`), 'utf8');
+    assert.ok(html.includes(`<title>${f.title.replace(/&/g, '&amp;')} · Amplification Explorer</title>`), f.id);
+    assert.match(html, /<meta name="description" content="[^"]{40,}"/, f.id);
+  }
+});
+
+test('every pre-rendered figure is exactly the SVG the CLI writes for it at the defaults', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'amp-prerender-'));
+  for (const f of FIGURES) {
+    const out = join(dir, `${f.id}.svg`);
+    execFileSync(AMPLIFY, ['plot', f.id, '--no-title', '--width', '800', '--height', '500', '--out', out]);
+    const cli = readFileSync(out, 'utf8').replace(/^<svg width="800" height="500" /, '<svg ');
+    for (const path of [pagePath(f.page), `/embed/${f.id}/`]) {
+      const html = readFileSync(fileOf(path), 'utf8');
+      const start = html.indexOf(`<svg class="static-plot" role="img" aria-labelledby="title-${f.id}"`);
+      assert.ok(start >= 0, `${f.id} on ${path}`);
+      const svg = html.slice(start, html.indexOf('</svg>', start) + '</svg>'.length)
+        .replace(/^<svg class="static-plot" role="img" aria-labelledby="[^"]*" aria-describedby="[^"]*" data-testid="[^"]*" /, '<svg ');
+      assert.equal(svg, cli.trim(), `${f.id} on ${path}`);
+    }
+  }
+});
+
+test('static hosts: hashed asset names, every reference resolves, precompressed copies beside each file', () => {
+  const names = readdirSync(DIST);
+  for (const stem of ['amplification-explorer_bg', 'amplification-explorer', 'boot', 'early', 'main']) {
+    assert.ok(names.some((n) => new RegExp(`^${stem}-[0-9a-f]{12}\\.(wasm|js|css)$`).test(n)), `${stem} is content-hashed`);
+  }
+  for (const n of ['boot.js', 'early.js', 'main.css', 'amplification-explorer.js', 'amplification-explorer_bg.wasm']) {
+    assert.ok(!names.includes(n), `${n} left unhashed`);
+  }
+  for (const path of [...PAGES.map(pagePath), ...FIGURES.map((f) => `/embed/${f.id}/`)]) {
+    const file = fileOf(path);
+    const html = readFileSync(file, 'utf8');
+    for (const [, ref] of html.matchAll(/(?:href|src)="([^"#?:]+\.(?:js|css|wasm))"/g)) {
+      assert.ok(existsSync(resolve(join(DIST, path), ref)), `${path}: ${ref}`);
+    }
+    assert.ok(existsSync(`${file}.gz`) && existsSync(`${file}.br`), `${path}: .gz and .br`);
+  }
+  for (const n of names.filter((x) => /\.(js|css|wasm)$/.test(x))) {
+    assert.ok(names.includes(`${n}.gz`) && names.includes(`${n}.br`), `${n}: .gz and .br`);
+  }
+});
+
+test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
+  for (const id of PAGES) {
+    const { page, problems } = await open(live, pagePath(id));
+    await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
+    await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.dataset.painted === 'true'), null, { timeout: 60000 });
+    assert.equal(await page.locator('[data-prerendered]').count(), 0, id);
+    const shift = await page.evaluate(() => new Promise((ok) => {
+      let total = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+      setTimeout(() => ok(total), 200);
+    }));
+    assert.ok(shift <= 0.05, `${id}: layout shift ${shift}`);
+    assert.deepEqual(problems, [], id);
+    await page.close();
+  }
+});
+
+test('links of earlier versions land on the same view, with their settings and fragment', async () => {
+  const { page, problems } = await open(live, '/?page=training&sigma=2&steps=100#fig-tpr-vs-steps');
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
+  const url = new URL(page.url());
+  assert.equal(url.pathname, '/training/');
+  assert.equal(url.searchParams.get('sigma'), '2');
+  assert.equal(url.hash, '#fig-tpr-vs-steps');
+  assert.equal(await page.inputValue('[data-testid=field-sigma]'), '2');
+  await page.close();
+  const embed = await open(live, '/?embed=sample-budget&eps=2');
+  await embed.page.waitForFunction(() => document.documentElement.dataset.app === 'live');
+  assert.equal(new URL(embed.page.url()).pathname, '/embed/sample-budget/');
+  assert.equal(await embed.page.inputValue('[data-testid=field-eps]'), '2');
+  await embed.page.close();
+  assert.deepEqual([...problems, ...embed.problems], []);
+});
+
+test('a link with other settings marks the pre-rendered numbers as updating until the app replaces them', async () => {
+  // Without JavaScript nothing runs: the static page shows its defaults, not marked.
+  const still = await open(noJs, '/subsampling/?eps=3');
+  assert.equal(await still.page.locator('[data-testid=static-status]').isVisible(), false);
+  await still.page.close();
+  // With it, the wasm is held back so the static page can be looked at first.
+  const page = await live.newPage();
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(/\.wasm$/, async (route) => { await held; await route.continue(); });
+  await page.goto(`${origin}/subsampling/?eps=3`);
+  await page.waitForSelector('[data-testid=static-status]', { state: 'visible' });
+  assert.equal(await page.evaluate(() => document.documentElement.classList.contains('stale')), true);
+  release();
+  await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
+  assert.equal(await page.evaluate(() => document.documentElement.classList.contains('stale')), false);
+  assert.equal(await page.inputValue('[data-testid=field-eps]'), '3');
+  await page.close();
+});
