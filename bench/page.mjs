@@ -56,7 +56,7 @@ async function allPainted(page) {
 }
 
 async function measurePage(context, origin, { page: id, query, sliders }) {
-  const url = `${origin}/?page=${id}${query ? `&${query}` : ''}`;
+  const url = `${origin}/${id === 'home' ? '' : `${id}/`}${query ? `?${query}` : ''}`;
   const painted = [];
   for (let i = 0; i < LOADS; i++) {
     const page = await context.newPage();
@@ -104,7 +104,7 @@ async function measureSimulation(context, origin, population) {
     window.__long = [];
     new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push([e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto(`${origin}/?page=accuracy&population=${population}&runs=1000&N=10001`);
+  await page.goto(`${origin}/accuracy/?population=${population}&runs=1000&N=10001`);
   await page.waitForSelector('[data-testid=sim-done]', { timeout: 120_000 });
   await allPainted(page);
   const doneMs = await page.evaluate(() => performance.now());
@@ -130,7 +130,7 @@ async function measureSimulation(context, origin, population) {
  *  PLDs; `account:quick`: every readout, calibration included) and the figures' redraws; once the
  *  controls rest, the refined numbers (`pld:fine`, `account:fine`), and the longest task. */
 async function measureTraining(context, origin) {
-  const url = `${origin}/?page=training&dataset=60000&batch=600&length=steps&steps=10000&sigma=1&delta=1e-5&target-eps=3`;
+  const url = `${origin}/training/?dataset=60000&batch=600&length=steps&steps=10000&sigma=1&delta=1e-5&target-eps=3`;
   const page = await context.newPage();
   await page.addInitScript(() => {
     window.__long = [];
@@ -215,7 +215,7 @@ async function measureTraining(context, origin) {
  *  (`risk:quick`, the four inverses included); per input on the σ slider (a new composition)
  *  the same; and once the controls rest the refined readouts and the deferred figures. */
 async function measureRisk(context, origin) {
-  const url = `${origin}/?page=risk&mech=gaussian&sigma=1&q=0.01&steps=10000&fpr=0.01&delta=1e-5&target-tpr=0.05&target-eps=3`;
+  const url = `${origin}/risk/?mech=gaussian&sigma=1&q=0.01&steps=10000&fpr=0.01&delta=1e-5&target-tpr=0.05&target-eps=3`;
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
@@ -250,7 +250,7 @@ async function measureRisk(context, origin) {
  *  issue's target is ≤ 50 ms for the clone bound), and the inverse for the target
  *  (`shuffle:inverse`); and the deferred figures once the controls rest. */
 async function measureShuffling(context, origin) {
-  const url = `${origin}/?page=shuffling&eps0=1&users=1000000&delta=1e-6&target-eps=0.1`;
+  const url = `${origin}/shuffling/?eps0=1&users=1000000&delta=1e-6&target-eps=0.1`;
   const page = await context.newPage();
   await page.goto(url);
   await allPainted(page);

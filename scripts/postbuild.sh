@@ -3,9 +3,11 @@
 # rebuild, in Trunk's staging directory before it becomes dist/:
 #   1. `amplify prerender`: every page and every figure's embed as static HTML with inline SVG,
 #      from the same declarations the app renders (plots/src/prerender.rs);
-#   2. tools/postbuild.mjs: content-hashed asset names, and precompressed .gz and .br copies.
+#   2. tools/postbuild.mjs: content-hashed asset names and precompressed .br copies;
+#   3. tools/precompress: precompressed .gz copies (Zopfli).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${TRUNK_STAGING_DIR:?postbuild runs as Trunk\'s post_build hook (TRUNK_STAGING_DIR is unset)}
 cargo run --quiet --release --locked --bin amplify -- prerender --dist "$dir" >&2
 node tools/postbuild.mjs "$dir"
+cargo run --quiet --release --locked -p precompress -- "$dir"

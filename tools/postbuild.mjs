@@ -3,13 +3,13 @@
 //     never mixes old and new files; every reference in the HTML, the loader and wasm-bindgen's
 //     glue is rewritten to match (the CSP is unchanged: everything stays same-origin);
 //   - a preload of the glue and the wasm in every document, so their download starts with the page;
-//   - precompressed .gz (zlib level 9) and .br (quality 11) copies of every text file and the wasm,
-//     for static hosts that serve them as they are.
+//   - precompressed .br (quality 11) copies of every text file and the wasm, for static hosts that
+//     serve them as they are (the .gz copies come next, from tools/precompress, with Zopfli).
 // Usage: node tools/postbuild.mjs DIST
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, renameSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
 
 const dist = process.argv[2];
 if (!dist) {
@@ -57,17 +57,15 @@ for (const f of html) {
   writeFileSync(f, text);
 }
 
-let raw = 0, gz = 0, br = 0;
+let raw = 0, br = 0;
 for (const f of files(dist)) {
   if (!/\.(html|js|css|wasm|svg)$/.test(f)) continue;
   const buf = readFileSync(f);
-  const g = gzipSync(buf, { level: 9 });
   const b = brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
-  writeFileSync(`${f}.gz`, g);
   writeFileSync(`${f}.br`, b);
-  raw += buf.length; gz += g.length; br += b.length;
+  raw += buf.length; br += b.length;
 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.error(`postbuild: ${Object.keys(names).length} assets hashed (${names[WASM]}), ${html.length} documents; ` +
-  `${kb(raw)} raw, ${kb(gz)} gzip, ${kb(br)} brotli in all`);
+  `${kb(raw)} raw, ${kb(br)} brotli in all`);
 

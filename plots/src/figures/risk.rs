@@ -456,7 +456,7 @@ fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
 fn fpr_grid(lo: f64) -> Vec<f64> {
     let mut xs = log_grid(lo, 1.0, 90);
     xs.extend((1..100).map(|i| i as f64 / 100.0));
-    xs.sort_by(f64::total_cmp);
+    amp_math::sort_floats(&mut xs);
     xs.dedup();
     xs
 }

@@ -245,7 +245,7 @@ fn tpr_rows(run: &Run, a: &Attack, eps: Option<f64>) -> Vec<TableRow> {
     let mut fprs = vec![0.001, 0.01, 0.1];
     if !fprs.contains(&run.fpr) {
         fprs.push(run.fpr);
-        fprs.sort_by(f64::total_cmp);
+        amp_math::sort_floats(&mut fprs);
     }
     let mu = gdp(run).and_then(Result::ok);
     let cell = |x: Option<f64>| x.map(percent).unwrap_or_else(|| "—".into());
