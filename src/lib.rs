@@ -7,6 +7,7 @@ pub mod browser;
 pub mod canvas;
 pub mod components;
 pub mod pages;
+pub mod prose;
 pub mod sim;
 pub mod state;
 
@@ -95,6 +96,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let runner = sim::SimRunner::new();
     provide_context(runner);
+    provide_context(prose::ProseStore::start());
     // The median simulation runs whenever something on screen needs it (the accuracy page or an
     // embedded simulated figure), for the current population, N, runs and seed.
     Effect::new(move |_| {

@@ -43,7 +43,7 @@ write(GLUE, read(GLUE).split(WASM).join(names[WASM]));
 names[GLUE] = hashed(GLUE);
 // The loader imports both.
 write('boot.js', read('boot.js').split(WASM).join(names[WASM]).split(`./${GLUE}`).join(`./${names[GLUE]}`));
-for (const n of ['boot.js', 'early.js', 'main.css']) names[n] = hashed(n);
+for (const n of ['boot.js', 'early.js', 'main.css', 'content.json']) names[n] = hashed(n);
 
 const html = files(dist).filter((f) => f.endsWith('.html'));
 for (const f of html) {
@@ -52,6 +52,8 @@ for (const f of html) {
   for (const [from, to] of Object.entries(names)) {
     text = text.split(`"${root}${from}"`).join(`"${root}${to}"`).split(`"./${from}"`).join(`"./${to}"`);
   }
+  // Where the app finds every page's prose (amp_plots::prerender, src/prose.rs).
+  text = text.replace(' data-root="', ` data-content="${root}${names['content.json']}" data-root="`);
   const preload = `<link rel="modulepreload" href="${root}${names[GLUE]}">\n  <link rel="preload" href="${root}${names[WASM]}" as="fetch" type="application/wasm" crossorigin>\n`;
   text = text.replace('</head>', `  ${preload}</head>`);
   writeFileSync(f, text);
@@ -59,7 +61,7 @@ for (const f of html) {
 
 let raw = 0, br = 0;
 for (const f of files(dist)) {
-  if (!/\.(html|js|css|wasm|svg)$/.test(f)) continue;
+  if (!/\.(html|js|css|wasm|svg|json)$/.test(f)) continue;
   const buf = readFileSync(f);
   const b = brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
   writeFileSync(`${f}.br`, b);

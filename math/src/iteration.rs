@@ -318,7 +318,7 @@ pub fn plot_positions(steps: u64, max_points: usize) -> Result<Vec<u64>, MathErr
         let m = (m.round() as u64).clamp(1, steps);
         v.push(steps - m + 1);
     }
-    v.sort_unstable();
+    crate::heap_sort_by(&mut v, |a, b| a < b);
     v.dedup();
     Ok(v)
 }

@@ -281,7 +281,8 @@ impl Tradeoff {
             let s = exp(-hi.min(SLOPE_CAP));
             lines.push((1.0 - s, s));
         }
-        lines.sort_by(|x, y| x.1.total_cmp(&y.1));
+        // Unstable is enough: the envelope keeps the lower of two lines of equal slope.
+        crate::heap_sort_by(&mut lines, |x, y| x.1.total_cmp(&y.1).is_lt());
         let add_lo = Envelope::new(lines.into_iter());
         // The advantage δ(0), the same in both directions for the true pair.
         let zero = epsilons.partition_point(|&e| e < 0.0);
@@ -379,7 +380,7 @@ fn lattice(pairs: &[&PldPair]) -> Result<Vec<f64>, MathError> {
         .map(|p| (p.offset - 1, p.offset + p.masses.len() as i64))
         .collect();
     ranges.push((0, 0));
-    ranges.sort_unstable();
+    crate::heap_sort_by(&mut ranges, |a, b| a < b);
     let mut idx: Vec<i64> = Vec::new();
     for (lo, hi) in ranges {
         let from = idx.last().map_or(lo, |&l| lo.max(l + 1));

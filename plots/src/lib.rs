@@ -11,8 +11,10 @@ pub mod param;
 pub mod params;
 pub mod probe;
 
-#[cfg(feature = "svg")]
+#[cfg(all(feature = "svg", feature = "prose"))]
 pub mod prerender;
+#[cfg(feature = "prose")]
+pub mod prose;
 #[cfg(feature = "svg")]
 pub mod svg;
 

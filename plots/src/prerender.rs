@@ -18,6 +18,7 @@ use crate::pages::{
     Readings, Section, TableSpec, View, Widget, Workbench,
 };
 use crate::params::{Domain, ParamSpec, ParamValues, Value};
+use crate::prose::{content_json, prose_html};
 use plotters::prelude::*;
 
 /// The size a pre-rendered figure is drawn at, in SVG user units: the canvas's 16:10 box
@@ -45,9 +46,10 @@ pub fn views() -> Vec<View> {
 }
 
 /// The whole site from Trunk's `index.html` (its `<head>` is kept, with the title and description
-/// of each view and its relative URLs rewritten for the view's depth).
+/// of each view and its relative URLs rewritten for the view's depth), and `content.json`: every
+/// page's prose, which the app reads instead of carrying it in the wasm.
 pub fn site(template: &str) -> Result<Vec<Document>, String> {
-    views()
+    let mut docs = views()
         .into_iter()
         .map(|view| {
             Ok(Document {
@@ -55,7 +57,12 @@ pub fn site(template: &str) -> Result<Vec<Document>, String> {
                 html: document(view, template)?,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    docs.push(Document {
+        path: "content.json".into(),
+        html: content_json(),
+    });
+    Ok(docs)
 }
 
 /// The relative path from a view's directory back to the app's root (`""`, `"../"`, `"../../"`).
@@ -218,9 +225,10 @@ fn page_href(p: Page) -> String {
 
 fn section(s: &Section, ctx: &Ctx) -> String {
     match s {
-        Section::Prose(html) => format!(
-            "<section class=\"explain\">{}</section>",
-            page_links(html, ctx.root)
+        Section::Prose(p) => format!(
+            "<section class=\"explain\" data-prose=\"{}\">{}</section>",
+            p.0,
+            page_links(prose_html(*p).unwrap_or_default(), ctx.root)
         ),
         Section::Workbench(w) => workbench(w, ctx),
         Section::Figures { label, figures } => format!(

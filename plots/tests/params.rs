@@ -316,7 +316,8 @@ fn prose_links_to_pages_point_at_the_pages_own_addresses() {
     // Every prose link in the pages names a page that exists.
     for page in Page::ALL {
         for s in page.spec().sections {
-            if let amp_plots::pages::Section::Prose(html) = s {
+            if let amp_plots::pages::Section::Prose(p) = s {
+                let html = amp_plots::prose::prose_html(*p).unwrap();
                 for (i, _) in html.match_indices("href=\"?page=") {
                     let id = &html[i + "href=\"?page=".len()..];
                     let id = &id[..id.find('"').unwrap()];

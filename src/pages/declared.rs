@@ -72,9 +72,11 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
 
 fn section(s: &'static Section, readings: Memo<Readings>) -> AnyView {
     match s {
-        Section::Prose(html) => {
-            let html = amp_plots::pages::page_links(html, &crate::browser::app_root());
-            view! { <section class="explain" inner_html=html></section> }.into_any()
+        Section::Prose(p) => {
+            let store = expect_context::<crate::prose::ProseStore>();
+            let root = crate::browser::app_root();
+            let html = move || amp_plots::pages::page_links(&store.html(p.0), &root);
+            view! { <section class="explain" data-prose=p.0 inner_html=html></section> }.into_any()
         }
         Section::Workbench(w) => workbench(w, readings),
         Section::Figures { label, figures } => view! {

@@ -11,6 +11,7 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml',
+  '.json': 'application/json',
   '.png': 'image/png',
 };
 

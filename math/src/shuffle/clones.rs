@@ -531,7 +531,7 @@ pub(super) fn published_delta(
     let mut active: Vec<i64> = grid(wlo - h - (STEP - 1), whi - h)
         .chain(grid(top - whi - (STEP - 1), top - wlo))
         .collect();
-    active.sort_unstable();
+    crate::heap_sort_by(&mut active, |a, b| a < b);
     active.dedup();
     let stop = |dp: f64, dq: f64, used: f64| -> Option<f64> {
         if dp.max(dq) > target {

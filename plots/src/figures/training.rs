@@ -503,7 +503,7 @@ pub fn noise_for_target(values: &ParamValues) -> ChartResult {
         .map(|b| b.round().max(1.0) as u64)
         .collect();
     batches.push(t.batch);
-    batches.sort_unstable();
+    amp_math::heap_sort_by(&mut batches, |a, b| a < b);
     batches.dedup();
     let mut sigma = Vec::new();
     let mut per = Vec::new();

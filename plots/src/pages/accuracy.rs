@@ -58,12 +58,12 @@ pub static SPEC: PageSpec = PageSpec {
             results_title: Some("What the sample may spend"),
             groups: &[Group::numbers(&[&EPSILON_N, &DELTA_N, &Q_VALUE, &RATE_FOR_Q])],
         }),
-        Section::Prose(include_str!("../../content/accuracy-budget.html")),
+        Section::Prose(super::Prose("accuracy-budget")),
         Section::Figures {
             label: "Amplified budget",
             figures: &[FigureId::VarianceFractionQ],
         },
-        Section::Prose(include_str!("../../content/accuracy-mean.html")),
+        Section::Prose(super::Prose("accuracy-mean")),
         Section::Workbench(Workbench {
             label: "The mean",
             controls: &[Controls::new("The population and its values", &[
@@ -79,7 +79,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Figures of the mean",
             figures: &[FigureId::MeanVarianceVsRate, FigureId::MeanNoiseRatio],
         },
-        Section::Prose(include_str!("../../content/accuracy-median.html")),
+        Section::Prose(super::Prose("accuracy-median")),
         Section::Workbench(Workbench {
             label: "Simulation",
             controls: &[Controls {

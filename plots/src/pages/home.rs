@@ -50,7 +50,7 @@ pub static SPEC: PageSpec = PageSpec {
            This explorer turns the results behind those three effects into figures and numbers you can move with your own parameters.",
     sections: &[
         Section::Widget(Widget::Techniques),
-        Section::Prose(include_str!("../../content/home-next.html")),
+        Section::Prose(super::Prose("home-next")),
     ],
     readouts,
     refines: false,

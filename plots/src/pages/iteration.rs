@@ -60,13 +60,13 @@ pub static SPEC: PageSpec = PageSpec {
                 ..Group::numbers(&[&FIRST, &MIDDLE, &PLAIN])
             }],
         }),
-        Section::Prose(include_str!("../../content/iteration-intro.html")),
+        Section::Prose(super::Prose("iteration-intro")),
         Section::Figures {
             label: "Privacy by position",
             figures: &[FigureId::IterationPrivacyByPosition],
         },
-        Section::Prose(include_str!("../../content/iteration-bound.html")),
-        Section::Prose(include_str!("../../content/iteration-summary.html")),
+        Section::Prose(super::Prose("iteration-bound")),
+        Section::Prose(super::Prose("iteration-summary")),
     ],
     readouts,
     refines: false,

@@ -100,12 +100,12 @@ pub static SPEC: PageSpec = PageSpec {
             results_title: Some("Noise, compared"),
             groups: &[Group::numbers(&[&EPSILON_P, &NOISE_RATIO, &NOISE_FACTOR])],
         }),
-        Section::Prose(include_str!("../../content/limits-mechanisms.html")),
+        Section::Prose(super::Prose("limits-mechanisms")),
         Section::Figures {
             label: "The noise ratio",
             figures: &[FigureId::NoiseRatioVsEpsilon, FigureId::TaylorOrders],
         },
-        Section::Prose(include_str!("../../content/limits-taylor.html")),
+        Section::Prose(super::Prose("limits-taylor")),
         Section::Workbench(Workbench {
             label: "c",
             controls: &[Controls::new("The ratio c = ε/p", &[p::C.spec])],
@@ -116,7 +116,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Proportional ε",
             figures: &[FigureId::NoiseRatioFixedC, FigureId::NoiseBoundVsC],
         },
-        Section::Prose(include_str!("../../content/limits-mse.html")),
+        Section::Prose(super::Prose("limits-mse")),
         Section::Workbench(Workbench {
             label: "n",
             controls: &[Controls::new("Records", &[p::N.spec])],
@@ -127,7 +127,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Mean squared error",
             figures: &[FigureId::MseComparison],
         },
-        Section::Prose(include_str!("../../content/limits-regime.html")),
+        Section::Prose(super::Prose("limits-regime")),
         Section::Workbench(Workbench {
             label: "Training",
             controls: &[Controls::new("Your training run", &[

@@ -283,10 +283,17 @@ pub struct PageSpec {
     pub refines: bool,
 }
 
+/// A page's prose: the name of its fragment in `content/` (without `.html`). The text is in
+/// [`crate::prose`] (feature `prose`: the CLI, the pre-rendered pages, the tests). The web app does
+/// not carry it: it takes the prose of the page it opens on from the pre-rendered document, and
+/// every page's from the build's `content-<hash>.json`, fetched once the page has started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prose(pub &'static str);
+
 /// One section of a page.
 pub enum Section {
     /// Explanatory prose: a static HTML fragment (MathML formulas), ours only.
-    Prose(&'static str),
+    Prose(Prose),
     /// Controls beside the numbers they move.
     Workbench(Workbench),
     /// Registered figures, in order.

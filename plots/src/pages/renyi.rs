@@ -81,7 +81,7 @@ pub static SPEC: PageSpec = PageSpec {
             results_title: Some("Its curve at α"),
             groups: &[Group::numbers(&[&BASE])],
         }),
-        Section::Prose(include_str!("../../content/renyi-intro.html")),
+        Section::Prose(super::Prose("renyi-intro")),
         Section::Figures {
             label: "Base curves",
             figures: &[FigureId::RdpBase],
@@ -92,7 +92,7 @@ pub static SPEC: PageSpec = PageSpec {
             results_title: Some("The subsampled curve at α"),
             groups: &[Group::numbers(&[&AT_ORDER, &UPPER, &LOWER])],
         }),
-        Section::Prose(include_str!("../../content/renyi-subsampling.html")),
+        Section::Prose(super::Prose("renyi-subsampling")),
         Section::Figures {
             label: "Subsampled curves",
             figures: &[FigureId::RdpSubsampled],
@@ -106,7 +106,7 @@ pub static SPEC: PageSpec = PageSpec {
                 ..Group::numbers(&[&COMPOSED, &ORDER, &COMPOSED_CLASSIC, &COMPOSED_DELTA])
             }],
         }),
-        Section::Prose(include_str!("../../content/renyi-composition.html")),
+        Section::Prose(super::Prose("renyi-composition")),
         Section::Figures {
             label: "Figures of the composition",
             figures: &[FigureId::RdpComposition, FigureId::RdpOptimalOrder],

@@ -122,12 +122,12 @@ pub static SPEC: PageSpec = PageSpec {
                 ])
             }],
         }),
-        Section::Prose(include_str!("../../content/shuffling-intro.html")),
+        Section::Prose(super::Prose("shuffling-intro")),
         Section::Figures {
             label: "Every bound",
             figures: &[FigureId::ShuffleEpsilonVsUsers, FigureId::ShuffleEpsilonVsLocal],
         },
-        Section::Prose(include_str!("../../content/shuffling-bounds.html")),
+        Section::Prose(super::Prose("shuffling-bounds")),
         Section::Workbench(Workbench {
             label: "A central target",
             controls: &[Controls::new(
@@ -144,12 +144,12 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Shuffling against subsampling",
             figures: &[FigureId::ShuffleVsSubsample],
         },
-        Section::Prose(include_str!("../../content/shuffling-error.html")),
+        Section::Prose(super::Prose("shuffling-error")),
         Section::Figures {
             label: "Error of a mean",
             figures: &[FigureId::ErrorCentralLocalShuffle],
         },
-        Section::Prose(include_str!("../../content/shuffling-subsampled-rr.html")),
+        Section::Prose(super::Prose("shuffling-subsampled-rr")),
         Section::Workbench(Workbench {
             label: "Subsampled randomized response",
             controls: &[Controls {

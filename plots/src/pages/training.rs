@@ -220,17 +220,17 @@ pub static SPEC: PageSpec = PageSpec {
                 },
             ],
         }),
-        Section::Prose(include_str!("../../content/training-intro.html")),
+        Section::Prose(super::Prose("training-intro")),
         Section::Figures {
             label: "Your run",
             figures: &[FigureId::EpsilonVsEpochs, FigureId::PrivacyProfile],
         },
-        Section::Prose(include_str!("../../content/training-noise.html")),
+        Section::Prose(super::Prose("training-noise")),
         Section::Figures {
             label: "Noise",
             figures: &[FigureId::NoiseForTarget, FigureId::GaussianNoiseRatio],
         },
-        Section::Prose(include_str!("../../content/training-sampling.html")),
+        Section::Prose(super::Prose("training-sampling")),
         Section::Figures {
             label: "How batches are formed",
             figures: &[FigureId::BatchingComparison, FigureId::BatchingNoise],

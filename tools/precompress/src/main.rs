@@ -1,4 +1,4 @@
-//! `precompress DIR`: beside every `.html`, `.js`, `.css`, `.wasm` and `.svg` file under `DIR`, a
+//! `precompress DIR`: beside every `.html`, `.js`, `.css`, `.wasm`, `.svg` and `.json` file under `DIR`, a
 //! `.gz` copy compressed with Zopfli (a gzip stream, about 4% smaller than zlib's best), for static
 //! hosts that serve precompressed files as they are. Run by `scripts/postbuild.sh` after each Trunk
 //! build; `tools/postbuild.mjs` writes the `.br` copies. Prints one line: the files and their sizes.
@@ -13,7 +13,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             files(&path, out)?;
         } else if matches!(
             path.extension().and_then(|e| e.to_str()),
-            Some("html" | "js" | "css" | "wasm" | "svg")
+            Some("html" | "js" | "css" | "wasm" | "svg" | "json")
         ) {
             out.push(path);
         }

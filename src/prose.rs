@@ -1,0 +1,131 @@
+//! The pages' prose, which the wasm does not carry (it is about a fifth of the app's size,
+//! gzipped). The page the app opens on has its prose in the pre-rendered document; every page's is
+//! in the build's `content-<hash>.json` (named by `<html data-content>`), fetched from the app's
+//! own host once the page has started, so that in-app navigation (offline too) shows it.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Prose by the name a page declares it under (`amp_plots::pages::Prose`).
+#[derive(Clone, Copy)]
+pub struct ProseStore {
+    texts: RwSignal<HashMap<String, String>>,
+    /// Set when the content file could not be read.
+    failed: RwSignal<bool>,
+}
+
+/// How long after start-up the content file is fetched, in milliseconds: after the first figures,
+/// off the page's critical path.
+const FETCH_AFTER_MS: u64 = 1500;
+
+impl ProseStore {
+    /// The prose of the pre-rendered document (its `[data-prose]` sections, read before the app
+    /// replaces them), then, a moment later, every page's from the content file.
+    pub fn start() -> ProseStore {
+        let store = ProseStore {
+            texts: RwSignal::new(from_document()),
+            failed: RwSignal::new(false),
+        };
+        if let Some(url) = content_url() {
+            leptos::leptos_dom::helpers::set_timeout(
+                move || leptos::task::spawn_local(store.fetch(url)),
+                std::time::Duration::from_millis(FETCH_AFTER_MS),
+            );
+        }
+        store
+    }
+
+    /// The HTML of a prose fragment, or a line saying why it is not there yet.
+    pub fn html(&self, name: &str) -> String {
+        if let Some(h) = self.texts.with(|t| t.get(name).cloned()) {
+            return h;
+        }
+        if self.failed.get() {
+            "<p class=\"small\">This explanation could not be loaded; reload the page to read it.</p>".into()
+        } else {
+            "<p class=\"small\">Loading the explanation…</p>".into()
+        }
+    }
+
+    async fn fetch(self, url: String) {
+        match fetch_text(&url).await.and_then(|t| parse(&t)) {
+            Some(all) => {
+                self.texts.update(|t| {
+                    for (k, v) in all {
+                        t.entry(k).or_insert(v);
+                    }
+                });
+                crate::browser::set_root_attribute("data-content-state", "ready");
+            }
+            None => {
+                self.failed.set(true);
+                crate::browser::set_root_attribute("data-content-state", "failed");
+            }
+        }
+    }
+}
+
+fn from_document() -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return out;
+    };
+    if let Ok(list) = doc.query_selector_all("[data-prerendered] [data-prose]") {
+        for i in 0..list.length() {
+            let Some(el) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            else {
+                continue;
+            };
+            if let Some(name) = el.get_attribute("data-prose") {
+                out.insert(name, el.inner_html());
+            }
+        }
+    }
+    out
+}
+
+/// The content file's address, from `<html data-content>` (relative to the document).
+fn content_url() -> Option<String> {
+    let w = web_sys::window()?;
+    let rel = w
+        .document()?
+        .document_element()?
+        .get_attribute("data-content")?;
+    let href = w.location().href().ok()?;
+    web_sys::Url::new_with_base(&rel, &href)
+        .ok()
+        .map(|u| u.href())
+}
+
+async fn fetch_text(url: &str) -> Option<String> {
+    let w = web_sys::window()?;
+    let resp = wasm_bindgen_futures::JsFuture::from(w.fetch_with_str(url))
+        .await
+        .ok()?
+        .dyn_into::<web_sys::Response>()
+        .ok()?;
+    if !resp.ok() {
+        return None;
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(resp.text().ok()?)
+        .await
+        .ok()?;
+    text.as_string()
+}
+
+/// `{"name": "<html>", …}` into pairs; None unless every value is a string.
+fn parse(text: &str) -> Option<Vec<(String, String)>> {
+    let obj: js_sys::Object = js_sys::JSON::parse(text).ok()?.dyn_into().ok()?;
+    js_sys::Object::entries(&obj)
+        .iter()
+        .map(|pair| {
+            let pair: js_sys::Array = pair.dyn_into().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|v| !v.is_empty())
+}
