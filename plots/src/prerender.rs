@@ -191,13 +191,13 @@ fn nav(current: Page, root: &str) -> String {
         .map(|p| {
             let label = if p == Page::Home { SITE } else { p.title() };
             format!(
-                "<li{}><a href=\"{root}{}\"{} data-testid=\"nav-{}\">{}</a></li>",
+                "<li{}><a href=\"{}\"{} data-testid=\"nav-{}\">{}</a></li>",
                 if p == Page::Home {
                     " class=\"brand\""
                 } else {
                     ""
                 },
-                page_href(p),
+                page_href(root, p),
                 if p == current {
                     " aria-current=\"page\""
                 } else {
@@ -213,13 +213,14 @@ fn nav(current: Page, root: &str) -> String {
     )
 }
 
-/// A page's address relative to the root: `""` for home (the root itself), else `"<id>/"`.
-fn page_href(p: Page) -> String {
+/// A page's address from a document whose way back to the root is `root` (`"../"`, or `""` at
+/// the root, where home is `"./"`).
+fn page_href(root: &str, p: Page) -> String {
     let path = crate::pages::view_path(View::Page(p));
-    if path.is_empty() {
+    if root.is_empty() && path.is_empty() {
         "./".to_string()
     } else {
-        path
+        format!("{root}{path}")
     }
 }
 
@@ -430,9 +431,8 @@ fn widget(w: Widget, ctx: &Ctx) -> String {
                         None => "<span>—</span>".to_string(),
                     };
                     format!(
-                        "<tr><th scope=\"row\"><a href=\"{}{}\">{}</a></th><td>{}</td><td>{live}</td></tr>",
-                        ctx.root,
-                        page_href(t.page),
+                        "<tr><th scope=\"row\"><a href=\"{}\">{}</a></th><td>{}</td><td>{live}</td></tr>",
+                        page_href(ctx.root, t.page),
                         esc(t.name),
                         esc(t.what)
                     )

@@ -23,7 +23,9 @@ fn every_view_has_a_document_at_its_path_and_the_prose_file() {
     assert_eq!(docs.len(), Page::ALL.len() + FIGURES.len() + 1);
     assert_eq!(docs[0].path, "index.html");
     assert!(docs.iter().any(|d| d.path == "training/index.html"));
-    assert!(docs.iter().any(|d| d.path == "embed/sample-budget/index.html"));
+    assert!(docs
+        .iter()
+        .any(|d| d.path == "embed/sample-budget/index.html"));
     let content = docs.iter().find(|d| d.path == "content.json").unwrap();
     let parsed: serde_json::Value = serde_json::from_str(&content.html).unwrap();
     for (name, html) in PROSE {
@@ -37,8 +39,13 @@ fn a_documents_assets_and_links_are_relative_to_its_depth() {
     assert!(training.contains(r#"href="../main.css""#));
     assert!(training.contains(r#"src="../early.js""#));
     assert!(training.contains(r#"data-root="../" data-view="training""#));
-    assert!(training.contains("<title>Training with DP-SGD: the tight number · Amplification Explorer</title>"));
-    assert!(training.contains(r#"<a href="../risk/" data-page="risk">"#), "prose links");
+    assert!(training.contains(
+        "<title>Training with DP-SGD: the tight number · Amplification Explorer</title>"
+    ));
+    assert!(
+        training.contains(r#"<a href="../risk/" data-page="risk">"#),
+        "prose links"
+    );
     assert!(training.contains(r#"href="../" data-testid="nav-home""#));
     let embed = document(View::Embed(&FIGURES[0]), TEMPLATE).unwrap();
     assert!(embed.contains(r#"href="../../main.css""#));
@@ -61,11 +68,13 @@ fn every_body_parses_and_holds_its_prose_controls_numbers_and_figures() {
                 .replace("</noscript>", "</div>")
         );
         let xml = close_inputs(&xml);
-        let doc = roxmltree::Document::parse(&xml)
-            .unwrap_or_else(|e| panic!("{view:?}: {e}"));
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{view:?}: {e}"));
         let count = |class: &str| {
             doc.descendants()
-                .filter(|n| n.attribute("class").is_some_and(|c| c.split(' ').any(|x| x == class)))
+                .filter(|n| {
+                    n.attribute("class")
+                        .is_some_and(|c| c.split(' ').any(|x| x == class))
+                })
                 .count()
         };
         assert!(!html.contains("?page="), "{view:?}: an old-style link");
@@ -73,17 +82,31 @@ fn every_body_parses_and_holds_its_prose_controls_numbers_and_figures() {
         match view {
             View::Page(p) => {
                 let spec = p.spec();
-                let prose = spec.sections.iter().filter(|s| matches!(s, Section::Prose(_))).count();
+                let prose = spec
+                    .sections
+                    .iter()
+                    .filter(|s| matches!(s, Section::Prose(_)))
+                    .count();
                 assert_eq!(count("explain"), prose, "{view:?}");
                 assert_eq!(count("static-plot"), p.figures().count(), "{view:?}");
-                assert!(html.contains(&amp_plots::prerender::esc(spec.lede)), "{view:?}");
+                assert!(
+                    html.contains(&amp_plots::prerender::esc(spec.lede)),
+                    "{view:?}"
+                );
                 for r in spec.readout_specs() {
-                    assert!(html.contains(&format!("data-testid=\"{}\"", r.id)), "{view:?}: {}", r.id);
+                    assert!(
+                        html.contains(&format!("data-testid=\"{}\"", r.id)),
+                        "{view:?}: {}",
+                        r.id
+                    );
                 }
             }
             View::Embed(f) => {
                 assert_eq!(count("static-plot"), 1, "{view:?}");
-                assert!(html.contains(&format!("<h1 class=\"figure-title\" id=\"title-{}\">", f.id)));
+                assert!(html.contains(&format!(
+                    "<h1 class=\"figure-title\" id=\"title-{}\">",
+                    f.id
+                )));
             }
         }
     }
@@ -117,6 +140,9 @@ fn every_declared_prose_exists_and_every_fragment_is_used() {
         }
     }
     for (name, _) in PROSE {
-        assert!(used.contains(&name), "content/{name}.html is used by no page");
+        assert!(
+            used.contains(&name),
+            "content/{name}.html is used by no page"
+        );
     }
 }
