@@ -80,16 +80,55 @@ pub fn push_url(url: &str) {
     }
 }
 
-/// The pre-rendered picture of a figure (`amp_plots::prerender`), as SVG markup, while the
-/// pre-rendered page is still in the document (during the app's mount), if there is one.
-pub fn static_picture(figure_id: &str) -> Option<String> {
+/// What the pre-rendered page shows of a figure (`amp_plots::prerender`), read while it is still
+/// in the document (during the app's mount).
+pub struct StaticFigure {
+    /// The picture, as SVG markup.
+    pub svg: String,
+    /// The caption's text.
+    pub caption: String,
+    /// The markup between the picture and the caption (the legend listed for phones).
+    pub after: String,
+    /// The notes under the caption, as markup.
+    pub notes: String,
+}
+
+/// The pre-rendered picture, caption and legend of a figure, if the page has them.
+pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
     let doc = window()?.document()?;
-    let el = doc
-        .query_selector(&format!(
-            "[data-prerendered] svg[data-testid=\"static-{figure_id}\"]"
-        ))
+    let fig = doc
+        .query_selector(&format!("[data-prerendered] #fig-{figure_id}"))
         .ok()??;
-    Some(el.outer_html())
+    let svg = fig.query_selector("svg.static-plot").ok()??.outer_html();
+    let caption = fig
+        .query_selector("figcaption")
+        .ok()
+        .flatten()
+        .and_then(|c| c.text_content())
+        .unwrap_or_default();
+    let after = fig
+        .query_selector(".figure-legend.narrow-only")
+        .ok()
+        .flatten()
+        .map(|l| l.outer_html())
+        .unwrap_or_default();
+    let mut notes = String::new();
+    if let Ok(list) = fig.query_selector_all("p.figure-note") {
+        for i in 0..list.length() {
+            if let Some(el) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                notes.push_str(&el.outer_html());
+            }
+        }
+    }
+    Some(StaticFigure {
+        svg,
+        caption,
+        after,
+        notes,
+    })
 }
 
 /// Scroll to the top of the page (after navigation).

@@ -10,7 +10,7 @@
 //! Controls are `disabled` until the app takes over. `public/early.js` marks the static numbers as
 //! updating when the link asks for settings other than the defaults.
 
-use crate::draw::{draw_chart, draw_chart_legend_below, Theme};
+use crate::draw::{draw_chart, draw_chart_legend_below, legend_marks, LegendMark, Theme};
 use crate::figures::{Chart, FigureSpec, FIGURES};
 use crate::format::{compact_number, display_number};
 use crate::pages::{
@@ -529,7 +529,10 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
     let (picture, caption, after) = match f.chart(values) {
         Ok(chart) => match inline_svg(&chart, id) {
             Ok(svg) => (
-                format!("<div class=\"plot-wrap\">{svg}</div>"),
+                format!(
+                    "<div class=\"plot-wrap\">{svg}</div>{}",
+                    narrow_legend(&chart, id, if embedded { NARROW_EMBED } else { NARROW_PAGE })
+                ),
                 chart.summary.clone(),
                 chart
                     .notes
@@ -551,6 +554,42 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
         esc(&caption),
         esc(f.title)
     )
+}
+
+/// The canvas's size on a phone (412 px wide, `bench/phone.mjs`'s viewport), in CSS pixels: a
+/// figure on a page, and an embed's figure at its smallest height (14rem).
+const NARROW_PAGE: (u32, u32) = (354, 221);
+const NARROW_EMBED: (u32, u32) = (396, 224);
+
+/// Where the app would list the legend under the canvas on a phone (its legend fits nowhere
+/// inside the plot there), the same list, shown on narrow screens only: the live figure then
+/// takes the place of the static one without moving the caption and controls below it.
+fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String {
+    let mut scratch = String::new();
+    let outside = {
+        let root = SVGBackend::with_string(&mut scratch, size).into_drawing_area();
+        draw_chart(&root, chart, &Theme::light(1.0), None).is_ok_and(|f| f.legend_hidden)
+    };
+    if !outside {
+        return String::new();
+    }
+    let items: String = legend_marks(chart, &Theme::light(1.0))
+        .into_iter()
+        .map(|e| {
+            let c = esc(&e.color);
+            let sample = match e.mark {
+                LegendMark::Fill => format!("<rect x=\"0\" y=\"3\" width=\"24\" height=\"8\" fill=\"{c}\" fill-opacity=\"0.35\"></rect>"),
+                LegendMark::Dot => format!("<circle cx=\"12\" cy=\"7\" r=\"3\" fill=\"{c}\"></circle>"),
+                LegendMark::Line => format!("<line x1=\"0\" y1=\"7\" x2=\"24\" y2=\"7\" stroke=\"{c}\" stroke-width=\"2\"></line>"),
+                LegendMark::Dashed => format!("<line x1=\"0\" y1=\"7\" x2=\"24\" y2=\"7\" stroke=\"{c}\" stroke-width=\"2\" stroke-dasharray=\"5 3\"></line>"),
+            };
+            format!(
+                "<li><svg class=\"legend-sample\" width=\"24\" height=\"14\" viewBox=\"0 0 24 14\" aria-hidden=\"true\">{sample}</svg>{}</li>",
+                esc(&e.label)
+            )
+        })
+        .collect();
+    format!("<ul class=\"figure-legend narrow-only\" data-testid=\"static-legend-{id}\">{items}</ul>")
 }
 
 fn refused(e: &str) -> (String, String, String) {

@@ -31,11 +31,40 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
     let canvas_ref = NodeRef::<Canvas>::new();
     // Set by the canvas when painting fails; the last good picture stays, the message shows.
     let draw_error = RwSignal::new(None::<String>);
+    // Whether a picture was ever painted (set by the canvas).
+    let painted_once = RwSignal::new(false);
+    // A figure computed later (once the controls rest, or from the simulation) keeps the
+    // pre-rendered picture, caption, legend and notes until its first paint, when the reader's
+    // settings for it are the defaults they were drawn at (so they are the reader's): nothing
+    // moves or blanks when the app takes over.
+    let state = expect_context::<AppState>();
+    let placeholder = (spec.is_deferred() || spec.is_simulated())
+        .then(|| {
+            state
+                .values
+                .with_untracked(|v| spec.params.iter().all(|p| v.get(p) == p.default))
+        })
+        .filter(|&defaults| defaults)
+        .and_then(|_| browser::static_figure(spec.id.as_str()));
+    let standing_in = {
+        let has = placeholder.is_some();
+        Signal::derive(move || has && !painted_once.get())
+    };
+    let static_caption = placeholder.as_ref().map(|p| p.caption.clone());
     let summary = move || {
+        if standing_in.get() {
+            if let Some(c) = &static_caption {
+                return c.clone();
+            }
+        }
         chart.with(|c| match c {
             Ok(c) => c.summary.clone(),
             Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
         })
+    };
+    let (static_svg, static_after, static_notes) = match placeholder {
+        Some(p) => (Some(p.svg), Some(p.after), Some(p.notes)),
+        None => (None, None, None),
     };
     // The figure does not apply at these settings (not merely waiting for its computation).
     let refused = Signal::derive(move || chart.with(Result::is_err) && pending.get().is_none());
@@ -50,9 +79,11 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
             } else {
                 view! { <h3 class="figure-title" id=title_id>{spec.title}</h3> }.into_any()
             }}
-            <PlotCanvas spec=spec chart=chart refused=refused canvas_ref=canvas_ref draw_error=draw_error title_id=canvas_label desc_id=canvas_desc />
+            <PlotCanvas spec=spec chart=chart refused=refused canvas_ref=canvas_ref draw_error=draw_error title_id=canvas_label desc_id=canvas_desc painted_once=painted_once placeholder=static_svg />
+            {static_after.map(|html| view! { <Show when=move || standing_in.get()><div class="static-after" inner_html=html.clone()></div></Show> })}
             <figcaption id=desc_id class="figure-summary">{summary}</figcaption>
-            <FigureStatus spec=spec chart=chart pending=pending draw_error=draw_error />
+            {static_notes.map(|html| view! { <Show when=move || standing_in.get()><div class="static-after" inner_html=html.clone()></div></Show> })}
+            <FigureStatus spec=spec chart=chart pending=pending draw_error=draw_error standing_in=standing_in />
             <FigureActions spec=spec chart=chart canvas_ref=canvas_ref />
         </figure>
     }
@@ -145,27 +176,18 @@ fn PlotCanvas(
     draw_error: RwSignal<Option<String>>,
     title_id: String,
     desc_id: String,
+    /// Whether a picture was ever painted: a figure refused before its first picture shows its
+    /// reason without an empty canvas above it; after one, the last picture stays.
+    painted_once: RwSignal<bool>,
+    /// The pre-rendered picture shown over the canvas until its first paint.
+    placeholder: Option<String>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
-    // Whether a picture was ever painted: a figure refused before its first picture shows its
-    // reason without an empty canvas above it; after one, the last picture stays.
-    let painted_once = RwSignal::new(false);
     // Where the last paint put the plotting area, for the pointer readout.
     let frame = StoredValue::new(None::<Frame>);
     // Set when the legend fits nowhere inside the plot: it is listed under the canvas instead.
     let legend_hidden = RwSignal::new(false);
     let hover = RwSignal::new(None::<Hover>);
-    // A figure computed later (once the controls rest, or from the simulation) keeps the
-    // pre-rendered picture over its canvas until its first paint, when the reader's settings
-    // for it are the defaults it was drawn at (so the picture is the reader's).
-    let placeholder = (spec.is_deferred() || spec.is_simulated())
-        .then(|| {
-            state
-                .values
-                .with_untracked(|v| spec.params.iter().all(|p| v.get(p) == p.default))
-        })
-        .filter(|&defaults| defaults)
-        .and_then(|_| browser::static_picture(spec.id.as_str()));
     let on_move = move |ev: leptos::ev::PointerEvent| {
         let px = ev.offset_x() as f64 * browser::device_pixel_ratio();
         hover.set(frame.get_value().and_then(|f| hover_at(&f, px, chart)));
@@ -325,6 +347,8 @@ fn FigureStatus(
     chart: Memo<Result<Chart, String>>,
     pending: Signal<Option<String>>,
     draw_error: RwSignal<Option<String>>,
+    /// The pre-rendered picture and notes stand in: no "computing" line meanwhile.
+    standing_in: Signal<bool>,
 ) -> impl IntoView {
     view! {
         {move || {
@@ -335,6 +359,8 @@ fn FigureStatus(
                 .collect_view()
         }}
         {move || match pending.get() {
+            // The pre-rendered picture stands in: it is the reader's, nothing to wait for.
+            _ if standing_in.get() => None,
             Some(p) => Some(view! { <p class="figure-pending" role="status" data-testid=format!("pending-{}", spec.id)>{p}</p> }.into_any()),
             None => {
                 let err = chart.with(|c| c.as_ref().err().cloned()).or_else(|| draw_error.get());

@@ -1,0 +1,22 @@
+import { launch } from './browser.mjs';
+import { serve } from './server.mjs';
+import { resolve } from 'node:path';
+const server = await serve(resolve(import.meta.dirname, '../../dist'), { gzip: true });
+const port = server.address().port;
+const context = await launch();
+const page = await context.newPage();
+await page.setViewportSize({ width: 412, height: 823 });
+const cdp = await context.newCDPSession(page);
+await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+await cdp.send('Network.enable');
+await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200000, uploadThroughput: 93750 });
+await page.addInitScript(() => {
+  window.__shifts = [];
+  new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__shifts.push({ t: Math.round(e.startTime), v: e.value, src: e.sources.map((s) => `${s.node?.nodeName}.${s.node?.className?.baseVal ?? s.node?.className} ${JSON.stringify(s.previousRect)} -> ${JSON.stringify(s.currentRect)}`) }))).observe({ type: 'layout-shift', buffered: true });
+});
+await page.goto(`http://127.0.0.1:${port}${process.argv[2]}`);
+await page.waitForTimeout(9000);
+console.log('live at', await page.evaluate(() => performance.getEntriesByName('app-live')[0]?.startTime), 'redraws', await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('redraw:')).map((m) => Math.round(m.startTime))));
+console.log(JSON.stringify(await page.evaluate(() => window.__shifts), null, 1));
+await context.close();
+server.close();
