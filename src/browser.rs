@@ -131,6 +131,21 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
     })
 }
 
+/// Whether the pre-rendered page shows a figure's legend as a list under the picture (on a narrow
+/// screen), while it is still in the document.
+pub fn static_legend_shown(figure_id: &str) -> bool {
+    window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector(&format!(
+                "[data-prerendered] #fig-{figure_id} .figure-legend.narrow-only"
+            ))
+            .ok()
+            .flatten()
+        })
+        .is_some_and(|l| l.client_height() > 0)
+}
+
 /// Scroll to the top of the page (after navigation).
 pub fn scroll_to_top() {
     if let Some(w) = window() {

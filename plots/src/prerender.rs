@@ -531,7 +531,11 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
             Ok(svg) => (
                 format!(
                     "<div class=\"plot-wrap\">{svg}</div>{}",
-                    narrow_legend(&chart, id, if embedded { NARROW_EMBED } else { NARROW_PAGE })
+                    narrow_legend(
+                        &chart,
+                        id,
+                        if embedded { NARROW_EMBED } else { NARROW_PAGE }
+                    )
                 ),
                 chart.summary.clone(),
                 chart
@@ -589,7 +593,9 @@ fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String {
             )
         })
         .collect();
-    format!("<ul class=\"figure-legend narrow-only\" data-testid=\"static-legend-{id}\">{items}</ul>")
+    format!(
+        "<ul class=\"figure-legend narrow-only\" data-testid=\"static-legend-{id}\">{items}</ul>"
+    )
 }
 
 fn refused(e: &str) -> (String, String, String) {

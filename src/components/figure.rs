@@ -186,7 +186,9 @@ fn PlotCanvas(
     // Where the last paint put the plotting area, for the pointer readout.
     let frame = StoredValue::new(None::<Frame>);
     // Set when the legend fits nowhere inside the plot: it is listed under the canvas instead.
-    let legend_hidden = RwSignal::new(false);
+    // At first as the pre-rendered page had it (the list shown on a phone), so that the live
+    // figure's first frame has the same height before its first paint decides.
+    let legend_hidden = RwSignal::new(browser::static_legend_shown(spec.id.as_str()));
     let hover = RwSignal::new(None::<Hover>);
     let on_move = move |ev: leptos::ev::PointerEvent| {
         let px = ev.offset_x() as f64 * browser::device_pixel_ratio();

@@ -184,3 +184,35 @@ pub(super) fn fmt23_formula(eps0: f64, n: f64, delta: f64) -> f64 {
     let t = exp(-eps0);
     clones_closed_form(eps0, 2.0 * (n - 1.0) * t / (1.0 + t), delta)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The limit is where FMT23's condition (n − 1)/(e^{ε₀} + 1) ≥ 8 log(4/δ) turns, and −∞ when no
+    /// ε₀ ≥ 0 meets it.
+    #[test]
+    fn fmt23_limit_is_where_its_condition_turns() {
+        for (n, delta) in [
+            (1_000_u64, 1e-6),
+            (10_000, 1e-8),
+            (1_000_000, 1e-5),
+            (400, 0.01),
+            (3, 0.9),
+        ] {
+            let lim = fmt23_eps0_limit(n, delta);
+            let need = 8.0 * (4.0 / delta).ln();
+            let ratio = (n as f64 - 1.0) / need;
+            if ratio > 1.0 {
+                let have = (n as f64 - 1.0) / (lim.exp() + 1.0);
+                assert!(
+                    (have / need - 1.0).abs() < 1e-12,
+                    "n {n}, δ {delta}: {have} vs {need}"
+                );
+            } else {
+                assert_eq!(lim, f64::NEG_INFINITY, "n {n}, δ {delta}");
+            }
+        }
+        assert_eq!(fmt23_eps0_limit(50, 1e-6), f64::NEG_INFINITY);
+    }
+}
