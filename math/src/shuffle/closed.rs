@@ -201,10 +201,10 @@ mod tests {
             (3, 0.9),
         ] {
             let lim = fmt23_eps0_limit(n, delta);
-            let need = 8.0 * (4.0 / delta).ln();
+            let need = 8.0 * ln(4.0 / delta);
             let ratio = (n as f64 - 1.0) / need;
             if ratio > 1.0 {
-                let have = (n as f64 - 1.0) / (lim.exp() + 1.0);
+                let have = (n as f64 - 1.0) / (exp(lim) + 1.0);
                 assert!(
                     (have / need - 1.0).abs() < 1e-12,
                     "n {n}, δ {delta}: {have} vs {need}"
