@@ -242,7 +242,7 @@ fn rule(nodes: &[(f64, f64)], f: &impl Fn(f64) -> f64, lo: f64, hi: f64) -> f64 
 }
 
 /// ∫ f over [lo, hi] for a smooth non-negative f: each panel by 10- and 20-point Gauss–Legendre,
-/// halved until the two agree within the panel's share of 1e-14 of the larger of `scale` and a
+/// halved until the two agree within the panel's share of 1e-14 (see below) of the larger of `scale` and a
 /// first estimate of the integral, or within `noise` (the integrand's own relative rounding) of
 /// the panel's value (depth ≤ 40). At most 400,000 panels: orders just above 1 with a small Laplace
 /// scale and a tiny rate need over 20,000 (α = 1.001, b = 0.08, q = 7e-6: about 0.3 s; found by a
@@ -254,9 +254,30 @@ fn integrate(
     scale: f64,
     noise: f64,
 ) -> Result<f64, MathError> {
+    // Where 1e-14 would take more than 400,000 panels (a smaller Laplace scale still: b = 0.051,
+    // q = 8.7e-6 near α = 1, found by a property test), the target relaxes to 1e-12, then 1e-10,
+    // relative: still below every tolerance the reference tables are checked to.
+    let mut last = Err(MathError::NoConvergence { iterations: 0 });
+    for rel in [1e-14, 1e-12, 1e-10] {
+        last = integrate_to(f, lo, hi, scale, noise, rel);
+        if !matches!(last, Err(MathError::NoConvergence { .. })) {
+            break;
+        }
+    }
+    last
+}
+
+fn integrate_to(
+    f: &impl Fn(f64) -> f64,
+    lo: f64,
+    hi: f64,
+    scale: f64,
+    noise: f64,
+    rel: f64,
+) -> Result<f64, MathError> {
     let (g10, g20) = (gauss_legendre(10), gauss_legendre(20));
     let whole = rule(&g20, f, lo, hi);
-    let tol = 1e-14 * scale.max(whole.abs());
+    let tol = rel * scale.max(whole.abs());
     let mut stack = vec![(lo, hi, 0u32)];
     let mut total = 0.0;
     let mut panels = 0;
