@@ -1,4 +1,5 @@
 // The last step of a release build (scripts/postbuild.sh, after `amplify prerender`):
+//   - comments out of the stylesheet and the loaders;
 //   - content-hashed names for the assets (main-<hash>.css, boot-<hash>.js, …), so that a deploy
 //     never mixes old and new files; every reference in the HTML, the loader and wasm-bindgen's
 //     glue is rewritten to match (the CSP is unchanged: everything stays same-origin);
@@ -34,6 +35,15 @@ function hashed(name) {
   return out;
 }
 
+// Comments out of the stylesheet and the two loaders (they explain the source, not the page):
+// CSS comments and runs of white space, and the loaders' whole-line `//` comments. The stylesheet's
+// Subresource Integrity hash in the documents is recomputed below.
+write('main.css', read('main.css').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').trim());
+for (const n of ['boot.js', 'early.js']) {
+  write(n, read(n).split('\n').filter((line) => !/^\s*\/\//.test(line)).join('\n'));
+}
+const cssIntegrity = `sha384-${createHash('sha384').update(readFileSync(join(dist, 'main.css'))).digest('base64')}`;
+
 const WASM = 'amplification-explorer_bg.wasm';
 const GLUE = 'amplification-explorer.js';
 const names = {};
@@ -52,6 +62,7 @@ for (const f of html) {
   for (const [from, to] of Object.entries(names)) {
     text = text.split(`"${root}${from}"`).join(`"${root}${to}"`).split(`"./${from}"`).join(`"./${to}"`);
   }
+  text = text.replace(/integrity="sha384-[^"]*"/, `integrity="${cssIntegrity}"`);
   // Where the app finds every page's prose (amp_plots::prerender, src/prose.rs).
   text = text.replace(' data-root="', ` data-content="${root}${names['content.json']}" data-root="`);
   const preload = `<link rel="modulepreload" href="${root}${names[GLUE]}">\n  <link rel="preload" href="${root}${names[WASM]}" as="fetch" type="application/wasm" crossorigin>\n`;

@@ -165,17 +165,16 @@ pub fn check_rate(name: &'static str, value: f64) -> Result<(), MathError> {
 }
 
 /// Sort floats ascending in IEEE 754 total order (`f64::total_cmp`: −0 before +0, NaNs at the
-/// ends by sign). Not a formula: one shared sort so the wasm carries one copy of the sorting code
-/// instead of one per call site's comparison closure.
+/// ends by sign). Not a formula: one shared sort ([`heap_sort_by`]) so the wasm carries one small
+/// copy of the sorting code (the arrays sorted are at most a population of 10⁵ values, once).
 pub fn sort_floats(v: &mut [f64]) {
-    v.sort_unstable_by(f64::total_cmp);
+    heap_sort_by(v, |a, b| a.total_cmp(b).is_lt());
 }
 
 /// Sort in place so that no element is `less` than one before it: an unstable heap sort,
 /// O(n log n) comparisons, no allocation. Not a formula: for the short lists of grid points and
-/// index ranges, where the standard library's sort would add several kilobytes of wasm per element
-/// type (the long arrays of the simulations use [`sort_floats`]). `less` must be a strict weak
-/// order.
+/// index ranges and the simulations' populations, where the standard library's sort would add
+/// several kilobytes of wasm per element type. `less` must be a strict weak order.
 pub fn heap_sort_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
     // Move v[i] down the max-heap v[..end].
     let mut sift = |v: &mut [T], mut i: usize, end: usize| loop {
