@@ -334,6 +334,26 @@ fn invalid_inputs_are_typed_errors() {
         matches!(err, NoSolution { .. }) && err.to_string().contains("FMT21"),
         "{err}"
     );
+    // Each of EFMRTT19's three conditions alone empties its box (n ≥ 1000; δ ≤ 0.01;
+    // n ≥ 144·log(1/δ), which n = 1000 at δ = 1e-5 misses: 144·log(1e5) = 1658), and the inverse
+    // says which conditions, not merely that no value was found.
+    for (n, delta) in [(500, 1e-6), (100_000, 0.05), (1000, 1e-5)] {
+        let err = shuffle::largest_eps0(Bound::Efmrtt19, 0.1, n, delta).unwrap_err();
+        assert!(
+            err.to_string().contains("does not apply") && err.to_string().contains("144"),
+            "n {n}, δ {delta}: {err}"
+        );
+    }
+    // FMT23's closed form inverts where its box is not empty: the largest ε₀ meets the target
+    // and stays inside the box (k-ary randomized response, whose clones it needs).
+    let krr = shuffle::Randomizer::KRr { k: 2 };
+    let r = shuffle::largest_eps0_with(Bound::Fmt23, krr, 0.1, 1_000_000, 1e-6).unwrap();
+    let at = shuffle::shuffle_epsilon_with(Bound::Fmt23, krr, r.eps0, 1_000_000, 1e-6).unwrap();
+    assert!(
+        at.valid && at.epsilon.unwrap() <= 0.1 * (1.0 + 1e-9),
+        "{r:?} {at:?}"
+    );
+    assert!(r.eps0 > 1.0, "{r:?}");
     // Inverses limited by the box report it.
     let r = shuffle::largest_eps0(Bound::Efmrtt19, 0.5, 100_000, 1e-6).unwrap();
     assert_eq!(r.eps0, 0.5);
