@@ -354,6 +354,12 @@ fn invalid_inputs_are_typed_errors() {
         "{r:?} {at:?}"
     );
     assert!(r.eps0 > 1.0, "{r:?}");
+    // The privacy blanket's inverse says when the bound gives no amplification at the answer,
+    // and only then.
+    let r = shuffle::largest_eps0(Bound::Bbgn19Hoeffding, 2.0, 1000, 1e-6).unwrap();
+    assert!(r.limited_by_validity.is_some(), "{r:?}");
+    let r = shuffle::largest_eps0(Bound::Bbgn19Hoeffding, 0.1, 100_000, 1e-6).unwrap();
+    assert!(r.limited_by_validity.is_none(), "{r:?}");
     // Inverses limited by the box report it.
     let r = shuffle::largest_eps0(Bound::Efmrtt19, 0.5, 100_000, 1e-6).unwrap();
     assert_eq!(r.eps0, 0.5);
