@@ -502,3 +502,36 @@ fn the_blanket_epsilon_is_the_smallest_that_meets_the_target() {
     }
     assert!(dips >= 2 && none >= 2, "dips {dips}, none {none}");
 }
+
+/// Over several bounds the inverse is the largest ε₀ any one of them certifies, named with its
+/// bound, whatever their order; with none applicable, the last one's reason.
+#[test]
+fn the_largest_eps0_over_bounds_is_the_largest_of_each() {
+    let generic = shuffle::Randomizer::Generic;
+    let bounds = [
+        Bound::Efmrtt19,
+        Bound::Fmt21Numerical,
+        Bound::Fmt21,
+        Bound::Bbgn19Hoeffding,
+    ];
+    for (t, n) in [(0.1, 100_000_u64), (0.5, 1_000_000)] {
+        let each: Vec<f64> = bounds
+            .iter()
+            .filter_map(|&b| shuffle::largest_eps0_with(b, generic, t, n, 1e-6).ok())
+            .map(|r| r.eps0)
+            .collect();
+        let max = each.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let min = each.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!(max > min, "the bounds differ at t {t}, n {n}: {each:?}");
+        let mut reversed = bounds;
+        reversed.reverse();
+        for order in [bounds, reversed] {
+            let (b, l) = shuffle::largest_eps0_over(&order, generic, t, n, 1e-6).unwrap();
+            assert_eq!(l.eps0, max, "t {t}, n {n}, {order:?}");
+            let alone = shuffle::largest_eps0_with(b, generic, t, n, 1e-6).unwrap();
+            assert_eq!(alone.eps0, max, "{b:?}");
+        }
+    }
+    let err = shuffle::largest_eps0_over(&[Bound::Efmrtt19], generic, 0.1, 500, 1e-6).unwrap_err();
+    assert!(err.to_string().contains("does not apply"), "{err}");
+}
