@@ -10,8 +10,12 @@
 //! Controls are `disabled` until the app takes over. `public/early.js` marks the static numbers as
 //! updating when the link asks for settings other than the defaults.
 
-use crate::draw::{draw_chart, draw_chart_legend_below, legend_marks, LegendMark, Theme};
-use crate::figures::{Chart, FigureSpec, FIGURES};
+use crate::draw::{draw_chart, legend_marks, LegendMark, Theme};
+use std::sync::OnceLock;
+
+use amp_math::median_sim::Simulation;
+
+use crate::figures::{Chart, ChartError, ChartResult, FigureSpec, FIGURES};
 use crate::format::{compact_number, display_number};
 use crate::pages::{
     home, is_relevant, page_links, training, Controls, Group, NoteKind, NoteSpec, Page, Precision,
@@ -84,7 +88,7 @@ pub fn title(view: View) -> String {
 pub fn description(view: View) -> String {
     match view {
         View::Page(p) => p.spec().lede.to_string(),
-        View::Embed(f) => match f.chart(&ParamValues::default()) {
+        View::Embed(f) => match default_chart(f) {
             Ok(c) => format!("{}: {}", f.title, c.summary),
             Err(_) => f.title.to_string(),
         },
@@ -523,19 +527,44 @@ fn control(spec: &'static ParamSpec, value: Value) -> String {
 }
 
 /// A figure as the app's `FigureView` shows it, with the picture as an inline SVG.
+/// A figure's chart at the defaults, computed once per process for the whole site (each appears
+/// on its page, in its embed and in the embed's description), with one median simulation shared by
+/// the simulated figures (they all run it at the same defaults).
+fn default_chart(f: &FigureSpec) -> &'static ChartResult {
+    static CHARTS: OnceLock<Vec<ChartResult>> = OnceLock::new();
+    let charts = CHARTS.get_or_init(|| {
+        let values = ParamValues::default();
+        // As `FigureSpec::chart` runs it, once.
+        let run = || -> Result<Simulation, ChartError> {
+            let mut sim = Simulation::new(crate::figures::accuracy::sim_config(&values)?)?;
+            sim.run_to_end();
+            Ok(sim)
+        };
+        let sim = FIGURES.iter().any(FigureSpec::is_simulated).then(run);
+        FIGURES
+            .iter()
+            .map(|f| match (&sim, f.is_simulated()) {
+                (Some(Ok(s)), true) => f.chart_with(&values, Some(s)),
+                (Some(Err(e)), true) => Err(e.clone()),
+                _ => f.chart(&values),
+            })
+            .collect()
+    });
+    let i = FIGURES.iter().position(|g| g.id == f.id).unwrap_or(0);
+    &charts[i]
+}
+
 fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
     let id = f.id.as_str();
     let heading = if embedded { "h1" } else { "h3" };
-    let (picture, caption, after) = match f.chart(values) {
-        Ok(chart) => match inline_svg(&chart, id) {
+    // Every document is drawn at the defaults.
+    debug_assert!(*values == ParamValues::default());
+    let (picture, caption, after) = match default_chart(f) {
+        Ok(chart) => match inline_svg(chart, id) {
             Ok(svg) => (
                 format!(
                     "<div class=\"plot-wrap\">{svg}</div>{}",
-                    narrow_legend(
-                        &chart,
-                        id,
-                        if embedded { NARROW_EMBED } else { NARROW_PAGE }
-                    )
+                    narrow_legend(chart, id, if embedded { NARROW_EMBED } else { NARROW_PAGE })
                 ),
                 chart.summary.clone(),
                 chart
@@ -609,17 +638,7 @@ fn refused(e: &str) -> (String, String, String) {
 /// The SVG of a figure on a page, without its title (the page shows it as a heading): exactly
 /// what `amplify plot <id> --no-title --width 800 --height 500` writes.
 pub fn figure_svg(chart: &Chart, size: (u32, u32)) -> Result<String, String> {
-    let mut out = String::new();
-    let hidden = {
-        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw_chart(&root, chart, &Theme::light(1.0), None)?.legend_hidden
-    };
-    if hidden {
-        out.clear();
-        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw_chart_legend_below(&root, chart, &Theme::light(1.0), None)?;
-    }
-    Ok(out)
+    crate::svg::draw_svg(chart, None, size)
 }
 
 /// [`figure_svg`] made inline: the fixed width and height give way to the viewBox (the page's CSS
