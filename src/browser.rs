@@ -131,6 +131,16 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
     })
 }
 
+/// The numbers the pre-rendered page carries (`data-readings` on its article, see
+/// `amp_plots::pages::Readings::adopt`), while it is still in the document.
+pub fn static_readings() -> Option<String> {
+    window()?
+        .document()?
+        .query_selector("[data-prerendered] article[data-readings]")
+        .ok()??
+        .get_attribute("data-readings")
+}
+
 /// Whether the pre-rendered page shows a figure's legend as a list under the picture (on a narrow
 /// screen), while it is still in the document.
 pub fn static_legend_shown(figure_id: &str) -> bool {

@@ -171,9 +171,10 @@ pub fn body(view: View, root: &str) -> String {
             };
             let sections: String = spec.sections.iter().map(|s| section(s, &ctx)).collect();
             format!(
-                "{noscript}\n<a class=\"skip\" href=\"#main\" data-prerendered>Skip to content</a>\n{}\n<main id=\"main\" tabindex=\"-1\" data-prerendered>{status}<article class=\"page page-{}\"><h1>{}</h1><p class=\"lede\">{}</p>{sections}</article></main>\n<footer class=\"site-footer\" data-prerendered><p>Runs entirely in your browser: no server, no requests, nothing stored.</p></footer>",
+                "{noscript}\n<a class=\"skip\" href=\"#main\" data-prerendered>Skip to content</a>\n{}\n<main id=\"main\" tabindex=\"-1\" data-prerendered>{status}<article class=\"page page-{}\" data-readings=\"{}\"><h1>{}</h1><p class=\"lede\">{}</p>{sections}</article></main>\n<footer class=\"site-footer\" data-prerendered><p>Runs entirely in your browser: no server, no requests, nothing stored.</p></footer>",
                 nav(page, root),
                 spec.id,
+                esc(&readings.carry(spec)),
                 esc(spec.heading),
                 esc(spec.lede)
             )

@@ -3,7 +3,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_plots::figures::{FigureId, FIGURES};
-use amp_plots::pages::{Page, Precision};
+use amp_plots::pages::{Page, Precision, Readings, TableRow};
 use amp_plots::params::{by_name, ParamValues};
 
 #[test]
@@ -50,14 +50,21 @@ fn every_page_declaration_resolves() {
                     assert_eq!(row.notes.len() + 2, d.columns.len(), "{}", row.testid);
                 }
             }
-            // Nothing computed that the page does not show.
+            // Nothing computed that the page (its groups or its widgets) does not show.
             for x in &r.numbers {
                 assert!(
-                    spec.readout_specs().iter().any(|d| d.id == x.spec.id)
-                        || spec.widgets().next().is_some(),
+                    spec.computed_readouts().iter().any(|d| d.id == x.spec.id),
                     "{}: {} computed but not declared",
                     spec.id,
                     x.spec.id
+                );
+            }
+            for (x, _) in &r.notes {
+                assert!(
+                    spec.computed_notes().iter().any(|d| d.id == x.id),
+                    "{}: sentence {} computed but not declared",
+                    spec.id,
+                    x.id
                 );
             }
             readout_ids.extend(r.numbers.iter().map(|x| x.spec.id));
@@ -99,5 +106,96 @@ fn every_page_declaration_resolves() {
             f.id,
             f.page
         );
+    }
+}
+
+/// The same numbers, compared field by field (a reason by its text, a number bit for bit).
+fn assert_same(page: &str, a: &Readings, b: &Readings) {
+    assert_eq!(a.numbers.len(), b.numbers.len(), "{page}");
+    for (x, y) in a.numbers.iter().zip(&b.numbers) {
+        assert_eq!(x.spec.id, y.spec.id, "{page}");
+        assert_eq!(x.relation, y.relation, "{page}: {}", x.spec.id);
+        match (&x.value, &y.value) {
+            (Ok(u), Ok(v)) => assert_eq!(u.to_bits(), v.to_bits(), "{page}: {}", x.spec.id),
+            (Err(u), Err(v)) => assert_eq!(u.to_string(), v.to_string(), "{page}: {}", x.spec.id),
+            (u, v) => panic!("{page}: {}: {u:?} against {v:?}", x.spec.id),
+        }
+    }
+    let notes = |r: &Readings| -> Vec<(&str, Option<String>)> {
+        r.notes.iter().map(|(s, t)| (s.id, t.clone())).collect()
+    };
+    assert_eq!(notes(a), notes(b), "{page}");
+    let tables = |r: &Readings| -> Vec<(&str, Result<Vec<TableRow>, String>)> {
+        r.tables.iter().map(|(s, t)| (s.id, t.clone())).collect()
+    };
+    assert_eq!(tables(a), tables(b), "{page}");
+}
+
+/// The numbers carried in a pre-rendered page come back as they were computed, on every page, at
+/// the defaults (what the documents carry) and at settings where numbers are missing.
+#[test]
+fn carried_readings_come_back_exactly() {
+    let mut settings = vec![ParamValues::default()];
+    // Settings outside the usual: numbers unavailable, warnings with several lines.
+    let mut odd = ParamValues::default();
+    for (name, value) in [
+        ("eps", "40"),
+        ("p", "1"),
+        ("sigma", "0.3"),
+        ("epochs", "400"),
+        ("n", "2"),
+    ] {
+        if let Some(spec) = by_name(name) {
+            if let Ok(v) = spec.parse(value) {
+                let _ = odd.set(spec, v);
+            }
+        }
+    }
+    settings.push(odd);
+    let mut errors = 0;
+    for page in Page::ALL {
+        let spec = page.spec();
+        for values in &settings {
+            let r = (spec.readouts)(values, Precision::Fine);
+            errors += r.numbers.iter().filter(|x| x.value.is_err()).count();
+            let text = r.carry(spec);
+            let back = Readings::adopt(spec, &text)
+                .unwrap_or_else(|| panic!("{}: not read back from {text}", spec.id));
+            assert_same(spec.id, &r, &back);
+            assert_eq!(back.carry(spec), text, "{}", spec.id);
+        }
+    }
+    assert!(errors > 0, "no unavailable number was carried");
+}
+
+/// Text that needs escaping survives; text that is not a page's numbers is refused.
+#[test]
+fn carried_readings_escape_and_refuse() {
+    use amp_plots::pages::training::{SAMPLERS, TIGHT, WARNINGS};
+    let spec = Page::Training.spec();
+    let mut r = Readings::default();
+    r.push(&TIGHT, Ok(0.1 + 0.2), amp_math::Relation::ZeroOut);
+    r.note(
+        &WARNINGS,
+        Some("one\ttab\there\nsecond line \\ end\\".to_string()),
+    );
+    r.note(&SAMPLERS, None);
+    let text = r.carry(spec);
+    let back = Readings::adopt(spec, &text).expect("read back");
+    assert_same("training", &r, &back);
+    assert_eq!(back.text(&WARNINGS), r.text(&WARNINGS));
+    assert!(back.text(&WARNINGS).unwrap().contains('\t'));
+    // Another page's text, an id the page does not declare, a bad number or relation, a row
+    // without its table: refused.
+    assert!(Readings::adopt(Page::Risk.spec(), &text).is_none());
+    for bad in [
+        text.replace("tight-epsilon", "no-such-readout"),
+        text.replace("zero-out", "nearby"),
+        text.replace("0.30000000000000004", "0.3x"),
+        text.replace("\ns\t", "\nq\t"),
+        format!("{text}\nr\ta\tb\tc\t1\t1\tshown"),
+        String::new(),
+    ] {
+        assert!(Readings::adopt(spec, &bad).is_none(), "accepted {bad:?}");
     }
 }

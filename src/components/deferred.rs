@@ -64,11 +64,33 @@ where
     K: Clone + PartialEq + Send + Sync + 'static,
     T: Clone + Send + Sync + 'static,
 {
-    let result = RwSignal::new(None::<(K, T)>);
+    deferred_from(key, rest, None, compute)
+}
+
+/// [`deferred`], starting from a value already known for the current inputs (`known`): nothing is
+/// computed until the inputs change.
+pub fn deferred_from<K, T>(
+    key: Memo<K>,
+    rest: Duration,
+    known: Option<T>,
+    compute: impl Fn() -> T + Copy + 'static,
+) -> Deferred<K, T>
+where
+    K: Clone + PartialEq + Send + Sync + 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    let skip = StoredValue::new(known.is_some());
+    let result = RwSignal::new(known.map(|v| (key.get_untracked(), v)));
     let handle = StoredValue::new(None::<TimeoutHandle>);
     let first = StoredValue::new(true);
     Effect::new(move |_| {
         key.track();
+        if skip.get_value() {
+            // The known value is current: the first change of the inputs waits as any other.
+            skip.set_value(false);
+            first.set_value(false);
+            return;
+        }
         if let Some(h) = handle.get_value() {
             h.clear();
         }

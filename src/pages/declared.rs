@@ -8,9 +8,10 @@ use amp_plots::pages::{
 use amp_plots::params::Value;
 use leptos::prelude::*;
 
+use crate::browser;
 use crate::components::controls::Controls;
-use crate::components::deferred::{deferred, REST};
-use crate::components::figure::FigureView;
+use crate::components::deferred::{deferred_from, REST};
+use crate::components::figure::{FigureView, FirstFigure};
 use crate::components::readout::DeclaredReadout;
 use crate::pages::{accuracy, home, training};
 use crate::state::AppState;
@@ -39,15 +40,37 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
                 .collect::<Vec<Value>>()
         })
     });
+    // At the defaults, the numbers the pre-rendered document carries are the reader's (refined,
+    // computed by the same code at the same values): adopted, so that nothing is computed for
+    // them while the app starts; the first change of a setting computes them as always.
+    let start = inputs.get_untracked();
+    let at_defaults = page
+        .params()
+        .iter()
+        .all(|p| state.values.with_untracked(|v| v.get(p)) == p.default);
+    let carried = at_defaults
+        .then(browser::static_readings)
+        .flatten()
+        .and_then(|text| Readings::adopt(spec, &text));
+    let known = carried.clone();
+    let carried = StoredValue::new(carried.map(|r| (start, r)));
     let quick = Memo::new(move |_| {
         // Read (not just track) the inputs memo, so it is brought up to date first.
-        inputs.with(|_| ());
-        state
-            .values
-            .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
+        let adopted = inputs.with(|now| {
+            carried.with_value(|c| {
+                c.as_ref()
+                    .filter(|(at, _)| at == now)
+                    .map(|(_, r)| r.clone())
+            })
+        });
+        adopted.unwrap_or_else(|| {
+            state
+                .values
+                .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
+        })
     });
     let (readings, refined) = if spec.refines {
-        let fine = deferred(inputs, REST, move || {
+        let fine = deferred_from(inputs, REST, known, move || {
             state
                 .values
                 .with_untracked(|v| (spec.readouts)(v, Precision::Fine))
@@ -60,6 +83,7 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         (quick, Signal::derive(|| true))
     };
     provide_context(PageReadings(readings));
+    provide_context(FirstFigure::default());
     provide_context(Refined(refined));
     view! {
         <article class=format!("page page-{}", spec.id)>

@@ -12,14 +12,14 @@ use std::rc::Rc;
 
 use amp_math::pld::{self, Estimate, Noise, PldPair};
 use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{self as rdpa, Conversion, Sampling};
+use amp_math::rdp_accounting::Sampling;
 use amp_math::risk::{
     bayes_band, clt_mu, eps_delta_tpr, gaussian_mu, gdp_tpr, profile_tpr, RiskTarget, Tradeoff,
 };
 use amp_math::special::ln;
 use amp_math::Relation;
 
-use super::renyi::{step_curve, RdpSetting};
+use super::renyi::{drawn_rdp_delta, step_curve, RdpSetting};
 use super::{
     group_digits, log_grid, Axis, Band, Chart, ChartError, ChartResult, LegendCorner, Marker, Role,
     Series,
@@ -416,8 +416,8 @@ pub fn sigma_for_epsilon(
 }
 
 /// The (ε, δ(ε)) points of the run's Rényi DP curve (improved conversion) on 33 points of ε
-/// from 0 to `e_far`, remembered for the last run (each point is a conversion over the orders;
-/// the FPR and the view change without it).
+/// from 0 to `e_far`, remembered for the last run (each point is a conversion over the grid's
+/// orders, [`drawn_rdp_delta`]; the FPR and the view change without it).
 fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
     type Key = (Source, u64, u64, u64);
     type Points = Rc<Vec<(f64, f64)>>;
@@ -438,10 +438,7 @@ fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
             (0..=32)
                 .filter_map(|i| {
                     let e = e_far * i as f64 / 32.0;
-                    let d = rdpa::delta_for_epsilon(&curve, e, Conversion::Improved)
-                        .ok()?
-                        .delta;
-                    d.is_finite().then_some((e, d))
+                    drawn_rdp_delta(&curve, e).map(|d| (e, d))
                 })
                 .collect()
         }

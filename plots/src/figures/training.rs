@@ -17,7 +17,7 @@ use amp_math::rdp_accounting::{
     self as rdpa, epsilon_for_delta_over_steps, Conversion, Converted, Curve, Sampling,
 };
 
-use super::renyi::{step_curve, RdpSetting};
+use super::renyi::{drawn_rdp_delta, step_curve, RdpSetting};
 use super::{
     group_digits, log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner,
     Marker, Role, Series,
@@ -439,10 +439,8 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
             let c = c.times(t.steps as f64);
             xs.iter()
                 .filter_map(|&e| {
-                    let d = rdpa::delta_for_epsilon(&c, e, Conversion::Improved)
-                        .ok()?
-                        .delta;
-                    (d >= y_min && d.is_finite()).then_some((e, d))
+                    let d = drawn_rdp_delta(&c, e)?;
+                    (d >= y_min).then_some((e, d))
                 })
                 .collect()
         })

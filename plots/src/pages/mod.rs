@@ -9,6 +9,7 @@
 
 pub mod accuracy;
 mod bind;
+mod carried;
 pub mod home;
 pub mod iteration;
 pub mod limits;
@@ -400,6 +401,31 @@ pub enum Widget {
     Statement,
 }
 
+impl Widget {
+    /// The numbers of the page's [`Readings`] this widget shows (beyond the page's readouts).
+    pub fn readouts(self) -> &'static [&'static ReadoutSpec] {
+        match self {
+            Widget::Techniques => &[
+                &home::EPSILON_PRIME,
+                &home::SHUFFLE_EPSILON,
+                &home::ITERATION_EPSILON,
+                &home::ITERATION_PLAIN,
+            ],
+            Widget::AccountingStatus => &[&training::GRID_STEP, &risk::GRID_STEP],
+            _ => &[],
+        }
+    }
+
+    /// The sentences of the page's [`Readings`] this widget shows.
+    pub fn notes(self) -> &'static [&'static NoteSpec] {
+        match self {
+            Widget::Techniques => &[&home::SHUFFLE_BOUND],
+            Widget::Statement => &[&training::STATEMENT],
+            _ => &[],
+        }
+    }
+}
+
 impl PageSpec {
     /// The parameters the page's controls show, in order of appearance.
     pub fn params(&self) -> Vec<&'static ParamSpec> {
@@ -448,6 +474,20 @@ impl PageSpec {
                 _ => vec![],
             }
         })
+    }
+
+    /// Every number the page computes: its readouts, then those its widgets read.
+    pub fn computed_readouts(&self) -> Vec<&'static ReadoutSpec> {
+        let mut out = self.readout_specs();
+        out.extend(self.widgets().flat_map(|w| w.readouts().iter().copied()));
+        out
+    }
+
+    /// Every sentence the page computes: its declared ones, then those its widgets show.
+    pub fn computed_notes(&self) -> Vec<&'static NoteSpec> {
+        let mut out = self.note_specs();
+        out.extend(self.widgets().flat_map(|w| w.notes().iter().copied()));
+        out
     }
 
     /// Every table the page declares, in order.
