@@ -38,8 +38,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
 fi
 
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] \
+   || [ ! -d node_modules/terser ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm dev dependencies (wasm-opt, playwright-core, axe-core)"
+  say "installing npm dev dependencies (wasm-opt, playwright-core, axe-core, terser)"
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed (needs the npm registry)"
 fi
 

@@ -1,9 +1,10 @@
 // The last step of a release build (scripts/postbuild.sh, after `amplify prerender`):
-//   - comments out of the stylesheet and the loaders;
+//   - comments out of the stylesheet; the loaders and wasm-bindgen's glue minified (terser);
 //   - content-hashed names for the assets (main-<hash>.css, boot-<hash>.js, …), so that a deploy
 //     never mixes old and new files; every reference in the HTML, the loader and wasm-bindgen's
 //     glue is rewritten to match (the CSP is unchanged: everything stays same-origin);
-//   - a preload of the glue and the wasm in every document, so their download starts with the page;
+//   - a preload of the wasm and the glue at the top of every document, so their download starts
+//     with the page;
 //   - precompressed .br (quality 11) copies of every text file and the wasm, for static hosts that
 //     serve them as they are (the .gz copies come next, from tools/precompress, with Zopfli).
 // Usage: node tools/postbuild.mjs DIST
@@ -11,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, renameSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { minify } from 'terser';
 
 const dist = process.argv[2];
 if (!dist) {
@@ -35,12 +37,14 @@ function hashed(name) {
   return out;
 }
 
-// Comments out of the stylesheet and the two loaders (they explain the source, not the page):
-// CSS comments and runs of white space, and the loaders' whole-line `//` comments. The stylesheet's
-// Subresource Integrity hash in the documents is recomputed below.
+// Comments out of the stylesheet (they explain the source, not the page): CSS comments and runs
+// of white space. Its Subresource Integrity hash in the documents is recomputed below.
 write('main.css', read('main.css').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').trim());
-for (const n of ['boot.js', 'early.js']) {
-  write(n, read(n).split('\n').filter((line) => !/^\s*\/\//.test(line)).join('\n'));
+// The scripts minified with terser (npm): the two loaders and wasm-bindgen's glue (an ES module;
+// its import names are property keys, which are kept).
+for (const [n, module] of [['boot.js', true], ['early.js', false], ['amplification-explorer.js', true]]) {
+  const out = await minify(read(n), { module, compress: { passes: 2 }, mangle: true, format: { comments: false } });
+  write(n, out.code);
 }
 const cssIntegrity = `sha384-${createHash('sha384').update(readFileSync(join(dist, 'main.css'))).digest('base64')}`;
 
@@ -65,8 +69,12 @@ for (const f of html) {
   text = text.replace(/integrity="sha384-[^"]*"/, `integrity="${cssIntegrity}"`);
   // Where the app finds every page's prose (amp_plots::prerender, src/prose.rs).
   text = text.replace(' data-root="', ` data-content="${root}${names['content.json']}" data-root="`);
-  const preload = `<link rel="modulepreload" href="${root}${names[GLUE]}">\n  <link rel="preload" href="${root}${names[WASM]}" as="fetch" type="application/wasm" crossorigin>\n`;
-  text = text.replace('</head>', `  ${preload}</head>`);
+  // First in the head after the Content-Security-Policy (which must come before any request), so
+  // the largest download starts before the stylesheet and the loaders.
+  const preload = `\n  <link rel="preload" href="${root}${names[WASM]}" as="fetch" type="application/wasm" crossorigin>\n  <link rel="modulepreload" href="${root}${names[GLUE]}">`;
+  const csp = text.match(/<meta http-equiv="Content-Security-Policy"[^>]*>/);
+  if (!csp) throw new Error(`${f}: no Content-Security-Policy meta`);
+  text = text.replace(csp[0], `${csp[0]}${preload}`);
   writeFileSync(f, text);
 }
 

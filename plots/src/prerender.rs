@@ -87,7 +87,10 @@ pub fn title(view: View) -> String {
 /// caption at the defaults.
 pub fn description(view: View) -> String {
     match view {
-        View::Page(p) => p.spec().lede.to_string(),
+        View::Page(p) => prose_html(p.spec().lede)
+            .unwrap_or_default()
+            .trim_end()
+            .to_string(),
         View::Embed(f) => match default_chart(f) {
             Ok(c) => format!("{}: {}", f.title, c.summary),
             Err(_) => f.title.to_string(),
@@ -171,12 +174,13 @@ pub fn body(view: View, root: &str) -> String {
             };
             let sections: String = spec.sections.iter().map(|s| section(s, &ctx)).collect();
             format!(
-                "{noscript}\n<a class=\"skip\" href=\"#main\" data-prerendered>Skip to content</a>\n{}\n<main id=\"main\" tabindex=\"-1\" data-prerendered>{status}<article class=\"page page-{}\" data-readings=\"{}\"><h1>{}</h1><p class=\"lede\">{}</p>{sections}</article></main>\n<footer class=\"site-footer\" data-prerendered><p>Runs entirely in your browser: no server, no requests, nothing stored.</p></footer>",
+                "{noscript}\n<a class=\"skip\" href=\"#main\" data-prerendered>Skip to content</a>\n{}\n<main id=\"main\" tabindex=\"-1\" data-prerendered>{status}<article class=\"page page-{}\" data-readings=\"{}\"><h1>{}</h1><p class=\"lede\" data-prose=\"{}\">{}</p>{sections}</article></main>\n<footer class=\"site-footer\" data-prerendered><p>Runs entirely in your browser: no server, no requests, nothing stored.</p></footer>",
                 nav(page, root),
                 spec.id,
                 esc(&readings.carry(spec)),
                 esc(spec.heading),
-                esc(spec.lede)
+                spec.lede.0,
+                prose_html(spec.lede).unwrap_or_default().trim_end()
             )
         }
     }

@@ -7,7 +7,31 @@ use crate::format::json_string;
 use crate::pages::Prose;
 
 /// Every fragment in `content/`, by name.
-pub const PROSE: [(&str, &str); 26] = [
+pub const PROSE: [(&str, &str); 35] = [
+    (
+        "accuracy-lede",
+        include_str!("../content/accuracy-lede.html"),
+    ),
+    ("home-lede", include_str!("../content/home-lede.html")),
+    (
+        "iteration-lede",
+        include_str!("../content/iteration-lede.html"),
+    ),
+    ("limits-lede", include_str!("../content/limits-lede.html")),
+    ("renyi-lede", include_str!("../content/renyi-lede.html")),
+    ("risk-lede", include_str!("../content/risk-lede.html")),
+    (
+        "shuffling-lede",
+        include_str!("../content/shuffling-lede.html"),
+    ),
+    (
+        "subsampling-lede",
+        include_str!("../content/subsampling-lede.html"),
+    ),
+    (
+        "training-lede",
+        include_str!("../content/training-lede.html"),
+    ),
     (
         "accuracy-budget",
         include_str!("../content/accuracy-budget.html"),

@@ -90,7 +90,7 @@ fn every_body_parses_and_holds_its_prose_controls_numbers_and_figures() {
                 assert_eq!(count("explain"), prose, "{view:?}");
                 assert_eq!(count("static-plot"), p.figures().count(), "{view:?}");
                 assert!(
-                    html.contains(&amp_plots::prerender::esc(spec.lede)),
+                    html.contains(prose_html(spec.lede).unwrap().trim_end()),
                     "{view:?}"
                 );
                 for r in spec.readout_specs() {
@@ -132,6 +132,15 @@ fn close_inputs(s: &str) -> String {
 fn every_declared_prose_exists_and_every_fragment_is_used() {
     let mut used = Vec::new();
     for p in Page::ALL {
+        // The opening paragraph: plain text, one paragraph.
+        let lede = prose_html(p.spec().lede).unwrap_or_else(|| panic!("{}: no lede", p.id()));
+        assert!(!lede.trim().is_empty(), "{}: empty lede", p.id());
+        assert!(
+            !lede.trim_end().contains(['<', '&', '\n']),
+            "{}: the lede is one paragraph of plain text",
+            p.id()
+        );
+        used.push(p.spec().lede.0);
         for s in p.spec().sections {
             if let Section::Prose(prose) = s {
                 assert!(prose_html(*prose).is_some(), "{}: {}", p.id(), prose.0);

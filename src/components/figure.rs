@@ -27,16 +27,18 @@ const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
 /// ([`chart_memo`]) and flows down to the canvas, the status lines and the actions bar.
 #[component]
 pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -> impl IntoView {
+    let FigureData { chart, pending } = chart_memo(spec);
+    let canvas_ref = NodeRef::<Canvas>::new();
+    // Set by the canvas when painting fails; the last good picture stays, the message shows.
+    let draw_error = RwSignal::new(None::<String>);
+    // Whether a picture was ever painted (set by the canvas).
+    let painted_once = RwSignal::new(false);
     // A figure computed later (once the controls rest, or from the simulation) keeps the
     // pre-rendered picture, caption, legend and notes until its first paint, when the reader's
     // settings for it are the defaults they were drawn at (so they are the reader's): nothing
-    // moves or blanks when the app takes over. So does every figure of a page after its first
-    // one computed at once: it is computed in a task of its own after the app has started
-    // (`hold`), so that the first figure is live sooner.
+    // moves or blanks when the app takes over.
     let state = expect_context::<AppState>();
-    let direct = !spec.is_deferred() && !spec.is_simulated();
-    let first = direct && use_context::<FirstFigure>().is_none_or(|f| f.take());
-    let placeholder = (!first)
+    let placeholder = (spec.is_deferred() || spec.is_simulated())
         .then(|| {
             state
                 .values
@@ -44,17 +46,6 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         })
         .filter(|&defaults| defaults)
         .and_then(|_| browser::static_figure(spec.id.as_str()));
-    let hold = (direct && placeholder.is_some()).then(|| {
-        let hold = RwSignal::new(true);
-        leptos::prelude::set_timeout(move || hold.set(false), std::time::Duration::ZERO);
-        hold
-    });
-    let FigureData { chart, pending } = chart_memo(spec, hold);
-    let canvas_ref = NodeRef::<Canvas>::new();
-    // Set by the canvas when painting fails; the last good picture stays, the message shows.
-    let draw_error = RwSignal::new(None::<String>);
-    // Whether a picture was ever painted (set by the canvas).
-    let painted_once = RwSignal::new(false);
     let standing_in = {
         let has = placeholder.is_some();
         Signal::derive(move || has && !painted_once.get())
@@ -98,27 +89,6 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
     }
 }
 
-/// Whether a page's first figure computed at once is still to come: that figure is computed while
-/// the app mounts, the page's others after it (provided by a page; an embed has one figure).
-#[derive(Clone, Copy)]
-pub struct FirstFigure(pub StoredValue<bool>);
-
-impl Default for FirstFigure {
-    /// A page's token, not taken yet.
-    fn default() -> FirstFigure {
-        FirstFigure(StoredValue::new(true))
-    }
-}
-
-impl FirstFigure {
-    /// Whether this figure is the first to ask (and so the first figure).
-    fn take(self) -> bool {
-        let first = self.0.get_value();
-        self.0.set_value(false);
-        first
-    }
-}
-
 /// A figure's chart and, while it is not ready, what it is waiting for.
 struct FigureData {
     /// The chart, or why there is none.
@@ -130,8 +100,7 @@ struct FigureData {
 /// The chart of `spec` from the app's values: recomputed only when a parameter it reads changes
 /// (measured as `chart:<figure-id>`); computed once the controls rest for a slow figure, and from
 /// the running simulation's result for a simulated one.
-/// While `hold` is set the chart is not computed (it is pending).
-fn chart_memo(spec: &'static FigureSpec, hold: Option<RwSignal<bool>>) -> FigureData {
+fn chart_memo(spec: &'static FigureSpec) -> FigureData {
     let state = expect_context::<AppState>();
     // Only the parameters this figure reads: changing another leaves the chart memo untouched.
     let inputs = Memo::new(move |_| {
@@ -159,9 +128,6 @@ fn chart_memo(spec: &'static FigureSpec, hold: Option<RwSignal<bool>>) -> Figure
         }
         // Read (not just track) the inputs memo, so it is brought up to date first.
         inputs.with(|_| ());
-        if hold.is_some_and(|h| h.get()) {
-            return Err("computing this figure…".into());
-        }
         let sim = if spec.is_simulated() {
             runner.and_then(|r| r.result.get())
         } else {
@@ -178,9 +144,6 @@ fn chart_memo(spec: &'static FigureSpec, hold: Option<RwSignal<bool>>) -> Figure
     let pending = Signal::derive(move || -> Option<String> {
         if let Some(d) = later {
             return d.pending().then(|| "Computing…".to_string());
-        }
-        if hold.is_some_and(|h| h.get()) {
-            return Some("Computing…".to_string());
         }
         if !spec.is_simulated() {
             return None;

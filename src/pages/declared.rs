@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use crate::browser;
 use crate::components::controls::Controls;
 use crate::components::deferred::{deferred_from, REST};
-use crate::components::figure::{FigureView, FirstFigure};
+use crate::components::figure::FigureView;
 use crate::components::readout::DeclaredReadout;
 use crate::pages::{accuracy, home, training};
 use crate::state::AppState;
@@ -83,12 +83,13 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         (quick, Signal::derive(|| true))
     };
     provide_context(PageReadings(readings));
-    provide_context(FirstFigure::default());
     provide_context(Refined(refined));
+    // The opening paragraph, like the prose, from the pre-rendered document or the content file.
+    let store = expect_context::<crate::prose::ProseStore>();
     view! {
         <article class=format!("page page-{}", spec.id)>
             <h1>{spec.heading}</h1>
-            <p class="lede">{spec.lede}</p>
+            <p class="lede" inner_html=move || store.html(spec.lede.0)></p>
             {spec.sections.iter().map(|s| section(s, readings)).collect_view()}
         </article>
     }

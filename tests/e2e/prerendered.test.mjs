@@ -89,7 +89,7 @@ test('search engines: every document has its title, a description and the page\'
     const html = readFileSync(fileOf(pagePath(id)), 'utf8');
     const title = html.match(/<title>([^<]*)<\/title>/)?.[1] ?? '';
     const description = html.match(/<meta name="description" content="([^"]*)"/)?.[1] ?? '';
-    const lede = html.match(/<p class="lede">([^<]*)<\/p>/)?.[1] ?? '';
+    const lede = html.match(/<p class="lede"[^>]*>([^<]*)<\/p>/)?.[1] ?? '';
     assert.match(title, /Amplification Explorer/, id);
     assert.ok(description.length > 80, `${id}: description`);
     assert.ok(lede.length > 80, `${id}: first paragraph`);

@@ -49,14 +49,21 @@ pub static SPEC: PageSpec = PageSpec {
     id: "accuracy",
     nav: "Accuracy",
     heading: "When sampling first makes a release more accurate",
-    lede: "A statistical agency that holds a whole population and has to publish with (ε, δ)-differential privacy has an odd option: draw a random sample first, and run the private mechanism on the sample with the larger budget that amplification allows. \
-           Less noise, but now there is sampling error, and the statistic may be more sensitive on fewer records. Hu, Drechsler and Kim ask when the trade comes out ahead.",
+    lede: super::Prose("accuracy-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "Budget and sampling rate",
-            controls: &[Controls::new("Budget and sampling rate", &[p::EPS.spec, p::DELTA.spec, p::RATE.spec, p::TARGET_Q.spec])],
+            controls: &[Controls::new(
+                "Budget and sampling rate",
+                &[p::EPS.spec, p::DELTA.spec, p::RATE.spec, p::TARGET_Q.spec],
+            )],
             results_title: Some("What the sample may spend"),
-            groups: &[Group::numbers(&[&EPSILON_N, &DELTA_N, &Q_VALUE, &RATE_FOR_Q])],
+            groups: &[Group::numbers(&[
+                &EPSILON_N,
+                &DELTA_N,
+                &Q_VALUE,
+                &RATE_FOR_Q,
+            ])],
         }),
         Section::Prose(super::Prose("accuracy-budget")),
         Section::Figures {
@@ -66,12 +73,15 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(super::Prose("accuracy-mean")),
         Section::Workbench(Workbench {
             label: "The mean",
-            controls: &[Controls::new("The population and its values", &[
-                p::POPULATION_SIZE.spec,
-                p::RANGE.spec,
-                p::POP_VARIANCE.spec,
-                p::NAIVE.spec,
-            ])],
+            controls: &[Controls::new(
+                "The population and its values",
+                &[
+                    p::POPULATION_SIZE.spec,
+                    p::RANGE.spec,
+                    p::POP_VARIANCE.spec,
+                    p::NAIVE.spec,
+                ],
+            )],
             results_title: Some("Private mean"),
             groups: &[Group::numbers(&[&MEAN_RATIO])],
         }),
@@ -84,7 +94,10 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Simulation",
             controls: &[Controls {
                 widget: Some(Widget::SimPanel),
-                ..Controls::new("Simulation", &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec])
+                ..Controls::new(
+                    "Simulation",
+                    &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec],
+                )
             }],
             results_title: Some("Against the paper"),
             groups: &[Group {

@@ -21,7 +21,7 @@
 
 use amp_math::Relation;
 
-use super::{NoteSpec, PageSpec, Reading, Readings, ReadoutSpec, TableRow, TableSpec};
+use super::{NoteKind, NoteSpec, PageSpec, Reading, Readings, ReadoutSpec, TableRow, TableSpec};
 use crate::figures::ChartError;
 
 const RELATIONS: [Relation; 3] = [Relation::AddRemove, Relation::ReplaceOne, Relation::ZeroOut];
@@ -69,63 +69,80 @@ impl Readings {
     }
 
     /// The numbers of `page` read back from [`Readings::carry`]'s text; `None` if the text is not
-    /// that page's, names something the page does not declare, or is malformed in any way.
+    /// that page's or is malformed in any way. The declarations of what comes back carry only
+    /// their ids, which is all that [`Readings`] looks them up by: a readout is shown with its own
+    /// page's declaration. (Made once per start of the app, and kept: a few hundred bytes.)
     pub fn adopt(page: &PageSpec, text: &str) -> Option<Readings> {
-        let readouts = page.computed_readouts();
-        let notes = page.computed_notes();
-        let tables = page.table_specs();
         let mut lines = text.split('\n');
-        let head: Vec<String> = fields(lines.next()?);
-        if head.len() != 2 || head[0] != "p" || head[1] != page.id {
+        if lines.next()?.strip_prefix("p\t")? != page.id {
             return None;
         }
         let mut r = Readings::default();
         for line in lines {
-            let f = fields(line);
-            match (f.first()?.as_str(), f.len()) {
-                ("n", 5) => {
-                    let spec: &'static ReadoutSpec = *readouts.iter().find(|s| s.id == f[1])?;
-                    let relation = *RELATIONS.iter().find(|x| x.id() == f[2])?;
-                    let value = match f[3].as_str() {
-                        "v" => Ok(f[4].parse::<f64>().ok()?),
-                        "e" => Err(ChartError::NotApplicable(f[4].clone())),
+            let mut f = fields(line).into_iter();
+            let (kind, id) = (f.next()?, leak(f.next()?));
+            let (tag, rest) = (f.next(), f.next());
+            match (kind.as_str(), tag.as_deref(), rest) {
+                ("n", Some(relation), Some(how)) => {
+                    let relation = *RELATIONS.iter().find(|x| x.id() == relation)?;
+                    let body = f.next()?;
+                    if f.next().is_some() {
+                        return None;
+                    }
+                    let value = match how.as_str() {
+                        "v" => Ok(body.parse::<f64>().ok()?),
+                        "e" => Err(ChartError::NotApplicable(body)),
                         _ => return None,
                     };
                     r.numbers.push(Reading {
-                        spec,
+                        spec: Box::leak(Box::new(ReadoutSpec {
+                            id,
+                            label: "",
+                            digits: 0,
+                        })),
                         value,
                         relation,
                     });
                 }
-                ("s", 3 | 4) => {
-                    let spec: &'static NoteSpec = *notes.iter().find(|s| s.id == f[1])?;
-                    let text = match (f[2].as_str(), f.get(3)) {
+                ("s", Some(said), text) => {
+                    if f.next().is_some() {
+                        return None;
+                    }
+                    let text = match (said, text) {
                         ("-", None) => None,
-                        ("+", Some(t)) => Some(t.clone()),
+                        ("+", Some(t)) => Some(t),
                         _ => return None,
                     };
+                    let spec = Box::leak(Box::new(NoteSpec {
+                        id,
+                        kind: NoteKind::Small,
+                    }));
                     r.notes.push((spec, text));
                 }
-                ("t", 3 | 4) => {
-                    let spec: &'static TableSpec = *tables.iter().find(|s| s.id == f[1])?;
-                    let rows = match (f[2].as_str(), f.get(3)) {
+                ("t", Some(how), why) => {
+                    if f.next().is_some() {
+                        return None;
+                    }
+                    let rows = match (how, why) {
                         ("r", None) => Ok(Vec::new()),
-                        ("e", Some(e)) => Err(e.clone()),
+                        ("e", Some(e)) => Err(e),
                         _ => return None,
                     };
+                    let spec = Box::leak(Box::new(TableSpec {
+                        id,
+                        caption: "",
+                        columns: &[],
+                    }));
                     r.tables.push((spec, rows));
                 }
-                ("r", n) if n >= 7 => {
+                ("r", Some(name), Some(tag)) => {
                     let Some((_, Ok(rows))) = r.tables.last_mut() else {
                         return None;
                     };
-                    let mut f = f.into_iter().skip(1);
-                    let mut next = || f.next();
-                    let (testid, name, tag, value, valid, shown) =
-                        (next()?, next()?, next()?, next()?, next()?, next()?);
+                    let (value, valid, shown) = (f.next()?, f.next()?, f.next()?);
                     rows.push(TableRow {
-                        testid,
-                        name,
+                        testid: id.to_string(),
+                        name: name.to_string(),
                         tag,
                         value: match value.as_str() {
                             "" => None,
@@ -145,6 +162,11 @@ impl Readings {
         }
         Some(r)
     }
+}
+
+/// A string kept for the rest of the run (the id of an adopted declaration).
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
 }
 
 /// A field with its `\`, tab and line feed escaped.

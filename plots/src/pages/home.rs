@@ -45,9 +45,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "home",
     nav: "Home",
     heading: "Privacy amplification, live",
-    lede: "A differentially private mechanism can become more private, at no cost in noise, when it is combined with an innocent-looking random step: \
-           running it on a random sample, shuffling the users' messages before anyone sees them, or hiding it inside a long run of later noisy steps. \
-           This explorer turns the results behind those three effects into figures and numbers you can move with your own parameters.",
+    lede: super::Prose("home-lede"),
     sections: &[
         Section::Widget(Widget::Techniques),
         Section::Prose(super::Prose("home-next")),

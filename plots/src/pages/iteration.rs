@@ -41,8 +41,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "iteration",
     nav: "Iteration",
     heading: "Amplification by iteration",
-    lede: "When a model is trained by noisy steps and only the final model is published, a record used early is followed by many more noisy steps. \
-           Each of them blurs its influence a little further, so early records end up better protected than the privacy of their own step suggests.",
+    lede: super::Prose("iteration-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "Your noisy SGD run",

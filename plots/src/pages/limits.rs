@@ -91,8 +91,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "limits",
     nav: "Limits",
     heading: "When subsampling stops being free",
-    lede: "The subsampling page tells a good story: run the mechanism on a sample at rate p, let it spend a larger ε, and the release keeps its guarantee. \
-           The story says this costs nothing in accuracy. That is only true when ε is small compared with p, and this page lets you find where your own setting sits.",
+    lede: super::Prose("limits-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "ε and p",
@@ -130,12 +129,15 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(super::Prose("limits-regime")),
         Section::Workbench(Workbench {
             label: "Training",
-            controls: &[Controls::new("Your training run", &[
-                p::DATASET.spec,
-                p::BATCH.spec,
-                p::EPOCHS.spec,
-                p::TOTAL_EPS.spec,
-            ])],
+            controls: &[Controls::new(
+                "Your training run",
+                &[
+                    p::DATASET.spec,
+                    p::BATCH.spec,
+                    p::EPOCHS.spec,
+                    p::TOTAL_EPS.spec,
+                ],
+            )],
             results_title: Some("Regime calculator"),
             groups: &[super::Group {
                 notes_after: &[&REGIME_SENTENCE],

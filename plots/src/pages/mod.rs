@@ -274,8 +274,9 @@ pub struct PageSpec {
     pub nav: &'static str,
     /// The page's level-1 heading (also the document title).
     pub heading: &'static str,
-    /// The opening paragraph.
-    pub lede: &'static str,
+    /// The opening paragraph: a prose fragment of plain text (`content/<page>-lede.html`), so that,
+    /// like the prose, the web app takes it from the pre-rendered document or `content.json`.
+    pub lede: Prose,
     /// What the page shows, in order.
     pub sections: &'static [Section],
     /// Every number and sentence the page shows, from the parameter values.

@@ -64,20 +64,21 @@ pub static SPEC: PageSpec = PageSpec {
     id: "renyi",
     nav: "Rényi DP",
     heading: "Rényi DP: subsampling and composition",
-    lede: "Rényi differential privacy describes a mechanism by a whole curve instead of one (ε, δ) pair. \
-           Two operations that are awkward with (ε, δ) become simple with the curve: running the mechanism on a random sample, and running it many times. \
-           This page draws the curves from the slides of seed 003 with your own parameters, and converts them back to the (ε, δ) people report.",
+    lede: super::Prose("renyi-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "The base mechanism",
-            controls: &[Controls::new("Base mechanism", &[
-                p::MECH.spec,
-                p::SIGMA.spec,
-                p::SCALE.spec,
-                p::EPS.spec,
-                p::K.spec,
-                p::ALPHA.spec,
-            ])],
+            controls: &[Controls::new(
+                "Base mechanism",
+                &[
+                    p::MECH.spec,
+                    p::SIGMA.spec,
+                    p::SCALE.spec,
+                    p::EPS.spec,
+                    p::K.spec,
+                    p::ALPHA.spec,
+                ],
+            )],
             results_title: Some("Its curve at α"),
             groups: &[Group::numbers(&[&BASE])],
         }),
@@ -88,7 +89,10 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Workbench(Workbench {
             label: "Subsampling",
-            controls: &[Controls::new("Sampling", &[p::SCHEME.spec, p::Q.spec, p::N.spec])],
+            controls: &[Controls::new(
+                "Sampling",
+                &[p::SCHEME.spec, p::Q.spec, p::N.spec],
+            )],
             results_title: Some("The subsampled curve at α"),
             groups: &[Group::numbers(&[&AT_ORDER, &UPPER, &LOWER])],
         }),
@@ -99,7 +103,10 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Workbench(Workbench {
             label: "Composition",
-            controls: &[Controls::new("Composition", &[p::STEPS.spec, p::DELTA.spec, p::TARGET_EPS.spec])],
+            controls: &[Controls::new(
+                "Composition",
+                &[p::STEPS.spec, p::DELTA.spec, p::TARGET_EPS.spec],
+            )],
             results_title: Some("After k steps"),
             groups: &[Group {
                 notes_after: &[&CURVE_KIND],

@@ -138,10 +138,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "risk",
     nav: "Attack risk",
     heading: "What ε means for an attacker",
-    lede: "Differential privacy is a promise about a test: someone who sees the output tries to tell whether your record was used, \
-           and no test can catch members much more often than it wrongly accuses non-members. \
-           Here that promise is computed for your run, as the best attacker's hit rate between two certified bounds, \
-           beside what coarser summaries (ε and δ, Gaussian DP, Rényi DP) would let you claim, and the noise that keeps the attack below a target.",
+    lede: super::Prose("risk-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "Your run and the attacker",
@@ -160,7 +157,12 @@ pub static SPEC: PageSpec = PageSpec {
                 ),
                 Controls::new(
                     "The attacker",
-                    &[p::FPR.spec, p::PRIOR.spec, p::DELTA.spec, p::TRADEOFF_VIEW.spec],
+                    &[
+                        p::FPR.spec,
+                        p::PRIOR.spec,
+                        p::DELTA.spec,
+                        p::TRADEOFF_VIEW.spec,
+                    ],
                 ),
                 Controls::new(
                     "Targets",

@@ -94,9 +94,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "shuffling",
     nav: "Shuffling",
     heading: "Amplification by shuffling",
-    lede: "Each user randomizes their own answer before sending it, so no one, not even the collector, sees a true value. \
-           If a shuffler then strips the order and the senders, each answer hides among everyone else's, and the release as a whole is much more private than any one answer. \
-           Four generations of bounds say how much more; this page puts every one side by side, with where it holds.",
+    lede: super::Prose("shuffling-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "Your shuffle setting",
@@ -114,18 +112,16 @@ pub static SPEC: PageSpec = PageSpec {
             groups: &[Group {
                 notes_after: &[&BEST_NAME],
                 table: Some(&BOUNDS),
-                ..Group::numbers(&[
-                    &CENTRAL,
-                    &CLONE_LOWER,
-                    &PUBLISHED_LOWER,
-                    &PUBLISHED_UPPER,
-                ])
+                ..Group::numbers(&[&CENTRAL, &CLONE_LOWER, &PUBLISHED_LOWER, &PUBLISHED_UPPER])
             }],
         }),
         Section::Prose(super::Prose("shuffling-intro")),
         Section::Figures {
             label: "Every bound",
-            figures: &[FigureId::ShuffleEpsilonVsUsers, FigureId::ShuffleEpsilonVsLocal],
+            figures: &[
+                FigureId::ShuffleEpsilonVsUsers,
+                FigureId::ShuffleEpsilonVsLocal,
+            ],
         },
         Section::Prose(super::Prose("shuffling-bounds")),
         Section::Workbench(Workbench {

@@ -46,9 +46,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "subsampling",
     nav: "Subsampling",
     heading: "Amplification by subsampling",
-    lede: "Run a differentially private mechanism on a random sample of the data instead of on all of it, and every person's guarantee gets stronger. \
-           Two things do the work. Most of the time your record is simply not in the sample, and then the output does not depend on it at all. \
-           And when it is in the sample, whoever sees the output cannot tell: the same output could just as well have come from a sample without you.",
+    lede: super::Prose("subsampling-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "Parameters and results",

@@ -144,10 +144,7 @@ pub static SPEC: PageSpec = PageSpec {
     id: "training",
     nav: "Training",
     heading: "Training with DP-SGD: the tight number",
-    lede: "A private training run is many noisy steps, each on a random batch. \
-           How much privacy the whole run spends depends on how the steps are counted: Rényi DP is quick and safe but loose, \
-           while the privacy loss distribution gives the number itself, between two certified bounds. \
-           Enter your run to get both, the noise a target needs, and a statement you can copy.",
+    lede: super::Prose("training-lede"),
     sections: &[
         Section::Workbench(Workbench {
             label: "Your training run",
