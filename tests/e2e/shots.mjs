@@ -18,7 +18,9 @@ for (const q of queries) {
       await page.goto(`http://127.0.0.1:${port}/?${q}`);
       await page.waitForFunction(() => {
         const c = [...document.querySelectorAll('canvas')];
-        return c.length > 0 && c.every((x) => x.dataset.painted === 'true') && !document.querySelector('.figure-pending');
+        // A page without figures (home) is ready once the app is live.
+        if (c.length === 0) return document.documentElement.dataset.app === 'live';
+        return c.every((x) => x.dataset.painted === 'true') && !document.querySelector('.figure-pending');
       }, null, { timeout: 60000 }).catch(() => console.error(`${q} ${width} ${scheme}: not painted in 60 s`));
       await page.waitForTimeout(500);
       const name = q.replace(/[^a-z0-9]+/gi, '_').slice(0, 60);
