@@ -535,3 +535,17 @@ fn the_largest_eps0_over_bounds_is_the_largest_of_each() {
     let err = shuffle::largest_eps0_over(&[Bound::Efmrtt19], generic, 0.1, 500, 1e-6).unwrap_err();
     assert!(err.to_string().contains("does not apply"), "{err}");
 }
+
+/// The clone divergence takes every clone count up to the largest population (10⁹ users), and no
+/// larger; at that count it is still a probability, and no larger than at a smaller count.
+#[test]
+fn clone_divergence_domain_ends_at_the_largest_population() {
+    let top = shuffle::clone_divergence(shuffle::MAX_USERS, 1e-5, 1.0)
+        .expect("the largest clone count is in the domain");
+    let smaller = shuffle::clone_divergence(shuffle::MAX_USERS / 4, 1e-5, 1.0).unwrap();
+    assert!(top > 0.0 && top <= smaller, "{top} against {smaller}");
+    assert!(matches!(
+        shuffle::clone_divergence(shuffle::MAX_USERS + 1, 0.01, 1.0),
+        Err(MathError::OutOfDomain { name: "c", .. })
+    ));
+}
