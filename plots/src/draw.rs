@@ -320,12 +320,34 @@ pub struct Frame {
     pub x_max: f64,
     /// Logarithmic x axis.
     pub x_log: bool,
+    /// The y axis's visible range, in data units.
+    pub y_min: f64,
+    /// Upper end.
+    pub y_max: f64,
+    /// Logarithmic y axis.
+    pub y_log: bool,
+    /// Where the legend was drawn inside the plot, in backend pixels (left, top, right, bottom);
+    /// `None` when the panel has none inside.
+    pub legend_box: Option<[f64; 4]>,
     /// The legend would have covered data in every corner of a panel and was left out of the
     /// picture ([`LegendFallback::Hide`]): the page shows it beside the figure instead.
     pub legend_hidden: bool,
 }
 
 impl Frame {
+    /// The backend pixel where the data point (x, y) is drawn (outside the plotting area when the
+    /// point is outside the axes' ranges).
+    pub fn pixel_of(&self, x: f64, y: f64) -> (f64, f64) {
+        let at = |v: f64, lo: f64, hi: f64, log: bool| {
+            let (a, b) = (to_axis(lo, log), to_axis(hi, log));
+            (to_axis(v, log) - a) / (b - a)
+        };
+        (
+            self.left + at(x, self.x_min, self.x_max, self.x_log) * (self.right - self.left),
+            self.bottom - at(y, self.y_min, self.y_max, self.y_log) * (self.bottom - self.top),
+        )
+    }
+
     /// The data x under horizontal pixel `px`, if it is inside the plotting area.
     pub fn x_at(&self, px: f64) -> Option<f64> {
         if !(px >= self.left && px <= self.right) || self.right <= self.left {
@@ -539,7 +561,15 @@ fn draw_panel<DB: DrawingBackend>(
         &occupied,
     )
     .map_err(err)?;
-    frame.legend_hidden = !placed;
+    frame.legend_hidden = placed.is_none();
+    frame.legend_box = placed.map(|[x0, y0, x1, y1]| {
+        [
+            (x0 + bx) as f64,
+            (y0 + by) as f64,
+            (x1 + bx) as f64,
+            (y1 + by) as f64,
+        ]
+    });
     Ok(frame)
 }
 
@@ -692,6 +722,10 @@ fn draw_mesh<'a, DB: DrawingBackend>(
         x_min: chart.x.min,
         x_max: chart.x.max,
         x_log: axes.x_log,
+        y_min: chart.y.min,
+        y_max: chart.y.max,
+        y_log: axes.y_log,
+        legend_box: None,
         legend_hidden: false,
     };
     let (xl, yl) = (axes.x_log, axes.y_log);
@@ -1112,9 +1146,9 @@ fn draw_legend<DB: DrawingBackend>(
     (xs, ys): (std::ops::Range<i32>, std::ops::Range<i32>),
     theme: &Theme,
     occupied: &[(i32, i32)],
-) -> Result<bool, DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Option<[i32; 4]>, DrawingAreaErrorKind<DB::ErrorType>> {
     if items.is_empty() {
-        return Ok(true);
+        return Ok(None);
     }
     let font = (theme.font, 12.0 * theme.scale)
         .into_font()
@@ -1128,7 +1162,7 @@ fn draw_legend<DB: DrawingBackend>(
     let margin = theme.px(8.0) as i32;
     if box_h + 2 * margin > ys.end - ys.start || box_w + 2 * margin > xs.end - xs.start {
         // Too small to hold a legend without hiding the data.
-        return Ok(false);
+        return Ok(None);
     }
     let place = |c: LegendCorner| {
         let y0 = match c {
@@ -1157,7 +1191,7 @@ fn draw_legend<DB: DrawingBackend>(
         LegendCorner::LowerLeft,
     ];
     let Some((x0, y0)) = order.into_iter().map(place).find(|&p| free(p)) else {
-        return Ok(false);
+        return Ok(None);
     };
     root.draw(&Rectangle::new(
         [(x0, y0), (x0 + box_w, y0 + box_h)],
@@ -1178,7 +1212,7 @@ fn draw_legend<DB: DrawingBackend>(
             font.pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
     }
-    Ok(true)
+    Ok(Some([x0, y0, x0 + box_w, y0 + box_h]))
 }
 
 /// Height of the band under the chart that holds `items` in as many columns as fit in `width`.
@@ -1310,6 +1344,10 @@ mod pointer_tests {
             x_min: 0.01,
             x_max: 100.0,
             x_log: true,
+            y_min: 1.0,
+            y_max: 2.0,
+            y_log: false,
+            legend_box: None,
             legend_hidden: false,
         };
         assert_eq!(f.x_at(99.0), None);
@@ -1323,6 +1361,25 @@ mod pointer_tests {
             ..f
         };
         assert!((lin.x_at(150.0).unwrap() - 0.0).abs() < 1e-12);
+        // And back: data to pixels (y linear from 1 at the bottom to 2 at the top).
+        let (px, py) = f.pixel_of(1.0, 1.25);
+        assert!(
+            (px - 200.0).abs() < 1e-9 && (py - 75.0).abs() < 1e-9,
+            "{px} {py}"
+        );
+        let (px, py) = lin.pixel_of(0.0, 2.0);
+        assert!((px - 150.0).abs() < 1e-9 && py.abs() < 1e-9, "{px} {py}");
+        let log_y = Frame {
+            y_log: true,
+            y_min: 1e-6,
+            y_max: 1.0,
+            ..lin
+        };
+        let (_, py) = log_y.pixel_of(0.0, 1e-3);
+        assert!((py - 50.0).abs() < 1e-9, "{py}");
+        for x in [0.5, 7.0, 99.0] {
+            assert!((f.x_at(f.pixel_of(x, 1.5).0).unwrap() - x).abs() < 1e-9 * x);
+        }
     }
 
     #[test]

@@ -534,3 +534,84 @@ fn legends_go_where_they_cover_no_data() {
         );
     }
 }
+
+/// Every registry figure, drawn at its defaults and with each control alone at either end of its
+/// slider (every option of a choice), at the exported size and at a phone's: where its legend is
+/// inside the plot, no plotted point (a curve's or a band edge's vertex, a marker) is under it.
+/// The legend is placed from the drawn pixels; this checks it from the data, through the frame's
+/// own mapping. (The upper panel of a two-panel figure; simulated figures are left out: they need
+/// a simulation.)
+#[test]
+fn no_legend_covers_a_plotted_point() {
+    use amp_plots::draw::{draw_chart, Frame, Theme};
+    use plotters::prelude::*;
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in FIGURES.iter().filter(|f| !f.is_simulated()) {
+        let mut settings = vec![ParamValues::default()];
+        for spec in f.params {
+            let ends: Vec<Value> = match spec.domain {
+                Domain::Choice(options) => (0..options.len()).map(Value::Choice).collect(),
+                _ => vec![
+                    spec.from_slider(0).unwrap(),
+                    spec.from_slider(ParamSpec::SLIDER_STEPS).unwrap(),
+                ],
+            };
+            for v in ends.into_iter().filter(|v| *v != spec.default) {
+                let mut values = ParamValues::default();
+                values.set(spec, v).unwrap();
+                if is_relevant(View::Embed(f), &values, spec) && check_together(&values).is_ok() {
+                    settings.push(values);
+                }
+            }
+        }
+        for values in &settings {
+            let Ok(chart) = f.chart(values) else { continue };
+            for size in [SIZE, (400, 300)] {
+                let mut out = String::new();
+                let frame: Frame = {
+                    let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+                    draw_chart(&root, &chart, &Theme::light(1.0), None).unwrap()
+                };
+                let Some([l, t, r, b]) = frame.legend_box else {
+                    continue;
+                };
+                checked += 1;
+                let inside_axes = |x: f64, y: f64| {
+                    let within = |v: f64, lo: f64, hi: f64, log: bool| {
+                        v.is_finite() && v >= lo.min(hi) && v <= hi.max(lo) && (!log || v > 0.0)
+                    };
+                    within(x, frame.x_min, frame.x_max, frame.x_log)
+                        && within(y, frame.y_min, frame.y_max, frame.y_log)
+                };
+                let mut points: Vec<(f64, f64, String)> = Vec::new();
+                for s in &chart.series {
+                    points.extend(s.points.iter().map(|&(x, y)| (x, y, s.label.clone())));
+                }
+                for band in &chart.bands {
+                    for &(x, lo, hi) in &band.points {
+                        points.push((x, lo, band.label.clone()));
+                        points.push((x, hi, band.label.clone()));
+                    }
+                }
+                points.extend(chart.markers.iter().map(|m| (m.x, m.y, m.label.clone())));
+                for (x, y, label) in points {
+                    if !inside_axes(x, y) {
+                        continue;
+                    }
+                    let (px, py) = frame.pixel_of(x, y);
+                    if px > l && px < r && py > t && py < b {
+                        failures.push(format!(
+                            "{} at {size:?}, {values:?}: the legend covers ({x}, {y}) of {label}",
+                            f.id
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} legends checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{checked} legends inside plots, none over a plotted point");
+}
