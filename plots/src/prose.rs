@@ -7,7 +7,15 @@ use crate::format::json_string;
 use crate::pages::Prose;
 
 /// Every fragment in `content/`, by name.
-pub const PROSE: [(&str, &str); 35] = [
+pub const PROSE: [(&str, &str); 37] = [
+    (
+        "subsampling-why",
+        include_str!("../content/subsampling-why.html"),
+    ),
+    (
+        "subsampling-proofs",
+        include_str!("../content/subsampling-proofs.html"),
+    ),
     (
         "accuracy-lede",
         include_str!("../content/accuracy-lede.html"),

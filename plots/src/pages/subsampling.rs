@@ -77,6 +77,8 @@ pub static SPEC: PageSpec = PageSpec {
             ],
         },
         Section::Prose(super::Prose("subsampling-theorem")),
+        Section::Prose(super::Prose("subsampling-proofs")),
+        Section::Prose(super::Prose("subsampling-why")),
         Section::Prose(super::Prose("subsampling-schemes")),
     ],
     readouts,
