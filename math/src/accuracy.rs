@@ -61,6 +61,18 @@ pub fn variance_fraction(epsilon: f64, rate: f64) -> Result<f64, MathError> {
     Ok(u * (2.0 - u))
 }
 
+/// The limit of q = 1 − ε²/ε_n² as ε → 0 at sampling rate n/N: 1 − (n/N)² (seed 002, Section 4.1,
+/// after Figure 4: with e^ε − 1 ≈ ε and log(1 + (N/n)ε) ≈ (N/n)ε, ε_n ≈ (N/n)ε).
+///
+/// - Computed as (1 − n/N)(1 + n/N), so it keeps full relative accuracy as n/N → 1.
+/// - q decreases in ε (the sample's budget ε_n grows more slowly than ε/(n/N)), so this is the
+///   supremum of q over ε > 0: an upper bound on q at every ε, approached as ε → 0. Replace one
+///   (sampling without replacement). Domain: n/N ∈ (0, 1]. Exact.
+pub fn variance_fraction_limit(rate: f64) -> Result<f64, MathError> {
+    check_rate(rate)?;
+    Ok((1.0 - rate) * (1.0 + rate))
+}
+
 /// The sampling rate n/N at which q reaches `target` (seed 002, Section 4.1: q = 0.6 at 16.77% for
 /// ε = 3 and at 61.40% for ε = 0.1).
 ///
@@ -184,6 +196,30 @@ pub fn no_gain_threshold(epsilon: f64, rate: f64, sensitivity: f64) -> Result<f6
 #[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_small_epsilon_limit_of_q_bounds_it_and_is_reached() {
+        // 1 − r² in exact decimal arithmetic: 0.9999 at r = 0.01, 0.64 at 0.6, 0 at 1.
+        assert!((variance_fraction_limit(0.01).unwrap() - 0.9999).abs() < 1e-15);
+        assert!((variance_fraction_limit(0.6).unwrap() - 0.64).abs() < 1e-15);
+        assert_eq!(variance_fraction_limit(1.0).unwrap(), 0.0);
+        assert!(variance_fraction_limit(0.0).is_err() && variance_fraction_limit(1.5).is_err());
+        for r in [1e-4, 0.01, 0.1, 0.5, 0.9, 0.999] {
+            let limit = variance_fraction_limit(r).unwrap();
+            // Reached as ε → 0 (the next term is O(ε)), and q decreases in ε below it.
+            let tiny = variance_fraction(1e-9, r).unwrap();
+            assert!((tiny - limit).abs() < 1e-8, "r {r}: {tiny} against {limit}");
+            let mut last = limit;
+            for eps in [1e-6, 1e-3, 0.1, 1.0, 3.0, 10.0] {
+                let q = variance_fraction(eps, r).unwrap();
+                assert!(
+                    q <= last * (1.0 + 1e-12),
+                    "r {r}, ε {eps}: {q} above {last}"
+                );
+                last = q;
+            }
+        }
+    }
 
     #[test]
     fn paper_values() {

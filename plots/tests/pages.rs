@@ -200,3 +200,44 @@ fn carried_readings_escape_and_refuse() {
         assert!(Readings::adopt(spec, &bad).is_none(), "accepted {bad:?}");
     }
 }
+
+/// The accuracy page's no-gain threshold is q·V_N (seed 002, Section 4.1 and its summary table),
+/// and it is necessary: wherever the sampling variance reaches it, the sample mean's variance is
+/// no smaller than the population mean's. Checked over a grid of the page's settings.
+#[test]
+fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
+    use amp_plots::pages::accuracy::{MEAN_RATIO, NO_GAIN, Q_VALUE, SAMPLING_VARIANCE};
+    let set = |v: &mut ParamValues, name: &str, text: &str| {
+        let spec = by_name(name).unwrap();
+        v.set(spec, spec.parse(text).unwrap()).unwrap();
+    };
+    let mut checked = 0;
+    for eps in ["0.01", "0.1", "1", "3"] {
+        for rate in ["0.01", "0.1", "0.5", "0.9"] {
+            for s2 in ["0.0001", "0.01", "1"] {
+                let mut v = ParamValues::default();
+                set(&mut v, "eps", eps);
+                set(&mut v, "rate", rate);
+                set(&mut v, "pop-variance", s2);
+                let r = (Page::Accuracy.spec().readouts)(&v, Precision::Fine);
+                let num = |s| r.number(s).unwrap();
+                let (eps, range, n) = (
+                    v.real(amp_plots::param::EPS),
+                    v.real(amp_plots::param::RANGE),
+                    v.count(amp_plots::param::POPULATION_SIZE) as f64,
+                );
+                let v_pop = 2.0 * (range / (eps * n)).powi(2);
+                let threshold = num(&NO_GAIN);
+                assert!(
+                    (threshold - num(&Q_VALUE) * v_pop).abs() <= 1e-12 * threshold,
+                    "ε {eps}, rate {rate}: {threshold}"
+                );
+                if num(&SAMPLING_VARIANCE) >= threshold {
+                    assert!(num(&MEAN_RATIO) >= 1.0, "ε {eps}, rate {rate}, S² {s2}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 48);
+}

@@ -2,7 +2,8 @@
 //! Kim). Sampling without replacement, replace-one neighbours.
 
 use amp_math::accuracy::{
-    delta_n, epsilon_n, mean_variances, rate_for_variance_fraction, variance_fraction,
+    delta_n, epsilon_n, mean_variances, no_gain_threshold, rate_for_variance_fraction,
+    variance_fraction, variance_fraction_limit,
 };
 use amp_math::Relation;
 
@@ -37,6 +38,24 @@ pub const RATE_FOR_Q: ReadoutSpec = ReadoutSpec {
     label: "Rate at which q reaches the target",
     digits: 4,
 };
+/// Readout: the limit of q as ε → 0, 1 − (n/N)².
+pub const Q_LIMIT: ReadoutSpec = ReadoutSpec {
+    id: "q-limit",
+    label: "q as ε → 0: 1 − (n/N)² (its upper bound)",
+    digits: 4,
+};
+/// Readout: the sample mean's sampling variance.
+pub const SAMPLING_VARIANCE: ReadoutSpec = ReadoutSpec {
+    id: "sampling-variance",
+    label: "Sampling variance (1 − n/N)·S²_N/n",
+    digits: 4,
+};
+/// Readout: the no-gain threshold q·V_N.
+pub const NO_GAIN: ReadoutSpec = ReadoutSpec {
+    id: "no-gain-threshold",
+    label: "No-gain threshold 2(R/N)²(ε⁻² − ε_n⁻²) = q·V_N: a gain needs the sampling variance below it",
+    digits: 4,
+};
 /// Readout: V_n / V_N at your rate.
 pub const MEAN_RATIO: ReadoutSpec = ReadoutSpec {
     id: "mean-variance-ratio",
@@ -62,6 +81,7 @@ pub static SPEC: PageSpec = PageSpec {
                 &EPSILON_N,
                 &DELTA_N,
                 &Q_VALUE,
+                &Q_LIMIT,
                 &RATE_FOR_Q,
             ])],
         }),
@@ -83,7 +103,7 @@ pub static SPEC: PageSpec = PageSpec {
                 ],
             )],
             results_title: Some("Private mean"),
-            groups: &[Group::numbers(&[&MEAN_RATIO])],
+            groups: &[Group::numbers(&[&SAMPLING_VARIANCE, &NO_GAIN, &MEAN_RATIO])],
         }),
         Section::Figures {
             label: "Figures of the mean",
@@ -142,21 +162,38 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         R,
     );
     r.push(
+        &Q_LIMIT,
+        variance_fraction_limit(rate).map_err(ChartError::from),
+        R,
+    );
+    r.push(
         &RATE_FOR_Q,
         rate_for_variance_fraction(eps, v.real(p::TARGET_Q)).map_err(ChartError::from),
         R,
     );
+    let population = v.count(p::POPULATION_SIZE) as f64;
+    let mean = mean_variances(
+        eps,
+        rate,
+        population,
+        v.real(p::RANGE),
+        v.real(p::POP_VARIANCE),
+    );
+    r.push(
+        &SAMPLING_VARIANCE,
+        mean.clone().map(|m| m.sampling).map_err(ChartError::from),
+        R,
+    );
+    // The mean's global sensitivity in the population is R/N (seed 002, eq. 6).
+    r.push(
+        &NO_GAIN,
+        no_gain_threshold(eps, rate, v.real(p::RANGE) / population).map_err(ChartError::from),
+        R,
+    );
     r.push(
         &MEAN_RATIO,
-        mean_variances(
-            eps,
-            rate,
-            v.count(p::POPULATION_SIZE) as f64,
-            v.real(p::RANGE),
-            v.real(p::POP_VARIANCE),
-        )
-        .map(|m| m.sample_total() / m.population)
-        .map_err(ChartError::from),
+        mean.map(|m| m.sample_total() / m.population)
+            .map_err(ChartError::from),
         R,
     );
     r
