@@ -8,6 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${TRUNK_STAGING_DIR:?postbuild runs as Trunk\'s post_build hook (TRUNK_STAGING_DIR is unset)}
-cargo run --quiet --release --locked --bin amplify -- prerender --dist "$dir" >&2
+cargo run --quiet --release --locked -p amplify -- prerender --dist "$dir" >&2
 node tools/postbuild.mjs "$dir"
 cargo run --quiet --release --locked -p precompress -- "$dir"

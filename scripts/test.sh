@@ -55,7 +55,7 @@ step "reference tables reproduce from mpmath" bash -c 'for g in tools/reference/
 step "native tests" cargo test --workspace --locked
 step "browser tests (wasm-bindgen-test, headless Chromium)" cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
 step "release build (trunk)" trunk build --release
-step "CLI release build" cargo build --release --locked --bin amplify
+step "CLI release build" cargo build --release --locked -p amplify
 step "end-to-end tests (Playwright, system Chromium)" node --test tests/e2e/
 
 echo "test: all passed in $((SECONDS - STARTED)) s" >&2

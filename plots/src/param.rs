@@ -54,6 +54,7 @@ declare_params! {
         symbol: "ε",
         label: "Privacy parameter ε",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The base mechanism's ε; for the inverse, the target ε′ of the whole release.",
         domain: Domain::Real {
             min: 1e-12,
@@ -72,6 +73,7 @@ declare_params! {
         symbol: "δ",
         label: "Failure probability δ",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The base mechanism's δ (0 for pure DP); for the inverse, the target δ′.",
         domain: Domain::Real {
             min: 0.0,
@@ -90,6 +92,7 @@ declare_params! {
         symbol: "p",
         label: "Sampling rate p",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Probability that each record is in the sample (Poisson sampling).",
         domain: Domain::Real {
             min: 1e-9,
@@ -108,6 +111,7 @@ declare_params! {
         symbol: "m",
         label: "Sample size m",
         unit: "records",
+        #[cfg(feature = "prose")]
         help: "Records in the sample (fixed-size schemes); draws, with replacement.",
         domain: Domain::Count {
             min: 1,
@@ -126,6 +130,7 @@ declare_params! {
         symbol: "n",
         label: "Dataset size n",
         unit: "records",
+        #[cfg(feature = "prose")]
         help: "Records in the whole dataset (fixed-size schemes).",
         domain: Domain::Count {
             min: 1,
@@ -144,6 +149,7 @@ declare_params! {
         symbol: "scheme",
         label: "Sampling scheme",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "How the sample is drawn; it decides the neighbouring relation of the guarantee.",
         domain: options::<Scheme>(),
         default: Value::Choice(0),
@@ -156,6 +162,7 @@ declare_params! {
         symbol: "c",
         label: "Ratio c = ε/p",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "How large ε is compared with the sampling rate: ε = c·p.",
         domain: Domain::Real {
             min: 1e-6,
@@ -174,6 +181,7 @@ declare_params! {
         symbol: "|x|",
         label: "Dataset size |x|",
         unit: "records",
+        #[cfg(feature = "prose")]
         help: "Training examples in the whole dataset.",
         domain: Domain::Count {
             min: 2,
@@ -192,6 +200,7 @@ declare_params! {
         symbol: "B",
         label: "Batch size B",
         unit: "records",
+        #[cfg(feature = "prose")]
         help: "Expected examples per step; the sampling rate is p = B/|x|.",
         domain: Domain::Count {
             min: 1,
@@ -210,6 +219,7 @@ declare_params! {
         symbol: "epochs",
         label: "Epochs",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Passes over the data: k = epochs/p steps.",
         domain: Domain::Real {
             min: 1e-6,
@@ -228,6 +238,7 @@ declare_params! {
         symbol: "k",
         label: "Steps k",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Compositions: training steps (instead of epochs), or releases of the mechanism.",
         domain: Domain::Count {
             min: 1,
@@ -246,6 +257,7 @@ declare_params! {
         symbol: "ε*",
         label: "Overall budget ε*",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The whole training run is ½ε*²-zCDP, so each of k steps may use ε*/√k.",
         domain: Domain::Real {
             min: 1e-6,
@@ -264,6 +276,7 @@ declare_params! {
         symbol: "n/N",
         label: "Sampling rate n/N",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The fraction of the population drawn (simple random sampling without replacement).",
         domain: Domain::Real {
             min: 1e-6,
@@ -282,6 +295,7 @@ declare_params! {
         symbol: "q",
         label: "Target variance fraction q",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Find the sampling rate at which q = 1 − ε²/ε_n² reaches this value.",
         domain: Domain::Real {
             min: 0.001,
@@ -300,6 +314,7 @@ declare_params! {
         symbol: "N",
         label: "Population size N",
         unit: "records",
+        #[cfg(feature = "prose")]
         help: "Records the agency holds (odd, so the median is one record).",
         domain: Domain::Count {
             min: 3,
@@ -319,6 +334,7 @@ declare_params! {
         symbol: "R",
         label: "Range R of the values",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "A public bound on the spread of the values; the mean's sensitivity is R/N.",
         domain: Domain::Real {
             min: 1e-6,
@@ -337,6 +353,7 @@ declare_params! {
         symbol: "S²",
         label: "Population variance S²_N",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The variance of the values in the population (sets the sampling variance).",
         domain: Domain::Real {
             min: 0.0,
@@ -355,6 +372,7 @@ declare_params! {
         symbol: "population",
         label: "Simulated population",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The distribution the population is drawn from (seed 002, Sections 2.4, 4.3, 4.4).",
         domain: options::<Population>(),
         default: Value::Choice(0),
@@ -367,6 +385,7 @@ declare_params! {
         symbol: "T",
         label: "Simulation runs T",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Samples drawn per ε and sampling rate (the paper uses 1,000).",
         domain: Domain::Count {
             min: 10,
@@ -385,6 +404,7 @@ declare_params! {
         symbol: "seed",
         label: "Random seed",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The same seed gives the same population and samples, in the app and in the CLI.",
         domain: Domain::Count {
             min: 0,
@@ -404,6 +424,7 @@ declare_params! {
         symbol: "naive",
         label: "Also draw the naive formula",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Eq. 8 typed directly in double precision, without expm1/log1p.",
         domain: options::<ShowNaive>(),
         default: Value::Choice(0),
@@ -416,6 +437,7 @@ declare_params! {
         symbol: "mechanism",
         label: "Base mechanism",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The mechanism run on the sample; every query has sensitivity 1.",
         domain: options::<Mechanism>(),
         default: Value::Choice(0),
@@ -428,6 +450,7 @@ declare_params! {
         symbol: "α",
         label: "False-positive rate α",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The share of non-members the attacker wrongly calls members; the attacker's TPR is read there.",
         domain: Domain::Real {
             min: 1e-9,
@@ -446,6 +469,7 @@ declare_params! {
         symbol: "π",
         label: "Prior of membership π",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "How likely the attacker thinks it is, before seeing the output, that the record is in the data.",
         domain: Domain::Real {
             min: 1e-6,
@@ -464,6 +488,7 @@ declare_params! {
         symbol: "TPR",
         label: "Target: attacker's TPR at most",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The largest share of members an attacker may catch at the false-positive rate α; the noise is calibrated to it.",
         domain: Domain::Real {
             min: 1e-9,
@@ -482,6 +507,7 @@ declare_params! {
         symbol: "TPR − FPR",
         label: "Target: attacker's advantage at most",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The largest advantage max(TPR − FPR) any attacker may have; the noise is calibrated to it.",
         domain: Domain::Real {
             min: 1e-9,
@@ -500,6 +526,7 @@ declare_params! {
         symbol: "view",
         label: "Trade-off curve drawn as",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "β against α on linear axes, or TPR against FPR on log axes (the view of membership-inference papers).",
         domain: options::<TradeoffView>(),
         default: Value::Choice(0),
@@ -512,6 +539,7 @@ declare_params! {
         symbol: "σ",
         label: "Noise multiplier σ",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Standard deviation of the Gaussian noise over the sensitivity (iteration page: over the gradient bound L).",
         domain: Domain::Real {
             min: 0.1,
@@ -530,6 +558,7 @@ declare_params! {
         symbol: "b",
         label: "Laplace scale b",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Scale of the Laplace noise over the sensitivity (pure ε = 1/b).",
         domain: Domain::Real {
             min: 0.01,
@@ -548,6 +577,7 @@ declare_params! {
         symbol: "k",
         label: "Categories k",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Number of possible answers of k-ary randomized response.",
         domain: Domain::Count {
             min: 2,
@@ -566,6 +596,7 @@ declare_params! {
         symbol: "q",
         label: "Sampling rate q",
         unit: "",
+        #[cfg(feature = "prose")]
         help:
             "Poisson: each record's inclusion probability; without replacement: the fraction m/n.",
         domain: Domain::Real {
@@ -585,6 +616,7 @@ declare_params! {
         symbol: "α",
         label: "Rényi order α",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The order at which the readouts show ε(α).",
         domain: Domain::Real {
             min: 1.001,
@@ -603,6 +635,7 @@ declare_params! {
         symbol: "bound",
         label: "Curve",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Exact RDP, or the upper or lower bound of the subsampled mechanism.",
         domain: options::<Bound>(),
         default: Value::Choice(0),
@@ -615,6 +648,7 @@ declare_params! {
         symbol: "conversion",
         label: "RDP to (ε, δ) conversion",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "How a Rényi DP curve becomes an (ε, δ) guarantee.",
         domain: options::<Conversion>(),
         default: Value::Choice(0),
@@ -627,6 +661,7 @@ declare_params! {
         symbol: "ε",
         label: "Target ε",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "The ε at which to report δ(ε); on the training page, the ε the noise is calibrated for.",
         domain: Domain::Real {
             min: 0.0,
@@ -645,6 +680,7 @@ declare_params! {
         symbol: "length",
         label: "Length of training given",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Whether the run's length is counted in epochs (k = epochs·|x|/B steps) or in steps.",
         domain: options::<Length>(),
         default: Value::Choice(0),
@@ -657,6 +693,7 @@ declare_params! {
         symbol: "batching",
         label: "How batches are formed",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "What your training loop really does. Shuffled and balls-in-bins batches are accounted for the Gaussian mechanism, compared with Poisson sampling on the zero-out relation.",
         domain: options::<Batching>(),
         default: Value::Choice(0),
@@ -669,6 +706,7 @@ declare_params! {
         symbol: "ε₀",
         label: "Local privacy ε₀",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Each user's local randomizer is ε₀-differentially private on its own.",
         domain: Domain::Real {
             min: 1e-6,
@@ -687,6 +725,7 @@ declare_params! {
         symbol: "n",
         label: "Users n",
         unit: "users",
+        #[cfg(feature = "prose")]
         help: "Users who each send one randomized message to the shuffler.",
         domain: Domain::Count {
             min: 2,
@@ -706,6 +745,7 @@ declare_params! {
         symbol: "randomizer",
         label: "Local randomizer",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "What the bounds may assume about the users' randomizer: the privacy blanket is tighter for k-ary randomized response, and the stronger clones (FMT23) hold only for it.",
         domain: options::<RandomizerKind>(),
         default: Value::Choice(0),
@@ -718,6 +758,7 @@ declare_params! {
         symbol: "T",
         label: "Steps T (one record each)",
         unit: "steps",
+        #[cfg(feature = "prose")]
         help: "Length of the one pass of noisy SGD; the record used at step t is hidden by the T − t steps after it.",
         domain: Domain::Count {
             min: 1,
@@ -736,6 +777,7 @@ declare_params! {
         symbol: "η",
         label: "Step size η",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Learning rate of each step; the theorem needs η ≤ 2/β so that every step is contractive.",
         domain: Domain::Real {
             min: 1e-9,
@@ -754,6 +796,7 @@ declare_params! {
         symbol: "β",
         label: "Smoothness β of the loss",
         unit: "",
+        #[cfg(feature = "prose")]
         help: "Every loss's gradient is β-Lipschitz (β-smooth); with convexity and η ≤ 2/β the updates are contractive.",
         domain: Domain::Real {
             min: 1e-9,

@@ -105,7 +105,10 @@ pub struct ParamSpec {
     pub label: &'static str,
     /// Unit, or "" for dimensionless quantities.
     pub unit: &'static str,
-    /// One sentence of help, shown under the control and in `amplify --help`.
+    /// One sentence of help, shown under the control and in `amplify --help`. Like the prose,
+    /// behind the feature `prose`: the web app reads it from the pre-rendered document or
+    /// `content.json`, as the fragment [`ParamSpec::help_name`].
+    #[cfg(feature = "prose")]
     pub help: &'static str,
     /// Accepted values.
     pub domain: Domain,
@@ -117,6 +120,11 @@ pub struct ParamSpec {
 pub const MAX_VALUE_LEN: usize = 64;
 
 impl ParamSpec {
+    /// The name under which the help sentence is a prose fragment (`help-<name>`).
+    pub fn help_name(&self) -> String {
+        format!("help-{}", self.name)
+    }
+
     /// Parse and validate user text. The error is one sentence naming the parameter and its domain.
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         let t = text.trim();

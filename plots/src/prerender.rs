@@ -488,7 +488,8 @@ fn control(spec: &'static ParamSpec, value: Value) -> String {
         format!("{} ({})", spec.label, spec.unit)
     };
     let message = format!(
-        "<p class=\"help\" id=\"help-{name}\">{}</p><p class=\"error\" id=\"err-{name}\" aria-live=\"polite\" data-testid=\"error-{name}\"></p>",
+        "<p class=\"help\" id=\"help-{name}\" data-prose=\"{}\">{}</p><p class=\"error\" id=\"err-{name}\" aria-live=\"polite\" data-testid=\"error-{name}\"></p>",
+        spec.help_name(),
         esc(spec.help)
     );
     let input = match spec.domain {

@@ -142,11 +142,21 @@ pub fn prose_html(p: Prose) -> Option<&'static str> {
         .map(|(_, html)| *html)
 }
 
-/// Every fragment as one JSON object, name to HTML (the build's `content.json`).
+/// Every fragment as one JSON object, name to HTML (the build's `content.json`), and every
+/// parameter's help sentence under [`crate::params::ParamSpec::help_name`].
 pub fn content_json() -> String {
-    let fields: Vec<String> = PROSE
+    let mut fields: Vec<String> = PROSE
         .iter()
         .map(|(name, html)| format!("{}:{}", json_string(name), json_string(html)))
         .collect();
+    // Each parameter's help sentence (plain text), as HTML.
+    fields.extend(crate::params::PARAMS.iter().map(|p| {
+        let html = p
+            .help
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        format!("{}:{}", json_string(&p.help_name()), json_string(&html))
+    }));
     format!("{{{}}}\n", fields.join(","))
 }

@@ -42,13 +42,16 @@ pub fn Control(spec: &'static ParamSpec) -> impl IntoView {
     let described = format!("{help_id} {err_id}");
     let value = Memo::new(move |_| state.values.with(|v| v.get(spec)));
     let error = Memo::new(move |_| state.errors.with(|e| e.get(name).cloned()));
+    // The help sentence, like the prose, from the pre-rendered document or the content file.
+    let store = expect_context::<crate::prose::ProseStore>();
+    let help = spec.help_name();
     let label = if spec.unit.is_empty() {
         spec.label.to_string()
     } else {
         format!("{} ({})", spec.label, spec.unit)
     };
     let message = view! {
-        <p class="help" id=help_id>{spec.help}</p>
+        <p class="help" id=help_id inner_html=move || store.html(&help)></p>
         <p class="error" id=err_id aria-live="polite" data-testid=format!("error-{name}")>
             {move || error.get().unwrap_or_default()}
         </p>

@@ -1,5 +1,5 @@
 // End-to-end tests: the release build in dist/, served on 127.0.0.1, driven by the system Chromium.
-// Run by scripts/test.sh after `trunk build --release` and `cargo build --release --bin amplify`:
+// Run by scripts/test.sh after `trunk build --release` and `cargo build --release -p amplify`:
 //   node --test tests/e2e/
 // Fails on any console error, page error, failed request, or request leaving 127.0.0.1.
 // Screenshots go to test-artifacts/ (git-ignored).
