@@ -234,6 +234,32 @@ pub enum Duration {
     Steps(u64),
 }
 
+/// Steinke's asymptotic point (seed 001, "Is ε ≤ c·p realistic?"): with batches of a fixed size
+/// B, p = B/|x|, and keeping the per-step ε = ε*/√k of [`regime`] within c·p takes
+/// k ≥ (ε*·|x|/(c·B))² steps, Ω(|x|²), and so p·k ≥ ε*²·|x|/(c²·B) epochs, Ω(|x|).
+///
+/// Returns (k, p·k) for the least whole k meeting it. Exact up to the rounding of the square
+/// (k as a float, exact below 2^53). The inputs are checked as in [`regime`]; c > 0 finite.
+pub fn steps_for_proportional(
+    dataset: u64,
+    batch: u64,
+    total_epsilon: f64,
+    c: f64,
+) -> Result<(f64, f64), MathError> {
+    let p = regime(dataset, batch, Duration::Steps(1), total_epsilon)?.p;
+    check_c(c)?;
+    let root = total_epsilon / (c * p);
+    let k = (root * root).ceil().max(1.0);
+    if !k.is_finite() {
+        return Err(MathError::OutOfDomain {
+            name: "c",
+            value: c,
+            expected: "large enough that the number of steps is finite",
+        });
+    }
+    Ok((k, k * p))
+}
+
 /// The regime calculator: dataset size |x|, batch size B (p = B/|x|), a duration, and an overall
 /// budget ε* read as ½ε*²-zCDP, which composes over k steps from per-step pure ε = ε*/√k
 /// (seed 001, footnote 3: pure ε-DP implies ½ε²-zCDP, and zCDP adds up).
@@ -306,6 +332,44 @@ pub fn regime(
 #[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn steps_for_proportional_is_the_least_run_meeting_c() {
+        // |x| = 60,000, B = 256, ε* = 3, c = 1: (3·60000/256)² = 703.125² = 494,384.77 → 494,385
+        // steps, 494,385·256/60,000 = 2,109.376 epochs (exact decimal arithmetic).
+        let (k, epochs) = steps_for_proportional(60_000, 256, 3.0, 1.0).unwrap();
+        assert_eq!(k, 494_385.0);
+        assert!((epochs - 2_109.376).abs() < 1e-9, "{epochs}");
+        // The least such run, checked through the regime calculator itself, across sizes.
+        for (d, b, t, c) in [
+            (60_000u64, 256u64, 3.0, 1.0),
+            (1_000_000, 32, 1.0, 0.5),
+            (500, 50, 8.0, 2.0),
+            (10, 10, 0.1, 1.0),
+        ] {
+            let (k, _) = steps_for_proportional(d, b, t, c).unwrap();
+            let at = |k: f64| regime(d, b, Duration::Steps(k as u64), t).unwrap().c;
+            assert!(
+                at(k) <= c * (1.0 + 1e-12),
+                "{d} {b}: c {} at k = {k}",
+                at(k)
+            );
+            if k > 1.0 {
+                assert!(
+                    at(k - 1.0) > c,
+                    "{d} {b}: k − 1 = {} already meets c",
+                    k - 1.0
+                );
+            }
+        }
+        // Quadratic in |x| and the epochs linear, at a fixed batch.
+        let (k1, e1) = steps_for_proportional(100_000, 32, 1.0, 1.0).unwrap();
+        let (k2, e2) = steps_for_proportional(200_000, 32, 1.0, 1.0).unwrap();
+        assert!((k2 / k1 - 4.0).abs() < 1e-6 && (e2 / e1 - 2.0).abs() < 1e-6);
+        assert!(steps_for_proportional(100, 200, 1.0, 1.0).is_err());
+        assert!(steps_for_proportional(100, 10, 1.0, 0.0).is_err());
+        assert!(steps_for_proportional(100, 10, 1.0, f64::NAN).is_err());
+    }
 
     #[test]
     fn seed_values() {

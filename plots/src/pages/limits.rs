@@ -2,7 +2,8 @@
 //! amplification by subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms.
 
 use amp_math::limits::{
-    epsilon_p, noise_factor, noise_factor_bound, noise_ratio, ratio_floor, regime, Duration,
+    epsilon_p, noise_factor, noise_factor_bound, noise_ratio, ratio_floor, regime,
+    steps_for_proportional, Duration,
 };
 use amp_math::Relation;
 
@@ -66,6 +67,18 @@ pub const REGIME_EPS: ReadoutSpec = ReadoutSpec {
 pub const C_VALUE: ReadoutSpec = ReadoutSpec {
     id: "c-value",
     label: "c = ε/p",
+    digits: 4,
+};
+/// Readout: the shortest run keeping ε ≤ c·p at this batch size.
+pub const PROPORTIONAL_STEPS: ReadoutSpec = ReadoutSpec {
+    id: "proportional-steps",
+    label: "Steps for ε ≤ c·p at this batch size (c from above): (ε*·|x|/(c·B))²",
+    digits: 4,
+};
+/// Readout: the epochs that run takes.
+pub const PROPORTIONAL_EPOCHS: ReadoutSpec = ReadoutSpec {
+    id: "proportional-epochs",
+    label: "Epochs that takes: ε*²·|x|/(c²·B)",
     digits: 4,
 };
 /// Readout: Noise factor 1/R.
@@ -148,6 +161,8 @@ pub static SPEC: PageSpec = PageSpec {
                     &C_VALUE,
                     &REGIME_FACTOR,
                     &REGIME_BOUND,
+                    &PROPORTIONAL_STEPS,
+                    &PROPORTIONAL_EPOCHS,
                 ])
             }],
         }),
@@ -195,6 +210,9 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&C_VALUE, field(|x| x.c), R);
     r.push(&REGIME_FACTOR, field(|x| x.noise_factor), R);
     r.push(&REGIME_BOUND, field(|x| x.noise_factor_bound), R);
+    let proportional = steps_for_proportional(d, b, t, c).map_err(ChartError::from);
+    r.push(&PROPORTIONAL_STEPS, proportional.clone().map(|x| x.0), R);
+    r.push(&PROPORTIONAL_EPOCHS, proportional.map(|x| x.1), R);
     let sentence = match &reg {
         Ok(x) => regime_sentence(d, b, t, x),
         Err(e) => e.to_string(),
