@@ -644,3 +644,50 @@ pub fn fmt23_numerical_delta(eps: f64, eps0: f64, n: u64) -> Result<(f64, f64), 
 pub fn fmt23_numerical(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), MathError> {
     clone_epsilon(Clones::Stronger, eps0, n, delta)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The exact δ(ε) = E_C[D_C] for C ∼ Bin(n − 1, p), summed over every c with the binomial
+    /// weights built by the ratio recurrence (an independent computation for small n).
+    fn exact_delta(n: u64, eps: f64, eps0: f64, clones: Clones) -> f64 {
+        let (p, q, _, _) = clones.probability(eps0);
+        let big_n = n - 1;
+        let mut w = crate::special::powi(q, big_n as i32);
+        let mut total = 0.0;
+        for c in 0..=big_n {
+            total += w * clone_divergence_unchecked(c, eps, eps0);
+            w *= (big_n - c) as f64 / (c + 1) as f64 * p / q;
+        }
+        total
+    }
+
+    #[test]
+    fn a_window_weighs_nothing_outside_it_and_its_bounds_hold_the_exact_delta() {
+        for (n, eps0, clones) in [
+            (40, 1.0, Clones::Fmt21),
+            (60, 2.0, Clones::Stronger),
+            (25, 0.5, Clones::Fmt21),
+            // Few clones (p = e^{−3}): the window starts at c = 0, so only its upper tail is
+            // bounded, and at a small ε the divergence there is not small.
+            (40, 3.0, Clones::Fmt21),
+        ] {
+            // A loose truncation, so that the tails carry visible mass.
+            let win = CloneWindow::new(n, eps0, clones, 0.05);
+            assert_eq!(win.weight(win.c_hi + 1), 0.0);
+            if win.c_lo > 0 {
+                assert_eq!(win.weight(win.c_lo - 1), 0.0);
+            }
+            assert_eq!(win.weight(win.c_lo), win.w[0]);
+            for eps in [0.05, 0.2, 0.5] {
+                let exact = exact_delta(n, eps, eps0, clones);
+                let (lo, hi) = win.delta(eps);
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "n {n}, ε₀ {eps0}, ε {eps}: {lo} ≤ {exact} ≤ {hi}"
+                );
+            }
+        }
+    }
+}
