@@ -83,14 +83,16 @@ pub fn title(view: View) -> String {
     }
 }
 
+/// A page's opening paragraph (plain text, its fragment's trailing line break dropped).
+fn lede_text(page: Page) -> &'static str {
+    prose_html(page.spec().lede).unwrap_or_default().trim_end()
+}
+
 /// The search engines' description of a view: the page's opening paragraph, or the figure's
 /// caption at the defaults.
 pub fn description(view: View) -> String {
     match view {
-        View::Page(p) => prose_html(p.spec().lede)
-            .unwrap_or_default()
-            .trim_end()
-            .to_string(),
+        View::Page(p) => lede_text(p).to_string(),
         View::Embed(f) => match default_chart(f) {
             Ok(c) => format!("{}: {}", f.title, c.summary),
             Err(_) => f.title.to_string(),
@@ -180,7 +182,7 @@ pub fn body(view: View, root: &str) -> String {
                 esc(&readings.carry(spec)),
                 esc(spec.heading),
                 spec.lede.0,
-                prose_html(spec.lede).unwrap_or_default().trim_end()
+                lede_text(page)
             )
         }
     }

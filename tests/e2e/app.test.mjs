@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { serve } from './server.mjs';
-import { launch } from './browser.mjs';
+import { launch, droppedByRedirect } from './browser.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(ROOT, 'dist');
@@ -37,10 +37,7 @@ async function open(path, opts = {}) {
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('requestfailed', (r) => {
-    // An old `?page=`/`?embed=` link is sent on to its view's address before anything is painted
-    // (public/early.js); the preloads its document had started are dropped with it, by design.
-    const legacy = /[?&](page|embed)=/.test(path);
-    if (legacy && r.failure()?.errorText === 'net::ERR_ABORTED' && /\.(js|wasm)$/.test(r.url())) return;
+    if (droppedByRedirect(path, r)) return;
     problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on('request', (r) => {

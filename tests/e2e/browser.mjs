@@ -21,3 +21,11 @@ export async function launch(options = {}) {
     ...options,
   });
 }
+
+/** Whether a failed request is a preload that an old `?page=`/`?embed=` link drops by design: its
+ *  document is sent on to the view's address before anything is painted (public/early.js), and the
+ *  wasm and glue downloads it had started are aborted with it. */
+export function droppedByRedirect(path, request) {
+  return /[?&](page|embed)=/.test(path) && request.failure()?.errorText === 'net::ERR_ABORTED'
+    && /\.(js|wasm)$/.test(request.url());
+}

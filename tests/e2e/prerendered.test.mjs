@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve } from './server.mjs';
-import { launch } from './browser.mjs';
+import { launch, droppedByRedirect } from './browser.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(ROOT, 'dist');
@@ -43,9 +43,7 @@ async function open(context, path) {
   page.on('requestfailed', (r) => {
     // Without JavaScript the browser drops the preloads of the glue and the wasm: not a problem.
     if (context === noJs && /\.(js|wasm)$/.test(r.url())) return;
-    // An old `?page=`/`?embed=` link is sent on to its view's address before anything is painted
-    // (public/early.js); the preloads its document had started are dropped with it, by design.
-    if (/[?&](page|embed)=/.test(path) && r.failure()?.errorText === 'net::ERR_ABORTED' && /\.(js|wasm)$/.test(r.url())) return;
+    if (droppedByRedirect(path, r)) return;
     problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on('request', (r) => { if (!r.url().startsWith(`${origin}/`) && !r.url().startsWith('data:')) problems.push(`request left 127.0.0.1: ${r.url()}`); });
