@@ -664,6 +664,27 @@ mod tests {
     }
 
     #[test]
+    fn a_long_walk_renormalises_and_still_meets_the_direct_sum() {
+        // τ ≈ 0.66 here, so b_c(k_c − 1) grows by about e^{0.053} per step down: from c = 30,000
+        // (β ≈ e^{−1580}, far below the smallest double) the walk must carry β's logarithm
+        // through several renormalisations before any divergence is representable.
+        let k = CloneConsts::new(0.5, 2.0);
+        let mut seen = 0;
+        walk_divergences(&k, 30_000, 5_000, |c, d| {
+            if c % 1_000 == 0 && c <= 12_000 {
+                let direct = direct_divergence(c, &k);
+                assert!(direct > 0.0 && direct < 1e-100, "c {c}: {direct}");
+                assert!(
+                    (d - direct).abs() <= 1e-9 * direct,
+                    "c {c}: walk {d}, direct {direct}"
+                );
+                seen += 1;
+            }
+        });
+        assert_eq!(seen, 8);
+    }
+
+    #[test]
     fn a_window_weighs_nothing_outside_it_and_its_bounds_hold_the_exact_delta() {
         for (n, eps0, clones) in [
             (40, 1.0, Clones::Fmt21),
