@@ -4,10 +4,8 @@
 //! the reader types that is not (yet) valid lives in `drafts`, with its message in `errors`, and
 //! never reaches the math: the last valid state stays on screen.
 
-use std::collections::BTreeMap;
-
 use amp_plots::pages::{check_together, params_query, parse_location, View};
-use amp_plots::params::{by_name, ParamSpec, ParamValues, Value};
+use amp_plots::params::{by_name, NameMap, ParamSpec, ParamValues, Value};
 use leptos::prelude::*;
 
 use crate::browser;
@@ -22,9 +20,9 @@ pub struct AppState {
     /// Messages about parts of the URL that were ignored.
     pub notices: RwSignal<Vec<String>>,
     /// Text typed into number fields that differs from the value's canonical text.
-    pub drafts: RwSignal<BTreeMap<&'static str, String>>,
+    pub drafts: RwSignal<NameMap<String>>,
     /// Why a control's typed text is not in use.
-    pub errors: RwSignal<BTreeMap<&'static str, String>>,
+    pub errors: RwSignal<NameMap<String>>,
     /// Bumped when the window resizes, so figures redraw at the new size.
     pub resize: RwSignal<u32>,
     /// The reader's colour theme choice.
@@ -82,8 +80,8 @@ impl AppState {
             view: RwSignal::new(s.view),
             values: RwSignal::new(s.values),
             notices: RwSignal::new(s.notices),
-            drafts: RwSignal::new(BTreeMap::new()),
-            errors: RwSignal::new(BTreeMap::new()),
+            drafts: RwSignal::new(NameMap::new()),
+            errors: RwSignal::new(NameMap::new()),
             resize: RwSignal::new(0),
             theme: RwSignal::new(ThemeChoice::System),
             system_dark: RwSignal::new(false),
@@ -110,8 +108,8 @@ impl AppState {
             self.values.set(s.values);
         }
         self.notices.set(s.notices);
-        self.drafts.set(BTreeMap::new());
-        self.errors.set(BTreeMap::new());
+        self.drafts.set(NameMap::new());
+        self.errors.set(NameMap::new());
     }
 
     /// Set a value from a slider or a select: always canonical, so any draft is dropped.
@@ -179,8 +177,8 @@ impl AppState {
         // Drafts that were refused only in combination (m > n, say) may be fine now.
         let pending: Vec<(&'static str, String)> = self.drafts.with_untracked(|d| {
             d.iter()
-                .filter(|(k, _)| **k != name)
-                .map(|(k, t)| (*k, t.clone()))
+                .filter(|(k, _)| *k != name)
+                .map(|(k, t)| (k, t.clone()))
                 .collect()
         });
         for (k, text) in pending {
@@ -204,8 +202,8 @@ impl AppState {
         let q = self.values.with_untracked(|v| params_query(view, v));
         browser::push_url(&format!("{}{q}", browser::view_href(view)));
         self.notices.set(Vec::new());
-        self.errors.set(BTreeMap::new());
-        self.drafts.set(BTreeMap::new());
+        self.errors.set(NameMap::new());
+        self.drafts.set(NameMap::new());
         self.view.set(view);
         browser::scroll_to_top();
     }

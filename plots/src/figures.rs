@@ -59,6 +59,7 @@ pub mod risk;
 pub mod shuffle;
 mod subsampling;
 pub mod training;
+mod why;
 
 pub use limits::{group_digits, regime_sentence};
 
@@ -245,6 +246,8 @@ figure_ids! {
     AmplificationVsRate = "amplification-vs-rate";
     AmplificationVsEpsilon = "amplification-vs-epsilon";
     SampleBudget = "sample-budget";
+    NeighbourDensities = "neighbour-densities";
+    KnownInclusion = "known-inclusion";
     NoiseRatioVsEpsilon = "noise-ratio-vs-epsilon";
     TaylorOrders = "taylor-orders";
     NoiseRatioFixedC = "noise-ratio-fixed-c";
@@ -420,6 +423,20 @@ pub static FIGURES: &[FigureSpec] = &[
         page: Page::Subsampling,
         params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::sample_budget),
+    },
+    FigureSpec {
+        id: FigureId::NeighbourDensities,
+        title: "Why sampling helps: the two neighbours' outputs and the privacy loss",
+        page: Page::Subsampling,
+        params: &[p::NOISE.spec, p::EPS.spec, p::P.spec],
+        compute: Compute::Direct(why::neighbour_densities),
+    },
+    FigureSpec {
+        id: FigureId::KnownInclusion,
+        title: "No gain when the sample is known: the privacy loss with inclusion disclosed",
+        page: Page::Subsampling,
+        params: &[p::NOISE.spec, p::EPS.spec, p::P.spec],
+        compute: Compute::Direct(why::known_inclusion),
     },
     FigureSpec {
         id: FigureId::NoiseRatioVsEpsilon,

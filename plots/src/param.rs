@@ -9,8 +9,8 @@ use amp_math::rdp_accounting::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{
-    Batching, ChoiceEnum, Count, Domain, Length, Mechanism, ParamSpec, Pick, RandomizerKind, Real,
-    Scale, ShowNaive, TradeoffView, Value,
+    Batching, ChoiceEnum, Count, Domain, Length, Mechanism, Noise, ParamSpec, Pick, RandomizerKind,
+    Real, Scale, ShowNaive, TradeoffView, Value,
 };
 use std::marker::PhantomData;
 
@@ -427,6 +427,19 @@ declare_params! {
         #[cfg(feature = "prose")]
         help: "Eq. 8 typed directly in double precision, without expm1/log1p.",
         domain: options::<ShowNaive>(),
+        default: Value::Choice(0),
+    };
+
+    /// The noise drawn in the "why" figures (`noise`).
+    NOISE: Pick<Noise> = ParamSpec {
+        aliases: &[],
+        name: "noise",
+        symbol: "noise",
+        label: "Noise in the pictures",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "The mechanism drawn in the two pictures of why: Laplace (ε-DP) or Gaussian (ε-GDP), scale 1/ε.",
+        domain: options::<Noise>(),
         default: Value::Choice(0),
     };
 

@@ -7,7 +7,6 @@
 //! [`ParamSpec::parse`] turns text into a [`Value`], and choices become enums
 //! ([`ParamValues::choice`]) without any string comparison after that.
 
-use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
 use crate::format::{compact_number, escape_display};
@@ -15,7 +14,7 @@ pub use crate::param::PARAMS;
 
 mod choices;
 pub use choices::{
-    Batching, ChoiceEnum, Length, Mechanism, RandomizerKind, ShowNaive, TradeoffView,
+    Batching, ChoiceEnum, Length, Mechanism, Noise, RandomizerKind, ShowNaive, TradeoffView,
 };
 
 /// How a numeric control maps positions to values.
@@ -416,11 +415,15 @@ pub fn by_name_or_alias(name: &str) -> Option<&'static ParamSpec> {
 
 /// A full set of parameter values: every declared parameter has one, each inside its domain.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ParamValues(BTreeMap<&'static str, Value>);
+pub struct ParamValues(NameMap<Value>);
 
 impl Default for ParamValues {
     fn default() -> Self {
-        ParamValues(PARAMS.iter().map(|p| (p.name, p.default)).collect())
+        let mut map = NameMap::new();
+        for p in PARAMS {
+            map.insert(p.name, p.default);
+        }
+        ParamValues(map)
     }
 }
 
@@ -472,5 +475,59 @@ impl ParamValues {
         let v = spec.parse(text)?;
         self.0.insert(spec.name, v);
         Ok(())
+    }
+}
+
+/// A small map from parameter names to values, kept sorted by name: what a `BTreeMap` did here,
+/// for the few dozen entries a page has, with a few hundred bytes of wasm instead of a B-tree's
+/// several kilobytes per value type. Equal contents compare equal whatever the insertion order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NameMap<V>(Vec<(&'static str, V)>);
+
+impl<V> Default for NameMap<V> {
+    fn default() -> Self {
+        NameMap(Vec::new())
+    }
+}
+
+impl<V> NameMap<V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| (*k).cmp(name))
+    }
+
+    /// The value under `name`.
+    pub fn get(&self, name: &str) -> Option<&V> {
+        self.find(name).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Put `v` under `name`, returning what was there.
+    pub fn insert(&mut self, name: &'static str, v: V) -> Option<V> {
+        match self.find(name) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, v)),
+            Err(i) => {
+                self.0.insert(i, (name, v));
+                None
+            }
+        }
+    }
+
+    /// Take out the value under `name`.
+    pub fn remove(&mut self, name: &str) -> Option<V> {
+        self.find(name).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// The entries, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &V)> {
+        self.0.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }

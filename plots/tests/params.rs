@@ -136,7 +136,7 @@ fn a_full_query_round_trips() {
     let q = to_query(View::Page(Page::Subsampling), &v);
     assert_eq!(
         q,
-        "?page=subsampling&scheme=without-replacement&eps=0.25&delta=1e-9&p=0.01&m=1000&n=50000"
+        "?page=subsampling&scheme=without-replacement&eps=0.25&delta=1e-9&p=0.01&m=1000&n=50000&noise=laplace"
     );
     let s = parse_query(&q);
     assert_eq!(s.view, View::Page(Page::Subsampling));
@@ -327,4 +327,29 @@ fn prose_links_to_pages_point_at_the_pages_own_addresses() {
             }
         }
     }
+}
+
+#[test]
+fn the_name_map_keeps_one_value_per_name_in_name_order() {
+    use amp_plots::params::NameMap;
+    let mut a = NameMap::new();
+    assert!(a.is_empty());
+    assert_eq!(a.insert("p", 1), None);
+    assert_eq!(a.insert("eps", 2), None);
+    assert_eq!(a.insert("sigma", 3), None);
+    assert_eq!(a.insert("eps", 4), Some(2));
+    assert_eq!(a.get("eps"), Some(&4));
+    assert_eq!(a.get("delta"), None);
+    let names: Vec<&str> = a.iter().map(|(k, _)| k).collect();
+    assert_eq!(names, ["eps", "p", "sigma"]);
+    // Equal contents are equal whatever the order they were put in.
+    let mut b = NameMap::new();
+    for (k, v) in [("sigma", 3), ("eps", 4), ("p", 1)] {
+        b.insert(k, v);
+    }
+    assert_eq!(a, b);
+    assert_eq!(a.remove("p"), Some(1));
+    assert_eq!(a.remove("p"), None);
+    assert_ne!(a, b);
+    assert_eq!(a.iter().count(), 2);
 }

@@ -57,7 +57,7 @@ pub static SPEC: PageSpec = PageSpec {
                 p::P.spec,
                 p::M.spec,
                 p::N.spec,
-            ])],
+            ]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
             results_title: Some("Results"),
             groups: &[
                 Group::numbers(&[&EPSILON_PRIME, &DELTA_PRIME, &FACTOR, &INCLUSION]),
@@ -77,6 +77,10 @@ pub static SPEC: PageSpec = PageSpec {
             ],
         },
         Section::Prose(super::Prose("subsampling-theorem")),
+        Section::Figures {
+            label: "Why it works, in pictures",
+            figures: &[FigureId::NeighbourDensities, FigureId::KnownInclusion],
+        },
         Section::Prose(super::Prose("subsampling-proofs")),
         Section::Prose(super::Prose("subsampling-why")),
         Section::Prose(super::Prose("subsampling-schemes")),

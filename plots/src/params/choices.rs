@@ -118,6 +118,16 @@ choices! {
 }
 
 choices! {
+    /// The noise of the mechanism drawn in the "why" figures (scale 1/ε, sensitivity 1).
+    pub enum Noise {
+        /// Laplace noise of scale b = 1/ε.
+        Laplace = "laplace", "Laplace (b = 1/ε)";
+        /// Gaussian noise of σ = 1/ε.
+        Gaussian = "gaussian", "Gaussian (σ = 1/ε)";
+    }
+}
+
+choices! {
     /// How a training loop forms its batches.
     pub enum Batching {
         /// Each example joins a batch independently.

@@ -1,0 +1,131 @@
+//! The pictures of why (`neighbour-densities`, `known-inclusion`) against closed forms computed
+//! here independently: the densities integrate to their mass, the losses are the log-ratios of the
+//! densities, and the extremes of the hidden-sample loss are Theorem 1's ε′ and its other end.
+#![allow(clippy::disallowed_methods)] // std's functions are an independent check here
+
+use amp_plots::figures::{Chart, FigureId};
+use amp_plots::params::ParamValues;
+
+fn chart(id: FigureId, pairs: &[(&str, &str)]) -> Chart {
+    let mut v = ParamValues::default();
+    for (k, x) in pairs {
+        let spec = amp_plots::params::by_name(k).unwrap();
+        v.set(spec, spec.parse(x).unwrap()).unwrap();
+    }
+    id.spec().chart(&v).unwrap()
+}
+
+fn series<'a>(c: &'a Chart, label_part: &str) -> &'a [(f64, f64)] {
+    &c.series
+        .iter()
+        .find(|s| s.label.contains(label_part))
+        .unwrap_or_else(|| panic!("no series with {label_part:?}"))
+        .points
+}
+
+/// Trapezoid rule over the drawn points.
+fn area(points: &[(f64, f64)]) -> f64 {
+    points
+        .windows(2)
+        .map(|w| (w[1].0 - w[0].0) * (w[0].1 + w[1].1) / 2.0)
+        .sum()
+}
+
+fn max_y(points: &[(f64, f64)]) -> f64 {
+    points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn min_y(points: &[(f64, f64)]) -> f64 {
+    points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn laplace_hidden_loss_runs_between_the_two_ends_of_theorem_1() {
+    for (eps, p) in [(1.0f64, 0.01f64), (0.3, 0.5), (4.0, 0.1), (2.0, 1.0)] {
+        let (e, r) = (eps.to_string(), p.to_string());
+        let c = chart(
+            FigureId::NeighbourDensities,
+            &[("noise", "laplace"), ("eps", &e), ("p", &r)],
+        );
+        let lower = c.lower.as_deref().unwrap();
+        let hidden = series(lower, "p =");
+        let top = (1.0 - p + p * eps.exp()).ln();
+        let bottom = (1.0 - p + p * (-eps).exp()).ln();
+        assert!((max_y(hidden) - top).abs() <= 1e-12 * top, "ε {eps}, p {p}");
+        assert!(
+            (min_y(hidden) - bottom).abs() <= 1e-12 * bottom.abs(),
+            "ε {eps}, p {p}"
+        );
+        let plain = series(lower, "no sampling");
+        assert!((max_y(plain) - eps).abs() <= 1e-12 * eps);
+        assert!((min_y(plain) + eps).abs() <= 1e-12 * eps);
+        // The marker is Theorem 1's ε′.
+        assert!((lower.markers[0].y - top).abs() <= 1e-12 * top);
+        // Each density holds its mass over [−5b, 1 + 5b]: one tail beyond 5b, the other beyond
+        // 5b + 1 = (5 + ε)b, so 1 − ½e^{−5}(1 + e^{−ε}), to the grid's accuracy (the trapezoid
+        // rule over 403 points).
+        let mass = 1.0 - 0.5 * (-5.0f64).exp() * (1.0 + (-eps).exp());
+        for s in &c.series {
+            let a = area(&s.points);
+            assert!((a - mass).abs() < 2e-3, "{}: {a}", s.label);
+        }
+    }
+}
+
+#[test]
+fn the_losses_are_the_log_ratios_of_the_drawn_densities() {
+    for noise in ["laplace", "gaussian"] {
+        let c = chart(
+            FigureId::NeighbourDensities,
+            &[("noise", noise), ("eps", "1.5"), ("p", "0.2")],
+        );
+        let lower = c.lower.as_deref().unwrap();
+        let (n0, n1, mix) = (
+            &c.series[0].points,
+            &c.series[1].points,
+            &c.series[2].points,
+        );
+        let (plain, hidden) = (series(lower, "no sampling"), series(lower, "p ="));
+        for i in (0..n0.len()).step_by(7) {
+            let o = n0[i].0;
+            assert_eq!(o, plain[i].0);
+            let want = (n1[i].1 / n0[i].1).ln();
+            assert!((plain[i].1 - want).abs() < 1e-9, "{noise} at {o}");
+            let want = (mix[i].1 / n0[i].1).ln();
+            assert!((hidden[i].1 - want).abs() < 1e-9, "{noise} at {o}");
+            // The mixture is pulled towards M(x): (1 − p) of the way.
+            assert!((mix[i].1 - (0.8 * n0[i].1 + 0.2 * n1[i].1)).abs() <= 1e-15 + 1e-12 * mix[i].1);
+        }
+        if noise == "gaussian" {
+            // σ = 1/ε: the loss is ε²(o − ½), a straight line with no maximum and no marker.
+            let (a, b) = (plain[0], plain[plain.len() - 1]);
+            assert!(((b.1 - a.1) / (b.0 - a.0) - 2.25).abs() < 1e-9);
+            assert!(lower.markers.is_empty());
+            // Far out, the hidden sample lowers the loss by about log(1/p).
+            let gap = b.1 - hidden[hidden.len() - 1].1;
+            assert!((gap - 5f64.ln()).abs() < 0.01, "{gap}");
+        }
+    }
+}
+
+#[test]
+fn disclosed_inclusion_keeps_the_full_epsilon() {
+    let c = chart(
+        FigureId::KnownInclusion,
+        &[("noise", "laplace"), ("eps", "2"), ("p", "0.05")],
+    );
+    let lower = c.lower.as_deref().unwrap();
+    let sampled = series(lower, "person sampled");
+    assert!((max_y(sampled) - 2.0).abs() < 1e-12);
+    let labels: Vec<f64> = lower.markers.iter().map(|m| m.y).collect();
+    let amplified = (1.0 - 0.05 + 0.05 * 2f64.exp()).ln();
+    assert!(
+        labels.iter().any(|&y| (y - 2.0).abs() < 1e-12),
+        "{labels:?}"
+    );
+    assert!(
+        labels.iter().any(|&y| (y - amplified).abs() < 1e-12),
+        "{labels:?}"
+    );
+    assert!(c.summary.contains("no pure-DP guarantee better than ε"));
+}
