@@ -93,6 +93,8 @@ pub(crate) fn to_axis(v: f64, log: bool) -> f64 {
 /// Tick label at axis coordinate v: decades on log axes ("0.01", "1e-6"), plain numbers otherwise.
 fn tick(v: f64, log: bool, span: f64) -> String {
     if !log {
+        // A tick meant to be 0 can arrive as ±1e-17 from the axis's arithmetic.
+        let v = if v.abs() < 1e-9 * span { 0.0 } else { v };
         return short_number(v, 3);
     }
     let k = v.round();

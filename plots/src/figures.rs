@@ -270,6 +270,7 @@ figure_ids! {
     BatchingComparison = "batching-comparison";
     BatchingNoise = "batching-noise";
     PrivacyProfile = "privacy-profile";
+    PrivacyLossDistribution = "privacy-loss-distribution";
     NoiseForTarget = "noise-for-target";
     GaussianNoiseRatio = "gaussian-noise-ratio";
     TradeoffCurve = "tradeoff-curve";
@@ -702,6 +703,23 @@ pub static FIGURES: &[FigureSpec] = &[
             p::DELTA.spec,
         ],
         compute: Compute::Direct(training::privacy_profile),
+    },
+    FigureSpec {
+        id: FigureId::PrivacyLossDistribution,
+        title: "The privacy loss distribution of one step and of the run",
+        page: Page::Training,
+        params: &[
+            p::DATASET.spec,
+            p::BATCH.spec,
+            p::MECH.spec,
+            p::SIGMA.spec,
+            p::SCALE.spec,
+            p::LENGTH.spec,
+            p::EPOCHS.spec,
+            p::STEPS.spec,
+            p::DELTA.spec,
+        ],
+        compute: Compute::Deferred(why::privacy_loss_distribution),
     },
     FigureSpec {
         id: FigureId::NoiseForTarget,

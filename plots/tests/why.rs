@@ -129,3 +129,65 @@ fn disclosed_inclusion_keeps_the_full_epsilon() {
     );
     assert!(c.summary.contains("no pure-DP guarantee better than ε"));
 }
+
+#[test]
+fn without_sampling_the_drawn_gaussian_pld_is_the_normal_law_of_the_loss() {
+    // q = 1 (the batch is the whole dataset), σ = 4, 16 steps: the loss of k Gaussian steps of
+    // sensitivity 1 is N(μ, 2μ) with μ = k/(2σ²) = 0.5 (Dong, Roth & Su 2022; Sommer et al. 2019).
+    let c = chart(
+        FigureId::PrivacyLossDistribution,
+        &[
+            ("dataset", "1000"),
+            ("batch", "1000"),
+            ("mech", "gaussian"),
+            ("sigma", "4"),
+            ("length", "steps"),
+            ("steps", "16"),
+            ("delta", "1e-5"),
+        ],
+    );
+    let run = &c.series.last().unwrap().points;
+    let width = run[1].0 - run[0].0;
+    let (mut mass, mut mean) = (0.0, 0.0);
+    for &(x, y) in run.iter() {
+        mass += y * width;
+        mean += x * y * width;
+    }
+    mean /= mass;
+    let var = run
+        .iter()
+        .map(|&(x, y)| (x - mean).powi(2) * y * width)
+        .sum::<f64>()
+        / mass;
+    assert!((mass - 1.0).abs() < 1e-6, "{mass}");
+    assert!((mean - 0.5).abs() < 2e-3, "{mean}");
+    // Binning adds width²/12 to the variance.
+    assert!((var - 1.0 - width * width / 12.0).abs() < 5e-3, "{var}");
+    // At the centre the density is the normal one (averaged over a bin).
+    let pdf = |x: f64| (-(x - 0.5f64).powi(2) / 2.0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    for &(x, y) in run.iter().filter(|p| (p.0 - 0.5).abs() < 2.0) {
+        assert!(
+            (y - pdf(x)).abs() < 2e-3 * pdf(x) + 1e-4,
+            "{x}: {y} vs {}",
+            pdf(x)
+        );
+    }
+    // The ε marked meets δ for this 1-GDP run: δ(ε) = Φ(½ − ε) − e^ε Φ(−½ − ε) (Balle & Wang
+    // 2018); the shaded mass is P(L > ε) = 1 − Φ(ε − ½), at least δ.
+    let eps = c.markers[0].x;
+    let phi = |z: f64| amp_math::special::normal_cdf(z);
+    let delta = phi(-eps + 0.5) - eps.exp() * phi(-eps - 0.5);
+    assert!((delta - 1e-5).abs() < 1e-7, "ε {eps}: δ {delta}");
+    let tail = 1.0 - phi(eps - 0.5);
+    let shaded = &c.bands[0];
+    assert!(shaded.label.contains("P(L > ε)"));
+    let stated: f64 = shaded.label["P(L > ε) = ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((stated - tail).abs() < 0.01 * tail, "{stated} vs {tail}");
+    assert!((shaded.points[0].0 - eps).abs() < 1e-12);
+    assert!(tail >= 1e-5);
+}

@@ -220,7 +220,11 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(super::Prose("training-intro")),
         Section::Figures {
             label: "Your run",
-            figures: &[FigureId::EpsilonVsEpochs, FigureId::PrivacyProfile],
+            figures: &[
+                FigureId::EpsilonVsEpochs,
+                FigureId::PrivacyProfile,
+                FigureId::PrivacyLossDistribution,
+            ],
         },
         Section::Prose(super::Prose("training-noise")),
         Section::Figures {
