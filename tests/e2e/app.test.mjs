@@ -200,6 +200,32 @@ test('an embed shows one figure with its controls', async () => {
   await page.close();
 });
 
+test('an embed fills its frame from 320 to 1200 px wide: no band between the picture and its caption', async () => {
+  for (const id of ['sample-budget', 'neighbour-densities']) {
+    for (const [width, height] of [[320, 560], [600, 450], [1200, 800], [1200, 1100]]) {
+      const { page, problems } = await open(`/?embed=${id}`);
+      await page.setViewportSize({ width, height });
+      await painted(page);
+      await page.waitForTimeout(300);
+      const m = await page.evaluate(() => {
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        // On a phone the legend is listed under the picture, before the caption.
+        const legends = [...document.querySelectorAll('.figure-legend')].map((l) => l.getBoundingClientRect()).filter((b) => b.height > 0);
+        return { canvas: box('canvas'), wrap: box('.plot-wrap'), caption: box('.figure-summary'),
+          above: Math.max(box('canvas').bottom, ...legends.map((b) => b.bottom)), doc: document.documentElement.scrollHeight };
+      });
+      const where = `${id} at ${width}×${height}`;
+      assert.ok(m.canvas.width >= width - 24, `${where}: canvas ${m.canvas.width} px wide`);
+      assert.ok(m.wrap.bottom - m.canvas.bottom <= 1, `${where}: ${m.wrap.bottom - m.canvas.bottom} px empty under the picture`);
+      assert.ok(m.caption.top - m.above <= 12, `${where}: caption ${m.caption.top - m.above} px below the picture or its legend`);
+      // Where the frame is tall enough, the whole embed fits it (nothing to scroll).
+      if (height >= 800) assert.ok(m.doc <= height + 1, `${where}: the embed is ${m.doc} px tall`);
+      assert.deepEqual(problems, [], where);
+      await page.close();
+    }
+  }
+});
+
 test('hostile links show a notice, never a blank page or an error', async () => {
   const long = '9'.repeat(10_000);
   const urls = [
