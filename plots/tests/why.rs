@@ -81,9 +81,9 @@ fn the_losses_are_the_log_ratios_of_the_drawn_densities() {
         );
         let lower = c.lower.as_deref().unwrap();
         let (n0, n1, mix) = (
-            &c.series[0].points,
-            &c.series[1].points,
-            &c.series[2].points,
+            series(&c, "M(x):"),
+            series(&c, "M(x′)"),
+            series(&c, "sampled at"),
         );
         let (plain, hidden) = (series(lower, "no sampling"), series(lower, "p ="));
         for i in (0..n0.len()).step_by(7) {

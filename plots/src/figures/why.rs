@@ -99,22 +99,16 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
         LegendCorner::UpperRight,
         String::new(),
     );
-    upper.series = vec![
-        Series {
-            label: "M(x): without the person".into(),
-            points: n0,
-            role: Role::Family(0),
+    // M(x) last, thin over the thick mixture it hides at small p.
+    upper.series = vec![Series {
+        label: if disclosed {
+            "M(x′), when the person is known to be sampled".into()
+        } else {
+            "M(x′): with the person, no sampling".into()
         },
-        Series {
-            label: if disclosed {
-                "M(x′), when the person is known to be sampled".into()
-            } else {
-                "M(x′): with the person, no sampling".into()
-            },
-            points: n1,
-            role: Role::Bound(1),
-        },
-    ];
+        points: n1,
+        role: Role::Bound(1),
+    }];
     if !disclosed {
         upper.series.push(Series {
             label: format!("with the person, sampled at p = {rate_s}: (1 − p)·M(x) + p·M(x′)"),
@@ -122,6 +116,11 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
             role: Role::Highlight,
         });
     }
+    upper.series.push(Series {
+        label: "M(x): without the person".into(),
+        points: n0,
+        role: Role::Family(0),
+    });
 
     let plain = curve(&|o| d.loss(o));
     let hidden = curve(&|o| mixed_loss(rate, d.loss(o)));
