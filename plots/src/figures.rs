@@ -243,6 +243,7 @@ impl Chart {
 }
 
 figure_ids! {
+    HomeAmplification = "home-amplification";
     AmplificationVsRate = "amplification-vs-rate";
     AmplificationVsEpsilon = "amplification-vs-epsilon";
     SampleBudget = "sample-budget";
@@ -404,6 +405,13 @@ impl PartialEq for FigureSpec {
 
 /// Every figure of the app.
 pub static FIGURES: &[FigureSpec] = &[
+    FigureSpec {
+        id: FigureId::HomeAmplification,
+        title: "What sampling at rate p does to ε",
+        page: Page::Home,
+        params: &[p::EPS.spec, p::P.spec],
+        compute: Compute::Direct(subsampling::vs_rate),
+    },
     FigureSpec {
         id: FigureId::AmplificationVsRate,
         title: "Amplified ε′ against the sampling rate",

@@ -7,7 +7,8 @@ use crate::format::json_string;
 use crate::pages::Prose;
 
 /// Every fragment in `content/`, by name.
-pub const PROSE: [(&str, &str); 37] = [
+pub const PROSE: [(&str, &str); 38] = [
+    ("home-path", include_str!("../content/home-path.html")),
     (
         "subsampling-why",
         include_str!("../content/subsampling-why.html"),

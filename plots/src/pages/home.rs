@@ -3,10 +3,13 @@
 use amp_math::subsampling::amplified_epsilon;
 use amp_math::Relation;
 
-use super::{NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget};
+use super::{
+    Controls, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget,
+    Workbench,
+};
 use crate::figures::iteration::readouts as by_position;
 use crate::figures::shuffle::tightest;
-use crate::figures::ChartError;
+use crate::figures::{ChartError, FigureId};
 use crate::param as p;
 use crate::params::ParamValues;
 
@@ -47,6 +50,17 @@ pub static SPEC: PageSpec = PageSpec {
     heading: "Privacy amplification, live",
     lede: super::Prose("home-lede"),
     sections: &[
+        Section::Workbench(Workbench {
+            label: "Try it",
+            controls: &[Controls::new("Move these", &[p::EPS.spec, p::P.spec])],
+            results_title: None,
+            groups: &[],
+        }),
+        Section::Figures {
+            label: "Amplification by subsampling",
+            figures: &[FigureId::HomeAmplification],
+        },
+        Section::Prose(super::Prose("home-path")),
         Section::Widget(Widget::Techniques),
         Section::Prose(super::Prose("home-next")),
     ],
