@@ -491,6 +491,7 @@ pub static FIGURES: &[FigureSpec] = &[
             p::TOTAL_EPS.spec,
             p::BATCH.spec,
             p::EPOCHS.spec,
+            p::C.spec,
         ],
         compute: Compute::Direct(limits::regime_map),
     },

@@ -191,3 +191,22 @@ fn without_sampling_the_drawn_gaussian_pld_is_the_normal_law_of_the_loss() {
     assert!((shaded.points[0].0 - eps).abs() < 1e-12);
     assert!(tail >= 1e-5);
 }
+
+#[test]
+fn the_regime_map_draws_steinkes_line_where_the_step_epsilon_is_c_times_p() {
+    // ε*/√k = c·B/|x| at k = (ε*|x|/(cB))², that is ε*²|x|/(c²B) epochs (up to k's rounding up).
+    let c = chart(
+        FigureId::RegimeMap,
+        &[("dataset", "60000"), ("total-eps", "3"), ("c", "2")],
+    );
+    let line = series(&c, "c·p");
+    assert!(line.len() > 30);
+    for &(b, e) in line {
+        let b = b.round();
+        let want = 9.0 * 60000.0 / (4.0 * b);
+        assert!(
+            e >= want * (1.0 - 1e-12) && e <= want + b / 60000.0 + 1e-9,
+            "B {b}: {e} vs {want}"
+        );
+    }
+}

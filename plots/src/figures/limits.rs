@@ -3,7 +3,7 @@
 
 use amp_math::limits::{
     mse_break_even_rate, mse_standard, mse_subsampled_terms, noise_factor_bound, noise_ratio,
-    ratio_floor, regime, taylor_terms, Duration,
+    ratio_floor, regime, steps_for_proportional, taylor_terms, Duration,
 };
 use amp_math::subsampling::base_epsilon;
 
@@ -509,6 +509,21 @@ pub fn regime_map(values: &ParamValues) -> ChartResult {
         y: ML_EPOCHS,
         label: "usual ML".into(),
     });
+    // Steinke's asymptotic point: the epochs at which the per-step ε reaches c·p, for each
+    // batch size; above the line a run is in the proportional regime.
+    let ratio = values.real(p::C);
+    let line: Vec<(f64, f64)> = log_grid(bx.0, bx.1, 60)
+        .into_iter()
+        .filter_map(|b| {
+            let (_, e) = steps_for_proportional(dataset, b.round() as u64, total, ratio).ok()?;
+            (e.is_finite() && e > 0.0).then_some((b, e))
+        })
+        .collect();
+    c.series.push(Series {
+        label: format!("ε per step = c·p at c = {}", short_number(ratio, 3)),
+        points: line,
+        role: Role::HighlightBound,
+    });
     c.markers.push(Marker {
         x: batch as f64,
         y: epochs,
@@ -518,10 +533,13 @@ pub fn regime_map(values: &ParamValues) -> ChartResult {
         "The noise factor 1/R (how many times more noise the subsampled mechanism adds) over batch \
          size and epochs, both on log axes, for a dataset of {} records and an overall budget \
          ε* = {} (½ε*²-zCDP, so each of k steps may use ε*/√k). The outlined region, one to five \
-         epochs with batches of 32 to 4096, is where training usually runs. At your batch {} and {} \
-         epochs the factor is {} (bound {}).",
+         epochs with batches of 32 to 4096, is where training usually runs. The dashed line is \
+         where the per-step ε falls to c·p (c = {}): ε*²·|x|/(c²·B) epochs, so a fixed batch needs \
+         a number of epochs growing like |x| (Steinke, seed 001). At your batch {} and {} epochs \
+         the factor is {} (bound {}).",
         dataset,
         short_number(total, 4),
+        short_number(ratio, 3),
         batch,
         short_number(epochs, 4),
         short_number(here.noise_factor, 4),
