@@ -3,15 +3,14 @@
 //! in the build's `content-<hash>.json` (named by `<html data-content>`), fetched from the app's
 //! own host once the page has started, so that in-app navigation (offline too) shows it.
 
-use std::collections::HashMap;
-
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Prose by the name a page declares it under (`amp_plots::pages::Prose`).
+/// Prose by the name a page declares it under (`amp_plots::pages::Prose`): a list of (name,
+/// HTML), searched in order (about 80 entries; a hash map would add kilobytes of wasm).
 #[derive(Clone, Copy)]
 pub struct ProseStore {
-    texts: RwSignal<HashMap<String, String>>,
+    texts: RwSignal<Vec<(String, String)>>,
     /// Set when the content file could not be read.
     failed: RwSignal<bool>,
 }
@@ -39,7 +38,10 @@ impl ProseStore {
 
     /// The HTML of a prose fragment, or a line saying why it is not there yet.
     pub fn html(&self, name: &str) -> String {
-        if let Some(h) = self.texts.with(|t| t.get(name).cloned()) {
+        if let Some(h) = self
+            .texts
+            .with(|t| t.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+        {
             return h;
         }
         if self.failed.get() {
@@ -52,11 +54,8 @@ impl ProseStore {
     async fn fetch(self, url: String) {
         match fetch_text(&url).await.and_then(|t| parse(&t)) {
             Some(all) => {
-                self.texts.update(|t| {
-                    for (k, v) in all {
-                        t.entry(k).or_insert(v);
-                    }
-                });
+                // The document's own prose (read first) stays first, so it wins.
+                self.texts.update(|t| t.extend(all));
                 crate::browser::set_root_attribute("data-content-state", "ready");
             }
             None => {
@@ -67,8 +66,8 @@ impl ProseStore {
     }
 }
 
-fn from_document() -> HashMap<String, String> {
-    let mut out = HashMap::new();
+fn from_document() -> Vec<(String, String)> {
+    let mut out = Vec::new();
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return out;
     };
@@ -81,7 +80,7 @@ fn from_document() -> HashMap<String, String> {
                 continue;
             };
             if let Some(name) = el.get_attribute("data-prose") {
-                out.insert(name, el.inner_html());
+                out.push((name, el.inner_html()));
             }
         }
     }

@@ -16,7 +16,7 @@ use crate::params::ParamValues;
 pub const FAMILY: [f64; 5] = [0.1, 0.5, 1.0, 2.0, 5.0];
 
 /// Points per curve.
-const POINTS: usize = 160;
+const POINTS: usize = 100;
 
 /// The reader's scheme, the x coordinate of their setting (p or m/n) and the x-axis title.
 struct Setting {
