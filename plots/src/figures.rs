@@ -265,6 +265,7 @@ figure_ids! {
     MedianMseVsRate = "median-mse-vs-rate";
     RdpBase = "rdp-base";
     RdpSubsampled = "rdp-subsampled";
+    RdpCdpLines = "rdp-cdp-lines";
     RdpComposition = "rdp-composition";
     RdpOptimalOrder = "rdp-optimal-order";
     EpsilonVsEpochs = "epsilon-vs-epochs";
@@ -607,6 +608,23 @@ pub static FIGURES: &[FigureSpec] = &[
             p::ALPHA.spec,
         ],
         compute: Compute::Direct(renyi::subsampled_fig),
+    },
+    FigureSpec {
+        id: FigureId::RdpCdpLines,
+        title: "zCDP does not amplify, tCDP does: lines above the subsampled curve",
+        page: Page::Renyi,
+        params: &[
+            p::MECH.spec,
+            p::SIGMA.spec,
+            p::SCALE.spec,
+            p::EPS.spec,
+            p::K.spec,
+            p::SCHEME.spec,
+            p::Q.spec,
+            p::N.spec,
+            p::ALPHA.spec,
+        ],
+        compute: Compute::Direct(renyi::cdp_lines),
     },
     FigureSpec {
         id: FigureId::RdpComposition,

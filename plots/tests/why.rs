@@ -210,3 +210,50 @@ fn the_regime_map_draws_steinkes_line_where_the_step_epsilon_is_c_times_p() {
         );
     }
 }
+
+#[test]
+fn zcdp_keeps_the_unsampled_slope_and_tcdp_meets_the_curve_at_omega() {
+    // At ω = 2 the tCDP line touches the curve at α = 2, where the Poisson-subsampled Gaussian's
+    // RDP has the closed form log(1 + q²(e^{1/σ²} − 1)) (Mironov, Talwar & Zhang 2019).
+    let (sigma, q) = (2.0f64, 0.05f64);
+    let c = chart(
+        FigureId::RdpCdpLines,
+        &[
+            ("mech", "gaussian"),
+            ("sigma", "2"),
+            ("scheme", "poisson"),
+            ("q", "0.05"),
+            ("alpha", "2"),
+        ],
+    );
+    let at_two = (q * q * ((1.0 / (sigma * sigma)).exp() - 1.0)).ln_1p();
+    assert!(
+        (c.markers[0].y - at_two).abs() < 1e-12 * at_two,
+        "{} vs {at_two}",
+        c.markers[0].y
+    );
+    let curve = series(&c, "exact");
+    let zcdp = series(&c, "zCDP");
+    let tcdp = series(&c, "tCDP");
+    // Both are lines through the origin: zCDP's slope is the unsampled 1/(2σ²) = 0.125.
+    for &(a, y) in zcdp {
+        assert!((y / a - 0.125).abs() < 1e-15);
+    }
+    for &(a, y) in curve {
+        assert!(y <= a * 0.125, "the curve crosses the zCDP line at α {a}");
+        if let Some(&(_, t)) = tcdp.iter().find(|p| p.0 == a) {
+            assert!(
+                y <= t * (1.0 + 1e-12),
+                "the curve crosses the tCDP line at α {a}"
+            );
+        }
+    }
+    assert!(tcdp.iter().all(|p| p.0 <= 2.0));
+    // Far out the curve's slope approaches the unsampled one: no zCDP ρ below 1/(2σ²) holds.
+    let (a, y) = *curve.last().unwrap();
+    assert!(y / a > 0.9 * 0.125, "slope {} at α {a}", y / a);
+    // Other mechanisms and schemes are refused in a sentence.
+    let mut v = ParamValues::default();
+    v.set_text(amp_plots::param::MECH.spec, "laplace").unwrap();
+    assert!(FigureId::RdpCdpLines.spec().chart(&v).is_err());
+}

@@ -99,7 +99,7 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(super::Prose("renyi-subsampling")),
         Section::Figures {
             label: "Subsampled curves",
-            figures: &[FigureId::RdpSubsampled],
+            figures: &[FigureId::RdpSubsampled, FigureId::RdpCdpLines],
         },
         Section::Workbench(Workbench {
             label: "Composition",
