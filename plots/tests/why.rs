@@ -257,3 +257,37 @@ fn zcdp_keeps_the_unsampled_slope_and_tcdp_meets_the_curve_at_omega() {
     v.set_text(amp_plots::param::MECH.spec, "laplace").unwrap();
     assert!(FigureId::RdpCdpLines.spec().chart(&v).is_err());
 }
+
+#[test]
+fn the_first_records_epsilon_only_falls_as_the_run_grows() {
+    let c = chart(
+        FigureId::IterationPrivacyByPosition,
+        &[("iterations", "200")],
+    );
+    let lower = c.lower.as_deref().unwrap();
+    let run = series(lower, "last iterate only");
+    let flat = series(lower, "every iterate")[0].1;
+    // A run of one step is that step: no amplification.
+    assert_eq!(run[0].0, 1.0);
+    assert!(
+        (run[0].1 - flat).abs() < 1e-9 * flat,
+        "{} vs {flat}",
+        run[0].1
+    );
+    for w in run.windows(2) {
+        assert!(
+            w[1].1 < w[0].1,
+            "rises between T = {} and {}",
+            w[0].0,
+            w[1].0
+        );
+    }
+    assert_eq!(run.last().unwrap().0, 20_000.0);
+    // The reader's run, read from the long one, is the upper panel's first record.
+    assert_eq!(lower.markers[0].x, 200.0);
+    assert!((lower.markers[0].y - c.markers[0].y).abs() < 1e-12 * c.markers[0].y);
+    let at_200 = run.iter().find(|p| p.0 == 200.0).map(|p| p.1);
+    if let Some(e) = at_200 {
+        assert!((e - c.markers[0].y).abs() < 1e-9 * e);
+    }
+}

@@ -110,7 +110,7 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
     let first = amplified.first().map(|p| p.1);
     let summary = match first {
         Some(e1) => format!(
-            "ε at δ = {} of the last iterate of {} noisy SGD steps (σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification.",
+            "ε at δ = {} of the last iterate of {} noisy SGD steps (σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification. Below: the first record's ε as the run grows from 1 to 100 times your T: it only falls.",
             short_number(delta, 3),
             big_t,
             short_number(sgd.sigma, 4),
@@ -154,6 +154,63 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
                 label: format!("t = 1: {}", short_number(e1, 3)),
             });
         }
+        chart.lower = Some(Box::new(first_record_over_runs(&sgd, delta, flat)?));
     }
     Ok(chart)
+}
+
+/// The lower panel: the first record's ε as the run grows, T from 1 to 100 times the reader's
+/// (Brown, seed 004, Theorem 3.1: the last iterate's privacy loss does not grow with T; in the one
+/// pass analysed here it falls, like 1/T in Rényi DP). The record's ε depends only on the
+/// T − t + 1 steps from its own to the end, so one run of 100·T steps read at the positions
+/// 100·T − T′ + 1 gives every run length T′ at once.
+fn first_record_over_runs(sgd: &OnePassSgd, delta: f64, flat: f64) -> ChartResult {
+    let longest = sgd.steps.saturating_mul(100).clamp(10, 1_000_000_000);
+    let mut lengths: Vec<u64> = super::log_grid(1.0, longest as f64, 40)
+        .iter()
+        .map(|x| x.round() as u64)
+        .collect();
+    lengths.dedup();
+    let long = OnePassSgd {
+        steps: longest,
+        ..*sgd
+    };
+    let positions: Vec<u64> = lengths.iter().map(|&m| longest - m + 1).collect();
+    let points: Vec<(f64, f64)> =
+        epsilon_by_position(&long, &positions, delta, Conversion::Improved)?
+            .iter()
+            .zip(&lengths)
+            .filter(|(c, _)| c.epsilon.is_finite() && c.epsilon > 0.0)
+            .map(|(c, &m)| (m as f64, c.epsilon))
+            .collect();
+    let (lo, hi) = log_range(points.iter().map(|p| &p.1).chain([&flat]));
+    let mut c = Chart::new(
+        Axis::numeric(
+            "steps T of the run (the record used first)",
+            true,
+            1.0,
+            longest as f64,
+        ),
+        Axis::numeric("ε of the last iterate at δ", true, lo, hi),
+        LegendCorner::UpperRight,
+        String::new(),
+    );
+    c.series = vec![
+        Series {
+            label: "releasing every iterate (its one step)".into(),
+            points: vec![(1.0, flat), (longest as f64, flat)],
+            role: Role::Bound(0),
+        },
+        Series {
+            label: "the first record, last iterate only".into(),
+            points,
+            role: Role::Highlight,
+        },
+    ];
+    c.markers.push(Marker {
+        x: sgd.steps as f64,
+        y: epsilon_by_position(sgd, &[1], delta, Conversion::Improved)?[0].epsilon,
+        label: format!("your T = {}", sgd.steps),
+    });
+    Ok(c)
 }
