@@ -272,6 +272,15 @@ pub fn epsilon_vs_users(values: &ParamValues) -> ChartResult {
                 .flatten()
         },
     );
+    // Its lower run is not monotone in n there: that is the method's own output, drawn as computed
+    // rather than smoothed.
+    if lo < 1e4 {
+        chart.notes.push(
+            "Below about 10⁴ users the published method's lower run jumps from one n to the next (\
+             at times up to ε₀, not monotone in n): its band is drawn as computed, not smoothed."
+                .into(),
+        );
+    }
     if hi > PUBLISHED_MAX_USERS {
         chart.notes.push(
             "The published method's range is drawn up to n = 10⁷; beyond, it is thinner than the line."
