@@ -288,7 +288,8 @@ async fn renyi_page_mounts_with_public_values() {
     assert!((eps - 0.724064).abs() < 5e-6 && eps <= 0.72422, "{eps}");
     assert_eq!(data_value(&host, "optimal-order"), 19.1);
     assert!(data_value(&host, "composed-epsilon-classic") > eps);
-    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 4);
+    // Base, subsampled, the zCDP/tCDP lines, composition and the optimal order.
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 5);
     let badge = find(&host, "[data-testid=composed-epsilon] + .badge")
         .text_content()
         .unwrap();
@@ -370,8 +371,8 @@ async fn training_page_shows_the_band_then_refines_it() {
         text.contains("adding or removing one example") && text.contains("ε = 6.769"),
         "{text}"
     );
-    // Four figures of the run and noise, two of how batches are formed.
-    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 6);
+    // Five figures of the run and noise, two of how batches are formed.
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 7);
     drop(handle);
     host.remove();
 }
