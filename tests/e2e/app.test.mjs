@@ -344,7 +344,7 @@ test('accuracy page: readouts equal the CLI, the simulation runs in slices and m
 test('renyi page: curves and composition equal the CLI, a slider moves them, bounds are ordered', async () => {
   const { page, problems } = await open('/?page=renyi&mech=gaussian&sigma=5&scheme=poisson&q=0.001&alpha=8&steps=1000&delta=1e-6');
   await painted(page);
-  assert.equal(await page.locator('canvas').count(), 4);
+  assert.equal(await page.locator('canvas').count(), 5);
   const base = ['--mechanism', 'gaussian', '--sigma', '5', '--q', '0.001'];
   const at = (bound) => cli(['rdp', ...base, '--bound', bound, '--orders', '8']).rdp[0];
   await sameAsCli(page, 'rdp-at-order', at('exact'));
@@ -399,8 +399,8 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   const { page, problems } = await open('/?page=training&dataset=60000&batch=2400&mech=gaussian&sigma=1.5&length=steps&steps=2250&delta=1e-5&batching=poisson&target-eps=6.7688');
   await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
   await painted(page);
-  // Four figures of the run and its noise, two of how batches are formed.
-  assert.equal(await page.locator('canvas').count(), 6);
+  // Five figures of the run and its noise, two of how batches are formed.
+  assert.equal(await page.locator('canvas').count(), 7);
   const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
   const base = ['--mechanism', 'gaussian', '--sigma', '1.5', '--q', '0.04', '--steps', '2250', '--delta', '1e-5'];
   const pld = cli(['account', '--accountant', 'pld', ...base, '--grid', step]);

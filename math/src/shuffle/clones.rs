@@ -367,13 +367,20 @@ pub(super) fn clone_delta(
     check_epsilon("ε", eps)?;
     check_eps0(eps0)?;
     check_users(n)?;
-    let first = CloneWindow::new(n, eps0, clones, 1e-30).delta(eps);
-    if first.0 >= 1e-15 || first.1 == 0.0 {
-        return Ok(first);
+    let mut eta = 1e-30;
+    let mut bounds = CloneWindow::new(n, eps0, clones, eta).delta(eps);
+    // A small δ: widen the window so its tails stay 1e-13 below it. While the tails dominate the
+    // upper bound (δ far below them), one pass only lowers them by about 1e-13, so repeat until
+    // the bounds meet (about 23 passes at most, down to tails of 1e-300).
+    while bounds.0 < 1e-15 && bounds.1 > 0.0 && bounds.1 - bounds.0 > 1e-8 * bounds.1 {
+        let next = (bounds.1 * 1e-13).max(1e-300);
+        if next >= eta {
+            break;
+        }
+        eta = next;
+        bounds = CloneWindow::new(n, eps0, clones, eta).delta(eps);
     }
-    // A small δ: widen the window so its tails stay 1e-13 below it.
-    let eta = (first.1 * 1e-13).max(1e-300);
-    Ok(CloneWindow::new(n, eps0, clones, eta).delta(eps))
+    Ok(bounds)
 }
 
 /// The exact clone-reduction ε at (ε₀, n, δ): (lower, upper), both from [`brent`] on the certified
@@ -661,6 +668,31 @@ mod tests {
             w *= (big_n - c) as f64 / (c + 1) as f64 * p / q;
         }
         total
+    }
+
+    #[test]
+    fn tiny_deltas_get_bounds_that_meet() {
+        // δ from 1e-9 down to 1e-186: the window widens until its tails are 1e-13 below δ, so the
+        // certified pair stays 2e-9 apart (with one widening only, the upper bound stopped at the
+        // tails' 1e-44 whenever δ was below them).
+        for (eps, eps0, n) in [
+            (0.5, 2.0, 2_000u64),
+            (0.5, 2.0, 5_000),
+            (1.0, 3.0, 20_000),
+            (1.0, 2.0, 6_000),
+            (0.3, 1.0, 20_000),
+            (0.5, 1.0, 8_000),
+        ] {
+            let (lo, hi) = fmt21_numerical_delta(eps, eps0, n).unwrap();
+            assert!(
+                lo > 0.0 && hi >= lo,
+                "ε {eps}, ε₀ {eps0}, n {n}: [{lo:e}, {hi:e}]"
+            );
+            assert!(
+                (hi - lo) <= 3e-9 * hi,
+                "ε {eps}, ε₀ {eps0}, n {n}: [{lo:e}, {hi:e}]"
+            );
+        }
     }
 
     #[test]
