@@ -108,7 +108,7 @@ fn tick(v: f64, log: bool, span: f64) -> String {
 }
 
 /// How many labels to request: on a log axis one per decade (or every other decade), never more
-/// than `room` (what fits in the axis's pixel length).
+/// than `room` (what fits in the axis's pixel length), never fewer than 3.
 fn label_count(span: f64, log: bool, room: usize) -> usize {
     let wanted = if !log {
         6
@@ -120,7 +120,7 @@ fn label_count(span: f64, log: bool, room: usize) -> usize {
             decades / 2 + 1
         }
     };
-    wanted.min(room).max(2)
+    wanted.min(room).max(3)
 }
 
 /// Draw `chart` on `root`, with an optional title above it. Each panel's legend goes in the first
@@ -732,10 +732,11 @@ fn draw_mesh<'a, DB: DrawingBackend>(
     };
     let (xl, yl) = (axes.x_log, axes.y_log);
     let (xspan, yspan) = (axes.x_span(), axes.y_span());
-    // Room for tick labels: about 70 px per x label and 26 px per y label.
+    // Room for tick labels: about 70 px per x label and 26 px per y label, along the plotting
+    // area (the panel less its margins and the x axis's label area).
     let (w, h) = root.dim_in_pixel();
     let x_room = (w as f64 / (70.0 * s)) as usize;
-    let y_room = (h as f64 / (26.0 * s)) as usize;
+    let y_room = ((h as f64 - 74.0 * s).max(0.0) / (26.0 * s)) as usize;
     cc.configure_mesh()
         .x_desc(chart.x.label.as_str())
         .y_desc(chart.y.label.as_str())
