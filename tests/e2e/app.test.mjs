@@ -36,8 +36,12 @@ async function open(path, opts = {}) {
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // Every address the page has shown: a later navigation to an old `?embed=` link drops its
+  // preloads just as the first one does.
+  const visited = [path];
+  page.on('framenavigated', (f) => { if (f === page.mainFrame()) visited.push(f.url()); });
   page.on('requestfailed', (r) => {
-    if (droppedByRedirect(path, r)) return;
+    if (visited.some((u) => droppedByRedirect(u, r))) return;
     problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on('request', (r) => {
