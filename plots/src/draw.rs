@@ -639,6 +639,14 @@ fn data_pixels<DB: DrawingBackend>(
             polyline(&run, &mut out);
         }
     }
+    // Outlined regions' edges too, so that a marker's label does not sit on one.
+    for o in &chart.outlines {
+        let ((x0, x1), (y0, y1)) = (o.x, o.y);
+        let edge = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)];
+        for run in visible_runs(&edge, axes) {
+            polyline(&run, &mut out);
+        }
+    }
     out
 }
 
