@@ -670,6 +670,88 @@ mod tests {
         total
     }
 
+    /// The published block loop written plainly: every block B = 1, 101, … ≤ ⌊n/2⌋ + (n mod 2),
+    /// above and below n/2, its two stopping tests before each, D from the direct sum.
+    fn plain_published_delta(win: &CloneWindow, n: u64, eps: f64, target: f64, upper: bool) -> f64 {
+        let ni = n as i64;
+        let d = |c: i64| clone_divergence_unchecked(c.max(0) as u64, eps, win.eps0);
+        let mass = |lo: i64, hi: i64| -> f64 {
+            (lo.max(win.c_lo as i64)..=hi.min(win.c_hi as i64))
+                .map(|c| win.weight(c as u64))
+                .sum()
+        };
+        let (mut dp, mut dq, mut used) = (0.0f64, 0.0f64, 0.0f64);
+        let (half, odd) = (ni / 2, ni % 2);
+        if odd == 0 {
+            let w = mass(half, half);
+            if w > 0.0 {
+                dp += w * d(half);
+                dq += w * d(half);
+            }
+            used = w;
+        }
+        let top = half + odd;
+        let mut b = 1;
+        while b <= half + odd {
+            for below in [false, true] {
+                if dp.max(dq) > target {
+                    return target;
+                }
+                if 1.0 - used < dp && 1.0 - used < dq {
+                    return if upper {
+                        dp.max(dq) + 1.0 - used
+                    } else {
+                        dp.max(dq)
+                    };
+                }
+                let (lo, hi) = if below {
+                    (top - b - 99, top - b)
+                } else {
+                    (half + b, half + b + 99)
+                };
+                let w = mass(lo, hi);
+                if w > 0.0 {
+                    if upper {
+                        dp += w * d(hi).max(d(lo));
+                        dq += w * d(hi);
+                    } else {
+                        dp += w * d(hi).min(d(lo));
+                        dq += w * d(hi).min(d(lo));
+                    }
+                    used += w;
+                }
+            }
+            b += 100;
+        }
+        dp.max(dq)
+    }
+
+    #[test]
+    fn the_published_loop_skipping_empty_blocks_equals_the_plain_loop() {
+        // n with 1.5·n not a multiple of 100, so the block grid depends on where n/2 is.
+        for (n, eps0) in [
+            (12_345u64, 3.0),
+            (3_001, 1.0),
+            (777, 0.5),
+            (50_001, 4.0),
+            (20_050, 2.0),
+        ] {
+            let win = CloneWindow::new(n, eps0, Clones::Fmt21, 1e-19);
+            for eps in [0.05, 0.2, 0.6] {
+                for target in [1e-3, 1e-6, 1e-9] {
+                    for upper in [false, true] {
+                        let fast = published_delta(&win, n, eps, target, upper);
+                        let plain = plain_published_delta(&win, n, eps, target, upper);
+                        assert!(
+                            (fast - plain).abs() <= 1e-9 * plain.abs() + 1e-300,
+                            "n {n}, ε₀ {eps0}, ε {eps}, target {target}, upper {upper}: {fast} vs {plain}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn tiny_deltas_get_bounds_that_meet() {
         // δ from 1e-9 down to 1e-186: the window widens until its tails are 1e-13 below δ, so the
