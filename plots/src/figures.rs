@@ -404,6 +404,34 @@ impl PartialEq for FigureSpec {
     }
 }
 
+/// The training run's controls, read by the figures of the run itself (ε against its length, its
+/// privacy profile and its privacy loss distribution).
+static RUN_PARAMS: &[&ParamSpec] = &[
+    p::DATASET.spec,
+    p::BATCH.spec,
+    p::MECH.spec,
+    p::SIGMA.spec,
+    p::SCALE.spec,
+    p::LENGTH.spec,
+    p::EPOCHS.spec,
+    p::STEPS.spec,
+    p::DELTA.spec,
+];
+
+/// The subsampled mechanism's controls with the reader's order, read by the Rényi page's
+/// subsampled curve and its zCDP/tCDP lines.
+static SUBSAMPLED_RDP_PARAMS: &[&ParamSpec] = &[
+    p::MECH.spec,
+    p::SIGMA.spec,
+    p::SCALE.spec,
+    p::EPS.spec,
+    p::K.spec,
+    p::SCHEME.spec,
+    p::Q.spec,
+    p::N.spec,
+    p::ALPHA.spec,
+];
+
 /// Every figure of the app.
 pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
@@ -596,34 +624,14 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::RdpSubsampled,
         title: "Rényi DP of the subsampled mechanism: exact, upper and lower bounds",
         page: Page::Renyi,
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::SCHEME.spec,
-            p::Q.spec,
-            p::N.spec,
-            p::ALPHA.spec,
-        ],
+        params: SUBSAMPLED_RDP_PARAMS,
         compute: Compute::Direct(renyi::subsampled_fig),
     },
     FigureSpec {
         id: FigureId::RdpCdpLines,
         title: "zCDP does not amplify, tCDP does: lines above the subsampled curve",
         page: Page::Renyi,
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::SCHEME.spec,
-            p::Q.spec,
-            p::N.spec,
-            p::ALPHA.spec,
-        ],
+        params: SUBSAMPLED_RDP_PARAMS,
         compute: Compute::Direct(renyi::cdp_lines),
     },
     FigureSpec {
@@ -666,17 +674,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::EpsilonVsEpochs,
         title: "ε against the length of training: tight band and Rényi DP",
         page: Page::Training,
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-        ],
+        params: RUN_PARAMS,
         compute: Compute::Direct(training::epsilon_vs_epochs),
     },
     FigureSpec {
@@ -718,34 +716,14 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::PrivacyProfile,
         title: "The privacy profile δ(ε) of the run",
         page: Page::Training,
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-        ],
+        params: RUN_PARAMS,
         compute: Compute::Direct(training::privacy_profile),
     },
     FigureSpec {
         id: FigureId::PrivacyLossDistribution,
         title: "The privacy loss distribution of one step and of the run",
         page: Page::Training,
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-        ],
+        params: RUN_PARAMS,
         compute: Compute::Deferred(why::privacy_loss_distribution),
     },
     FigureSpec {

@@ -748,7 +748,7 @@ pub fn cdp_lines(values: &ParamValues) -> ChartResult {
             .map(|&a| (a, rho * a))
             .collect()
     };
-    let ends = [rho_t * orders[0], rho_z * 1000.0];
+    let ends = [rho_t * orders[0], rho_z * orders[orders.len() - 1]];
     let (ylo, yhi) = log_range(curve.iter().map(|p| &p.1).chain(&ends));
     let mut c = Chart::new(
         order_axis(),

@@ -253,14 +253,14 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     let last = plds.last().ok_or("no steps to compose")?;
     let eps = last.epsilon_for_delta(t.delta)?;
     let remove = last.remove.delta_for_epsilon(eps) >= last.add.delta_for_epsilon(eps);
-    let pick = |p: &'_ pld::PldPair| -> Pld {
+    fn direction(p: &pld::PldPair, remove: bool) -> &Pld {
         if remove {
-            p.remove.clone()
+            &p.remove
         } else {
-            p.add.clone()
+            &p.add
         }
-    };
-    let top = pick(last);
+    }
+    let top = direction(last, remove);
     let loss = |d: &Pld, i: usize| (d.offset + i as i64) as f64 * d.step;
     // The range: where the k-step loss has all but 1e-7 of its mass on the left and 1e-9 on the
     // right, widened to show 0 and a little beyond ε.
@@ -269,10 +269,10 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     for (i, m) in top.masses.iter().enumerate() {
         run += m;
         if lo.is_nan() && run > 1e-7 * total {
-            lo = loss(&top, i);
+            lo = loss(top, i);
         }
         if hi.is_nan() && run >= (1.0 - 1e-9) * total {
-            hi = loss(&top, i);
+            hi = loss(top, i);
         }
     }
     // Each bin holds the same whole number of grid points (else the curves ripple), and the
@@ -296,7 +296,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
             .map(|(b, m)| (lo + (b as f64 + 0.5) * width, m / width))
             .collect()
     };
-    let curves: Vec<Vec<(f64, f64)>> = plds.iter().map(|p| density(&pick(p))).collect();
+    let curves: Vec<Vec<(f64, f64)>> = plds.iter().map(|p| density(direction(p, remove))).collect();
     let peak = curves
         .iter()
         .flat_map(|c| c.iter().map(|q| q.1))
@@ -324,7 +324,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
         .masses
         .iter()
         .enumerate()
-        .filter(|(i, _)| loss(&top, *i) > eps)
+        .filter(|(i, _)| loss(top, *i) > eps)
         .map(|(_, m)| m)
         .sum::<f64>()
         + top.infinity;
@@ -357,7 +357,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
         .masses
         .iter()
         .enumerate()
-        .map(|(i, m)| m * loss(&top, i))
+        .map(|(i, m)| m * loss(top, i))
         .sum::<f64>()
         / total;
     let var: f64 = top
@@ -365,7 +365,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let d = loss(&top, i) - mean;
+            let d = loss(top, i) - mean;
             m * d * d
         })
         .sum::<f64>()
