@@ -74,6 +74,33 @@ fn close(a: f64, b: f64) -> bool {
     ((a - b) / b).abs() < 1e-12
 }
 
+/// In the browser `parse_f64` takes its value from JavaScript's parseFloat: the same bits as
+/// Rust's parser (the expected values are Rust's, from the native test of the same cases), at the
+/// edges where a careless parser rounds differently.
+#[wasm_bindgen_test]
+fn parse_f64_in_the_browser_gives_rusts_bits() {
+    use amp_plots::format::parse_f64;
+    let cases: [(&str, u64); 9] = [
+        ("0.30000000000000004", 0x3FD3_3333_3333_3334),
+        ("0.1", 0x3FB9_9999_9999_999A),
+        ("4.9e-324", 1),
+        ("2.2250738585072011e-308", 0x000F_FFFF_FFFF_FFFF),
+        ("9007199254740993", 0x4340_0000_0000_0000),
+        ("1.7976931348623157e308", 0x7FEF_FFFF_FFFF_FFFF),
+        ("-0", 0x8000_0000_0000_0000),
+        ("1e-400", 0),
+        ("123456789012345678901234567890", 0x45F8_EE90_FF6C_373E),
+    ];
+    for (text, bits) in cases {
+        assert_eq!(parse_f64(text).map(f64::to_bits), Some(bits), "{text}");
+        assert_eq!(text.parse::<f64>().map(f64::to_bits), Ok(bits), "{text}");
+    }
+    assert_eq!(parse_f64("2.5e308"), Some(f64::INFINITY));
+    for bad in ["", ".", "1e", " 1", "0x10", "1,5", "1e5.5"] {
+        assert_eq!(parse_f64(bad), None, "{bad}");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn subsampling_page_mounts_with_readouts_and_figures() {
     let (host, handle) = mount("?page=subsampling&scheme=poisson&eps=1&delta=1e-6&p=0.01").await;

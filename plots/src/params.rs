@@ -140,7 +140,7 @@ impl ParamSpec {
         }
         match self.domain {
             Domain::Real { .. } => {
-                let x: f64 = t.parse().map_err(|_| {
+                let x = crate::format::parse_f64(t).ok_or_else(|| {
                     format!(
                         "{} must be a number, not “{}”: {}",
                         self.symbol,
@@ -151,7 +151,7 @@ impl ParamSpec {
                 self.check(Value::Real(x)).map(|_| Value::Real(x))
             }
             Domain::Count { .. } => {
-                let x: f64 = t.parse().map_err(|_| {
+                let x = crate::format::parse_f64(t).ok_or_else(|| {
                     format!(
                         "{} must be a whole number, not “{}”: {}",
                         self.symbol,
@@ -323,9 +323,7 @@ pub fn round_sig(x: f64, digits: i32) -> f64 {
     let f = amp_math::special::powi(10.0, digits - 1 - e);
     let r = (x * f).round() / f;
     // Reparse through text so the value is the shortest decimal (0.01 rather than 0.010000000000000002).
-    format!("{:.*e}", (digits - 1) as usize, r)
-        .parse()
-        .unwrap_or(r)
+    crate::format::parse_f64(&format!("{:.*e}", (digits - 1) as usize, r)).unwrap_or(r)
 }
 
 /// A handle to a declared parameter: what pages, figures and the math bindings name a parameter

@@ -90,7 +90,7 @@ impl Readings {
                         return None;
                     }
                     let value = match how.as_str() {
-                        "v" => Ok(body.parse::<f64>().ok()?),
+                        "v" => Ok(crate::format::parse_f64(&body)?),
                         "e" => Err(ChartError::NotApplicable(body)),
                         _ => return None,
                     };
@@ -146,7 +146,7 @@ impl Readings {
                         tag,
                         value: match value.as_str() {
                             "" => None,
-                            v => Some(v.parse::<f64>().ok()?),
+                            v => Some(crate::format::parse_f64(v)?),
                         },
                         valid: match valid.as_str() {
                             "1" => true,
