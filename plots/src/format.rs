@@ -44,7 +44,7 @@ pub fn parse_f64(s: &str) -> Option<f64> {
     }
     let b = body.as_bytes();
     let mut i = 0;
-    let mut run = |i: &mut usize| {
+    let run = |i: &mut usize| {
         let start = *i;
         while *i < b.len() && b[*i].is_ascii_digit() {
             *i += 1;
