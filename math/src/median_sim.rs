@@ -234,6 +234,86 @@ impl PopulationCell {
     }
 }
 
+/// The population median privatized `runs` times at (ε, δ = 1/(2N)) with Laplace noise of scale
+/// 2S/ε, S its smooth sensitivity (seed 002, eq. 4). Its stream is seeded by (seed, ε) alone, so
+/// [`Simulation`] and [`private_releases`] draw the same noise. ε must be above 0 (checked by the
+/// callers).
+fn population_cell(pop: &PopulationData, eps: f64, seed: u64, runs: usize) -> PopulationCell {
+    let delta = 1.0 / (2.0 * pop.sorted.len() as f64);
+    let (lo, hi) = pop.range;
+    let s = smooth_sensitivity(&pop.sorted, smoothing_beta(eps, delta), lo, hi);
+    let mut rng = Rng::new(derive_seed(seed, &[0x504F_5043, eps.to_bits()]));
+    PopulationCell {
+        epsilon: eps,
+        sensitivity: s,
+        noise: (0..runs).map(|_| rng.laplace(2.0 * s / eps)).collect(),
+    }
+}
+
+/// The whole population's mean and median released `runs` times at one ε: seed 002's Figure 1
+/// (right; the mean) and Figure 2 (the median, left with global and right with smooth
+/// sensitivity).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrivateReleases {
+    /// Target ε.
+    pub epsilon: f64,
+    /// The population mean ȳ_N (what the private means estimate).
+    pub mean: f64,
+    /// The population median.
+    pub median: f64,
+    /// Per run: ȳ_N + Laplace(R/(N·ε)), R = hi − lo the public range (global sensitivity R/N,
+    /// eq. 6; pure ε-DP, replace one).
+    pub mean_global: Vec<f64>,
+    /// Per run: median + Laplace(R/ε) (the median's global sensitivity is the whole range R;
+    /// pure ε-DP, replace one).
+    pub median_global: Vec<f64>,
+    /// Per run: median + Laplace(2S/ε), S the smooth sensitivity at δ = 1/(2N) ((ε, δ)-DP); the
+    /// same draws as [`Simulation`]'s population cell at this ε and seed.
+    pub median_smooth: Vec<f64>,
+}
+
+/// [`PrivateReleases`] at ε > 0 for `runs` (1 to [`MAX_RUNS`]) runs. Exact sampling of the stated
+/// mechanisms (the draws are pseudo-random from `seed`); each estimator has its own stream.
+pub fn private_releases(
+    pop: &PopulationData,
+    eps: f64,
+    seed: u64,
+    runs: usize,
+) -> Result<PrivateReleases, MathError> {
+    crate::check_epsilon("ε", eps)?;
+    if eps == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name: "ε",
+            value: 0.0,
+            expected: "above 0",
+        });
+    }
+    if runs == 0 || runs > MAX_RUNS {
+        return Err(MathError::OutOfDomain {
+            name: "runs",
+            value: runs as f64,
+            expected: "a whole number from 1 to 100,000",
+        });
+    }
+    let big_n = pop.sorted.len() as f64;
+    let range = pop.range.1 - pop.range.0;
+    let mean = pop.sorted.iter().sum::<f64>() / big_n;
+    let median = pop.median();
+    let draw = |tag: u64, centre: f64, scale: f64| -> Vec<f64> {
+        let mut rng = Rng::new(derive_seed(seed, &[tag, eps.to_bits()]));
+        (0..runs).map(|_| centre + rng.laplace(scale)).collect()
+    };
+    let smooth = population_cell(pop, eps, seed, runs);
+    Ok(PrivateReleases {
+        epsilon: eps,
+        mean,
+        median,
+        mean_global: draw(0x4D45_414E, mean, range / (big_n * eps)),
+        median_global: draw(0x4D45_4447, median, range / eps),
+        median_smooth: smooth.noise.iter().map(|z| median + z).collect(),
+    })
+}
+
 /// What to simulate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimConfig {
@@ -306,7 +386,6 @@ impl Simulation {
             generate_population(config.population, config.population_size, config.seed)?;
         let big_n = population.sorted.len();
         let delta = 1.0 / (2.0 * big_n as f64);
-        let (lo, hi) = population.range;
         let mut pop_cells = Vec::new();
         for &eps in &config.epsilons {
             crate::check_epsilon("ε", eps)?;
@@ -317,16 +396,7 @@ impl Simulation {
                     expected: "above 0",
                 });
             }
-            let s = smooth_sensitivity(&population.sorted, smoothing_beta(eps, delta), lo, hi);
-            let mut rng = Rng::new(derive_seed(config.seed, &[0x504F_5043, eps.to_bits()]));
-            let noise = (0..config.runs)
-                .map(|_| rng.laplace(2.0 * s / eps))
-                .collect();
-            pop_cells.push(PopulationCell {
-                epsilon: eps,
-                sensitivity: s,
-                noise,
-            });
+            pop_cells.push(population_cell(&population, eps, config.seed, config.runs));
         }
         let mut cells = Vec::new();
         let mut rngs = Vec::new();
@@ -538,6 +608,66 @@ pub fn five_numbers(values: &[f64]) -> [f64; 5] {
 #[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+
+    /// Median of |x| over a sample.
+    fn median_abs(xs: &[f64], centre: f64) -> f64 {
+        let mut a: Vec<f64> = xs.iter().map(|x| (x - centre).abs()).collect();
+        crate::sort_floats(&mut a);
+        a[a.len() / 2]
+    }
+
+    #[test]
+    fn private_releases_have_the_stated_laplace_scales() {
+        // Beta(2, 10) on [0, 1], N = 10001, 4000 runs: the median of |Laplace(b)| is b·ln 2, so the
+        // empirical median distance estimates b to about 2.5% (one standard error).
+        let pop = generate_population(Population::Beta, 10_001, 7).unwrap();
+        let big_n = 10_001.0;
+        // The population mean of Beta(2, 10) is 2/12.
+        let r = private_releases(&pop, 0.5, 7, 4000).unwrap();
+        assert!((r.mean - 2.0 / 12.0).abs() < 0.005, "{}", r.mean);
+        assert_eq!(r.median, pop.median());
+        for eps in [0.1, 0.5, 1.0] {
+            let r = private_releases(&pop, eps, 7, 4000).unwrap();
+            let ln2 = core::f64::consts::LN_2;
+            let got = median_abs(&r.mean_global, r.mean) / ln2;
+            let want = 1.0 / (big_n * eps);
+            assert!(
+                (got / want - 1.0).abs() < 0.1,
+                "mean, ε {eps}: {got} vs {want}"
+            );
+            let got = median_abs(&r.median_global, r.median) / ln2;
+            assert!((got * eps - 1.0).abs() < 0.1, "median GS, ε {eps}: {got}");
+            // The smooth-sensitivity draws are the simulation's population cell, to the bit.
+            let sim = Simulation::new(SimConfig {
+                population: Population::Beta,
+                population_size: 10_001,
+                seed: 7,
+                runs: 4000,
+                epsilons: vec![eps],
+                rates: vec![0.1],
+            })
+            .unwrap();
+            let cell = &sim.population_cells()[0];
+            let shifted: Vec<f64> = cell.noise.iter().map(|z| r.median + z).collect();
+            assert_eq!(r.median_smooth, shifted);
+            let got = median_abs(&r.median_smooth, r.median) / ln2;
+            let want = 2.0 * cell.sensitivity / eps;
+            assert!(
+                (got / want - 1.0).abs() < 0.1,
+                "median SS, ε {eps}: {got} vs {want}"
+            );
+            // Seed 002, Section 2.4: smooth sensitivity needs far less noise than global.
+            assert!(want < 0.1 / eps, "{want}");
+        }
+        // Each estimator has its own stream: the mean's and the median's draws are not rescaled
+        // copies of each other.
+        let r = private_releases(&pop, 1.0, 7, 50).unwrap();
+        let ratio = |i: usize| (r.mean_global[i] - r.mean) / (r.median_global[i] - r.median);
+        assert!((ratio(0) - ratio(1)).abs() > 1e-9);
+        assert!(private_releases(&pop, 0.0, 7, 10).is_err());
+        assert!(private_releases(&pop, 1.0, 7, 0).is_err());
+        assert!(private_releases(&pop, f64::NAN, 7, 10).is_err());
+    }
 
     #[test]
     fn floyd_subsets_have_the_right_size_and_are_uniform() {

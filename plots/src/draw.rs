@@ -647,7 +647,34 @@ fn data_pixels<DB: DrawingBackend>(
             polyline(&run, &mut out);
         }
     }
+    // Box plots: each box's outline, whisker and caps.
+    for b in &chart.boxes {
+        if !box_drawable(b, axes) {
+            continue;
+        }
+        let [w_lo, q1, _, q3, w_hi] = b.stats;
+        let c = |x: f64, y: f64| axes.clamp(x, y);
+        let (l, r, cap) = (b.x - BOX_HALF, b.x + BOX_HALF, BOX_HALF / 2.0);
+        polyline(
+            &[c(l, q1), c(r, q1), c(r, q3), c(l, q3), c(l, q1)],
+            &mut out,
+        );
+        polyline(&[c(b.x, w_lo), c(b.x, w_hi)], &mut out);
+        for y in [w_lo, w_hi] {
+            polyline(&[c(b.x - cap, y), c(b.x + cap, y)], &mut out);
+        }
+    }
     out
+}
+
+/// Half a box plot's width, in x-axis units (the boxes stand at whole x positions).
+const BOX_HALF: f64 = 0.28;
+
+/// Whether a box has five finite statistics that the y axis can show.
+fn box_drawable(b: &crate::figures::BoxStat, axes: Axes) -> bool {
+    b.stats
+        .iter()
+        .all(|v| v.is_finite() && (!axes.y_log || *v > 0.0))
 }
 
 /// A marker's point and its label's box, in backend pixels.
@@ -825,15 +852,12 @@ fn draw_boxes<DB: DrawingBackend>(
     axes: Axes,
 ) -> Result<(), String> {
     for b in &chart.boxes {
-        let [w_lo, q1, med, q3, w_hi] = b.stats;
-        if ![w_lo, q1, med, q3, w_hi]
-            .iter()
-            .all(|v| v.is_finite() && (!axes.y_log || *v > 0.0))
-        {
+        if !box_drawable(b, axes) {
             continue;
         }
+        let [w_lo, q1, med, q3, w_hi] = b.stats;
         let color = theme.palette[b.color % theme.palette.len()];
-        let half = 0.28;
+        let half = BOX_HALF;
         let stroke = color.stroke_width(theme.px(1.5));
         let (x, l, r) = (b.x, b.x - half, b.x + half);
         let p = |x: f64, y: f64| axes.clamp(x, y);

@@ -259,6 +259,7 @@ figure_ids! {
     MeanVarianceVsRate = "mean-variance-vs-rate";
     MeanNoiseRatio = "mean-noise-ratio";
     PopulationDensity = "population-density";
+    PrivateEstimates = "private-estimates";
     SensitivityRatio = "sensitivity-ratio";
     NoiseMagnitude = "noise-magnitude";
     SampleMedians = "sample-medians";
@@ -557,6 +558,18 @@ pub static FIGURES: &[FigureSpec] = &[
         page: Page::Accuracy,
         params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::SEED.spec],
         compute: Compute::Direct(accuracy::population_density),
+    },
+    FigureSpec {
+        id: FigureId::PrivateEstimates,
+        title: "The whole population's mean and median, released many times",
+        page: Page::Accuracy,
+        params: &[
+            p::POPULATION.spec,
+            p::POPULATION_SIZE.spec,
+            p::RUNS.spec,
+            p::SEED.spec,
+        ],
+        compute: Compute::Direct(accuracy::private_estimates),
     },
     FigureSpec {
         id: FigureId::SensitivityRatio,

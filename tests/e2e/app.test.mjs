@@ -320,6 +320,8 @@ test('accuracy page: readouts equal the CLI, the simulation runs in slices and m
   await painted(page);
   const sim = cli(['median-sim', '--population', 'lognormal', '--eps', '0.1', '--n', '101', '--runs', '1000', '--seed', '123']);
   await sameAsCli(page, 'repro-0.1-0.01', sim.sensitivity_ratio_median);
+  // Figures 1 (right) and 2: the global-sensitivity medians' spread is stated under the picture.
+  assert.match(await page.textContent('[data-figure=private-estimates] .figure-summary'), /range from \S+ to \S+ at ε = 0\.1/);
   assert.match(await page.textContent('[data-population=lognormal]'), /gain/);
   // It ran in many slices, yielding to the browser in between (how long each took is the
   // benchmark's business, bench/page.mjs, not a test's).

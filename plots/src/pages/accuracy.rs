@@ -129,6 +129,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "The median simulation",
             figures: &[
                 FigureId::PopulationDensity,
+                FigureId::PrivateEstimates,
                 FigureId::SensitivityRatio,
                 FigureId::NoiseMagnitude,
                 FigureId::SampleMedians,
