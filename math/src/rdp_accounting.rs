@@ -73,7 +73,8 @@ impl Bound {
 /// | full | base curve | base curve | base curve |
 /// | Poisson, Gaussian | [`rdp::poisson_gaussian`] (MTZ 2019) | [`rdp::poisson_upper`] (ZW 2019) | [`rdp::wor_lower`]'s sum, integer α |
 /// | Poisson, others | [`crate::poisson_rdp::poisson_exact`] (both directions) | [`rdp::poisson_upper`] | the same sum, integer α |
-/// | without replacement | — | [`rdp::wor_upper`] (WBK 2019) | [`rdp::wor_lower`] (WBK 2019, Prop. 11), integer α |
+/// | without replacement, Gaussian | — | [`rdp::wor_upper_gaussian`] (WBK 2019, Thm. 27) | [`rdp::wor_lower`] (WBK 2019, Prop. 11), integer α |
+/// | without replacement, others | — | [`rdp::wor_upper`] (WBK 2019, Thm. 9) | the same, integer α |
 ///
 /// The lower sum Σ_j C(α,j)γ^j(1−γ)^{α−j}e^{(j−1)ε(j)} is the divergence of one concrete pair for
 /// a mechanism whose worst pair attains ε(j) at every order (true of all four mechanisms here), so
@@ -121,7 +122,10 @@ pub fn subsampled(
                      lower bound"
                 .into(),
         }),
-        (Sampling::WithoutReplacement { gamma }, _) => rdp::wor_upper(mech, gamma, alpha),
+        (Sampling::WithoutReplacement { gamma }, _) => match *mech {
+            Mechanism::Gaussian { sigma } => rdp::wor_upper_gaussian(sigma, gamma, alpha),
+            _ => rdp::wor_upper(mech, gamma, alpha),
+        },
         (Sampling::Full, _) => unreachable_full(),
     }
 }

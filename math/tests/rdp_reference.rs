@@ -46,7 +46,8 @@ fn tolerance(kind: &str) -> f64 {
     match kind {
         "base" | "eps_classic" | "eps_improved" | "ln_delta_classic" | "ln_delta_improved"
         | "gaussian_delta" => 1e-12,
-        "pg_int" | "pg_int_as_lower" | "zw_upper" | "wbk_upper" | "wbk_lower" => 1e-10,
+        "pg_int" | "pg_int_as_lower" | "zw_upper" | "wbk_upper" | "wbk_gauss_upper"
+        | "wbk_lower" => 1e-10,
         "pg_frac" => 1e-8,
         other => panic!("no tolerance for {other}"),
     }
@@ -113,6 +114,12 @@ fn rdp_matches_mpmath() {
             "wbk_upper" => {
                 let m = mechanism(c[1], c[2], c[3]);
                 check(kind, rdp::wor_upper(&m, num(c[4]), num(c[5])));
+            }
+            "wbk_gauss_upper" => {
+                check(
+                    kind,
+                    rdp::wor_upper_gaussian(num(c[2]), num(c[4]), num(c[5])),
+                );
             }
             "wbk_lower" => {
                 let m = mechanism(c[1], c[2], c[3]);

@@ -50,6 +50,12 @@ Kinds:
               Both upper bounds are then capped by the base curve eps(alpha): subsampling never
               increases Renyi DP (rdp.rs states the coupling argument), and the functions return the
               smaller of the two.
+  wbk_gauss_upper  WBK 2019, Theorem 27 (appendix; the Gaussian's tight pair), sampling without
+              replacement, Gaussian sigma, integer alpha >= 2: wbk_upper with each term j >= 3 the
+              smaller of its own and 4 D_j, D_j = E_q[(p/q - 1)^j] = sum_i C(j,i)(-1)^{j-i}
+              e^{i(i-1)/(2 sigma^2)} for even j (the exact alternating sum, at 160 digits) and
+              sqrt(D_{j-1} D_{j+1}) for odd j, used up to j = 64 (rdp.rs keeps Theorem 9's term
+              above). Fractional alpha interpolated, capped by the base curve, as wbk_upper.
   wbk_lower   WBK 2019, Proposition 11, integer alpha >= 2:
               eps'(alpha) >= alpha/(alpha-1) log(1-g)
                  + 1/(alpha-1) log(1 + alpha g/(1-g) + sum_{j=2}^{alpha} C(alpha,j)(g/(1-g))^j e^{(j-1)eps(j)}).
@@ -240,6 +246,29 @@ def wbk_upper_moment(m, eps_inf, gamma, alpha):
     return A
 
 
+def gauss_pearson_vajda(sigma, l):
+    """E_q[(p/q - 1)^l] for N(1, sigma^2) against N(0, sigma^2), even l: the alternating sum."""
+    with mp.workdps(160):
+        c = 1 / (2 * mp.mpf(sigma) ** 2)
+        return +mp.fsum(mp.binomial(l, i) * (-1) ** (l - i) * mp.exp(c * i * (i - 1)) for i in range(l + 1))
+
+
+def wbk_gauss_upper_moment(m, sigma, gamma, alpha):
+    g = mp.mpf(gamma)
+    d = {l: gauss_pearson_vajda(sigma, l) for l in range(2, min(alpha + 1, 64) + 1, 2)}
+
+    def factor(j):
+        general = m(j) * 2
+        lo, hi = 2 * (j // 2), 2 * ((j + 1) // 2)
+        if hi > 64:
+            return general
+        return min(general, 4 * mp.sqrt(d[lo] * d[hi]))
+
+    A = 1 + g**2 * mp.binomial(alpha, 2) * min(4 * (m(2) - 1), m(2) * 2)
+    A += mp.fsum(g**j * mp.binomial(alpha, j) * factor(j) for j in range(3, alpha + 1))
+    return A
+
+
 def wbk_lower(m, gamma, alpha):
     g = mp.mpf(gamma)
     r = g / (1 - g)
@@ -362,6 +391,16 @@ def main():
             for alpha in (1.5, 2.5, 7.25):
                 rows.append(("zw_upper", mech, param, param2, q, alpha, min(interpolate(alpha, zw), base(mp.mpf(alpha)))))
                 rows.append(("wbk_upper", mech, param, param2, q, alpha, min(interpolate(alpha, wbk), base(mp.mpf(alpha)))))
+
+    for sigma in (0.5, 1.0, 2.0, 5.0, 20.0):
+        m = Moments("gaussian", sigma, "")
+        base = lambda a: ln_moment("gaussian", sigma, "", a) / (a - 1)
+        for q in (0.001, 0.01, 0.1, 0.5):
+            wg = lambda a: mp.log(wbk_gauss_upper_moment(m, sigma, q, a))
+            for alpha in (2, 3, 4, 5, 8, 16, 32, 63, 64, 65, 128):
+                rows.append(("wbk_gauss_upper", "gaussian", sigma, "", q, float(alpha), min(wg(alpha) / (alpha - 1), base(alpha))))
+            for alpha in (1.5, 2.5, 7.25):
+                rows.append(("wbk_gauss_upper", "gaussian", sigma, "", q, alpha, min(interpolate(alpha, wg), base(mp.mpf(alpha)))))
 
     conv_orders = (1.01, 1.5, 2.0, 3.7, 10.0, 64.0, 256.0, 10000.0)
     for rho in (0.0, 1e-6, 0.01, 0.5, 3.0, 50.0):

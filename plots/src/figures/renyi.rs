@@ -115,8 +115,11 @@ impl RdpSetting {
 
     /// The names of the upper bound's source.
     fn upper_source(&self) -> &'static str {
-        match self.sampling {
-            Sampling::WithoutReplacement { .. } => "Wang, Balle & Kasiviswanathan",
+        match (self.sampling, self.mech) {
+            (Sampling::WithoutReplacement { .. }, Mechanism::Gaussian { .. }) => {
+                "Wang, Balle & Kasiviswanathan, for the Gaussian"
+            }
+            (Sampling::WithoutReplacement { .. }, _) => "Wang, Balle & Kasiviswanathan",
             _ => "Zhu & Wang",
         }
     }
@@ -307,6 +310,16 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
         points: curve_points(&orders, |a| subsampled(&mech, st.sampling, Bound::Upper, a)),
         role: Role::Bound(1),
     });
+    if let (Sampling::WithoutReplacement { gamma }, Mechanism::Gaussian { .. }) =
+        (st.sampling, mech)
+    {
+        // The general bound the Gaussian-specific one improves on (WBK 2019, Theorem 9).
+        series.push(Series {
+            label: "upper bound for any mechanism (their Theorem 9)".into(),
+            points: curve_points(&orders, |a| amp_math::rdp::wor_upper(&mech, gamma, a)),
+            role: Role::Bound(3),
+        });
+    }
     series.push(Series {
         label: "lower bound (whole orders)".into(),
         points: curve_points(&whole_orders(), |a| {
