@@ -99,7 +99,11 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
     let fig = doc
         .query_selector(&format!("[data-prerendered] #fig-{figure_id}"))
         .ok()??;
-    let svg = fig.query_selector("svg.static-plot").ok()??.outer_html();
+    let mut svg = fig.query_selector("svg.static-plot").ok()??.outer_html();
+    // A two-panel figure's square picture for phones too (the style shows one of the two).
+    if let Some(square) = fig.query_selector("svg.static-square").ok().flatten() {
+        svg.push_str(&square.outer_html());
+    }
     let caption = fig
         .query_selector("figcaption")
         .ok()

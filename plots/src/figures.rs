@@ -42,6 +42,22 @@ impl FigureId {
     pub fn spec(self) -> &'static FigureSpec {
         &FIGURES[self as usize]
     }
+
+    /// Whether the figure always draws a second panel under the first ([`Chart::lower`]; checked
+    /// by a test at the defaults). On a phone such a figure gets a square box instead of 16:10,
+    /// decided before anything is computed so that nothing moves when it is drawn.
+    /// `mean-noise-ratio` is left out: its lower panel appears only when the reader asks for the
+    /// naive formula.
+    pub fn two_panels(self) -> bool {
+        matches!(
+            self,
+            FigureId::NeighbourDensities
+                | FigureId::KnownInclusion
+                | FigureId::TaylorOrders
+                | FigureId::NoiseForTarget
+                | FigureId::IterationPrivacyByPosition
+        )
+    }
 }
 
 impl std::fmt::Display for FigureId {

@@ -567,12 +567,29 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
     let heading = if embedded { "h1" } else { "h3" };
     // Every document is drawn at the defaults.
     debug_assert!(*values == ParamValues::default());
+    // On a page, a two-panel figure also carries a square picture for phones (style/main.css
+    // shows one of the two), as the app draws it there.
+    let square = f.id.two_panels() && !embedded;
     let (picture, caption, after) = match default_chart(f) {
-        Ok(chart) => match inline_svg(chart, id) {
+        Ok(chart) => match inline_svg(chart, id, FIGURE_SIZE, "static-plot", "static") {
             Ok(svg) => (
                 format!(
-                    "<div class=\"plot-wrap\">{svg}</div>{}",
-                    narrow_legend(chart, id, if embedded { NARROW_EMBED } else { NARROW_PAGE })
+                    "<div class=\"plot-wrap\">{svg}{}</div>{}",
+                    if square {
+                        inline_svg(chart, id, SQUARE_SIZE, "static-square", "static-square")
+                            .unwrap_or_default()
+                    } else {
+                        String::new()
+                    },
+                    narrow_legend(
+                        chart,
+                        id,
+                        match (embedded, square) {
+                            (true, _) => NARROW_EMBED,
+                            (false, true) => NARROW_SQUARE,
+                            (false, false) => NARROW_PAGE,
+                        }
+                    )
                 ),
                 chart.summary.clone(),
                 chart
@@ -590,7 +607,8 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
         .map(|n| format!("<button type=\"button\" disabled>{n}</button>"))
         .collect();
     format!(
-        "<figure class=\"figure\" id=\"fig-{id}\" data-figure=\"{id}\" aria-labelledby=\"title-{id}\"><{heading} class=\"figure-title\" id=\"title-{id}\">{}</{heading}>{picture}<figcaption id=\"desc-{id}\" class=\"figure-summary\">{}</figcaption>{after}<div class=\"figure-share\"><button type=\"button\" disabled>Copy link</button><button type=\"button\" disabled>Copy embed code</button><span class=\"figure-export\" role=\"group\" aria-label=\"Export “{}”\">Export: {exports}</span></div></figure>",
+        "<figure class=\"figure{}\" id=\"fig-{id}\" data-figure=\"{id}\" aria-labelledby=\"title-{id}\"><{heading} class=\"figure-title\" id=\"title-{id}\">{}</{heading}>{picture}<figcaption id=\"desc-{id}\" class=\"figure-summary\">{}</figcaption>{after}<div class=\"figure-share\"><button type=\"button\" disabled>Copy link</button><button type=\"button\" disabled>Copy embed code</button><span class=\"figure-export\" role=\"group\" aria-label=\"Export “{}”\">Export: {exports}</span></div></figure>",
+        if square { " two-panel" } else { "" },
         esc(f.title),
         esc(&caption),
         esc(f.title)
@@ -601,6 +619,10 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
 /// figure on a page, and an embed's figure at its smallest height (14rem).
 const NARROW_PAGE: (u32, u32) = (354, 221);
 const NARROW_EMBED: (u32, u32) = (396, 224);
+/// A two-panel figure on a phone's page: square (style/main.css), 354 px.
+const NARROW_SQUARE: (u32, u32) = (354, 354);
+/// The square picture of a two-panel figure, for phones.
+pub const SQUARE_SIZE: (u32, u32) = (500, 500);
 
 /// Where the app would list the legend under the canvas on a phone (its legend fits nowhere
 /// inside the plot there), the same list, shown on narrow screens only: the live figure then
@@ -651,15 +673,21 @@ pub fn figure_svg(chart: &Chart, size: (u32, u32)) -> Result<String, String> {
 
 /// [`figure_svg`] made inline: the fixed width and height give way to the viewBox (the page's CSS
 /// sizes it like the canvas), with the figure's title and caption as its accessible name.
-fn inline_svg(chart: &Chart, id: &str) -> Result<String, String> {
-    let svg = figure_svg(chart, FIGURE_SIZE)?;
-    let (w, h) = FIGURE_SIZE;
+fn inline_svg(
+    chart: &Chart,
+    id: &str,
+    size: (u32, u32),
+    class: &str,
+    testid: &str,
+) -> Result<String, String> {
+    let svg = figure_svg(chart, size)?;
+    let (w, h) = size;
     let open = format!("<svg width=\"{w}\" height=\"{h}\" ");
     let rest = svg
         .strip_prefix(&open)
         .ok_or("plotters' SVG does not start as expected")?;
     Ok(format!(
-        "<svg class=\"static-plot\" role=\"img\" aria-labelledby=\"title-{id}\" aria-describedby=\"desc-{id}\" data-testid=\"static-{id}\" {rest}"
+        "<svg class=\"{class}\" role=\"img\" aria-labelledby=\"title-{id}\" aria-describedby=\"desc-{id}\" data-testid=\"{testid}-{id}\" {rest}"
     ))
 }
 

@@ -73,7 +73,7 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
     let (labelled_by, canvas_label, canvas_desc) =
         (title_id.clone(), title_id.clone(), desc_id.clone());
     view! {
-        <figure class="figure" id=format!("fig-{}", spec.id) data-figure=spec.id.as_str() aria-labelledby=labelled_by>
+        <figure class="figure" class:two-panel=spec.id.two_panels() && !embedded id=format!("fig-{}", spec.id) data-figure=spec.id.as_str() aria-labelledby=labelled_by>
             {if embedded {
                 view! { <h1 class="figure-title" id=title_id>{spec.title}</h1> }.into_any()
             } else {

@@ -105,6 +105,7 @@ test('search engines: every document has its title, a description and the page\'
 
 test('every pre-rendered figure is exactly the SVG the CLI writes for it at the defaults', () => {
   const dir = mkdtempSync(join(tmpdir(), 'amp-prerender-'));
+  const squares = [];
   for (const f of FIGURES) {
     const out = join(dir, `${f.id}.svg`);
     execFileSync(AMPLIFY, ['plot', f.id, '--no-title', '--width', '800', '--height', '500', '--out', out]);
@@ -117,7 +118,20 @@ test('every pre-rendered figure is exactly the SVG the CLI writes for it at the 
         .replace(/^<svg class="static-plot" role="img" aria-labelledby="[^"]*" aria-describedby="[^"]*" data-testid="[^"]*" /, '<svg ');
       assert.equal(svg, cli.trim(), `${f.id} on ${path}`);
     }
+    // A two-panel figure's page also carries its square picture for phones, the CLI's at 500 × 500.
+    const html = readFileSync(fileOf(pagePath(f.page)), 'utf8');
+    const start = html.indexOf(`<svg class="static-square" role="img" aria-labelledby="title-${f.id}"`);
+    if (start >= 0) {
+      const square = join(dir, `${f.id}-square.svg`);
+      execFileSync(AMPLIFY, ['plot', f.id, '--no-title', '--width', '500', '--height', '500', '--out', square]);
+      const want = readFileSync(square, 'utf8').replace(/^<svg width="500" height="500" /, '<svg ').trim();
+      const got = html.slice(start, html.indexOf('</svg>', start) + '</svg>'.length)
+        .replace(/^<svg class="static-square" role="img" aria-labelledby="[^"]*" aria-describedby="[^"]*" data-testid="[^"]*" /, '<svg ');
+      assert.equal(got, want, `${f.id}: square picture`);
+      squares.push(f.id);
+    }
   }
+  assert.deepEqual(squares.sort(), ['iteration-privacy-by-position', 'known-inclusion', 'neighbour-densities', 'noise-for-target', 'taylor-orders']);
 });
 
 test('static hosts: hashed asset names, every reference resolves, precompressed copies beside each file', () => {
@@ -161,6 +175,33 @@ test('the live app replaces the pre-rendered page in place: nothing moves, no st
     }));
     assert.ok(shift <= 0.05, `${id}: layout shift ${shift}`);
     assert.deepEqual(problems, [], id);
+    await page.close();
+  }
+  // On a phone a two-panel figure is square, pre-rendered and live alike, and nothing moves.
+  for (const id of ['subsampling', 'iteration']) {
+    const box = (p, sel) => p.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return [r.width, r.height]; });
+    const two = id === 'subsampling' ? 'neighbour-densities' : 'iteration-privacy-by-position';
+    const still = await noJs.newPage();
+    await still.setViewportSize({ width: 360, height: 800 });
+    await still.goto(origin + pagePath(id));
+    const [sw, sh] = await box(still, `#fig-${two} svg.static-square`);
+    assert.ok(Math.abs(sw - sh) <= 1 && sw > 250, `${id}: square picture ${sw} × ${sh}`);
+    assert.ok(await still.locator(`#fig-${two} svg.static-plot`).isHidden(), `${id}: the wide picture is hidden`);
+    await still.close();
+    const page = await live.newPage();
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.goto(origin + pagePath(id));
+    await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.dataset.painted === 'true'), null, { timeout: 60000 });
+    const [cw, ch] = await box(page, `[data-testid=canvas-${two}]`);
+    assert.ok(Math.abs(cw - sw) <= 1 && Math.abs(ch - sh) <= 1, `${id}: canvas ${cw} × ${ch}, picture ${sw} × ${sh}`);
+    const shift = await page.evaluate(() => new Promise((ok) => {
+      let total = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+      setTimeout(() => ok(total), 200);
+    }));
+    assert.ok(shift <= 0.05, `${id} on a phone: layout shift ${shift}`);
     await page.close();
   }
 });
