@@ -409,7 +409,7 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
     let pop = generate_population(cfg.population, cfg.population_size, cfg.seed).map_err(err)?;
     let range = pop.range.1 - pop.range.0;
     let mut c = chart(
-        Axis::numeric("", false, 0.3, 9.7),
+        Axis::numeric("the ε of each release", false, 0.3, 9.7),
         Axis::numeric("|private value − true value|", true, 1e-6, 1.0),
         LegendCorner::UpperLeft,
     );
@@ -420,21 +420,18 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
     for &eps in &VIOLIN_EPS {
         let r = private_releases(&pop, eps, cfg.seed, cfg.runs).map_err(err)?;
         let kinds = [
-            ("mean", &r.mean_global, r.mean),
-            ("median GS", &r.median_global, r.median),
-            ("median SS", &r.median_smooth, r.median),
+            (&r.mean_global, r.mean),
+            (&r.median_global, r.median),
+            (&r.median_smooth, r.median),
         ];
-        for (k, (name, released, truth)) in kinds.into_iter().enumerate() {
+        // One label per ε, under the middle box; the colours name the three releases.
+        c.x.categories
+            .push((x + 1.0, format!("ε = {}", short_number(eps, 2))));
+        for (k, (released, truth)) in kinds.into_iter().enumerate() {
             let errors: Vec<f64> = released.iter().map(|v| (v - truth).abs()).collect();
             let b = box_of(&errors, x, k);
             all.extend_from_slice(&[b.stats[0].max(1e-300), b.stats[4]]);
             medians.push(short_number(b.stats[2], 2));
-            let label = if k == 0 {
-                format!("ε {} · {name}", short_number(eps, 2))
-            } else {
-                name.to_string()
-            };
-            c.x.categories.push((x, label));
             c.boxes.push(b);
             x += 1.0;
         }
@@ -454,6 +451,21 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
     let (lo, hi) = log_range(all.iter());
     c.y.min = lo;
     c.y.max = hi;
+    // Legend entries for the box colours (no points of their own).
+    for (k, label) in [
+        "mean, global sensitivity R/N",
+        "median, global sensitivity R (GS)",
+        "median, smooth sensitivity (SS)",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        c.series.push(Series {
+            label: label.into(),
+            points: vec![],
+            role: Role::Family(k),
+        });
+    }
     c.series.push(Series {
         label: format!("the data's whole range R = {}", short_number(range, 4)),
         points: vec![(0.3, range), (9.7, range)],

@@ -410,10 +410,12 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
              lower bounds{}. At α = {}: upper bound {}, lower bound (at α = {}) {}{}.",
             mechanism_label(&mech),
             st.sampling_label(),
-            if exact_known {
-                " and the exact curve"
-            } else {
-                ""
+            match (exact_known, st.sampling, mech) {
+                (true, _, _) => " and the exact curve",
+                (false, Sampling::WithoutReplacement { .. }, Mechanism::Gaussian { .. }) => {
+                    " (the Gaussian's own, Theorem 27, under the general Theorem 9)"
+                }
+                _ => "",
             },
             short_number(alpha, 4),
             upper_at.map_or("none".into(), |v| short_number(v, 4)),
