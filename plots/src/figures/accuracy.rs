@@ -397,6 +397,37 @@ fn needs_full_runs(sim: &Simulation) -> Result<(), String> {
     }
 }
 
+/// The x label of a group of boxes: its ε, under the group's middle.
+fn group_label(c: &mut Chart, x: f64, eps: f64) {
+    c.x.categories
+        .push((x, format!("ε = {}", short_number(eps, 2))));
+}
+
+/// The box colours of the two sample sizes (colour index, legend label).
+fn sample_colours(sim: &Simulation) -> Result<Vec<(usize, String)>, String> {
+    VIOLIN_RATES
+        .iter()
+        .enumerate()
+        .map(|(k, &rate)| {
+            Ok((
+                k,
+                format!("sample, n = {}", cell(sim, VIOLIN_EPS[0], rate)?.n),
+            ))
+        })
+        .collect()
+}
+
+/// Legend entries naming box colours (series without points of their own).
+fn colour_legend(c: &mut Chart, entries: &[(usize, String)]) {
+    for (k, label) in entries {
+        c.series.push(Series {
+            label: label.clone(),
+            points: vec![],
+            role: Role::Family(*k),
+        });
+    }
+}
+
 /// `private-estimates` (Figure 1, right, and Figure 2): the whole population's mean and median
 /// released with Laplace noise, `runs` times at each ε ∈ {0.1, 0.5, 1}: the mean with its global
 /// sensitivity R/N, the median with its global sensitivity R and with its smooth sensitivity. The
@@ -425,8 +456,7 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
             (&r.median_smooth, r.median),
         ];
         // One label per ε, under the middle box; the colours name the three releases.
-        c.x.categories
-            .push((x + 1.0, format!("ε = {}", short_number(eps, 2))));
+        group_label(&mut c, x + 1.0, eps);
         for (k, (released, truth)) in kinds.into_iter().enumerate() {
             let errors: Vec<f64> = released.iter().map(|v| (v - truth).abs()).collect();
             let b = box_of(&errors, x, k);
@@ -451,21 +481,14 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
     let (lo, hi) = log_range(all.iter());
     c.y.min = lo;
     c.y.max = hi;
-    // Legend entries for the box colours (no points of their own).
-    for (k, label) in [
-        "mean, global sensitivity R/N",
-        "median, global sensitivity R (GS)",
-        "median, smooth sensitivity (SS)",
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        c.series.push(Series {
-            label: label.into(),
-            points: vec![],
-            role: Role::Family(k),
-        });
-    }
+    colour_legend(
+        &mut c,
+        &[
+            (0, "mean, global sensitivity R/N".into()),
+            (1, "median, global sensitivity R (GS)".into()),
+            (2, "median, smooth sensitivity (SS)".into()),
+        ],
+    );
     c.series.push(Series {
         label: format!("the data's whole range R = {}", short_number(range, 4)),
         points: vec![(0.3, range), (9.7, range)],
@@ -494,7 +517,7 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
 pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let mut c = chart(
-        Axis::numeric("", false, 0.3, 6.7),
+        Axis::numeric("the ε of the release", false, 0.3, 6.7),
         Axis::numeric("sample S / population S", true, 0.1, 10.0),
         LegendCorner::UpperLeft,
     );
@@ -502,6 +525,7 @@ pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> ChartResult 
     let mut medians = Vec::new();
     let mut x = 1.0;
     for &eps in &VIOLIN_EPS {
+        group_label(&mut c, x + 0.5, eps);
         for (k, &rate) in VIOLIN_RATES.iter().enumerate() {
             let cl = cell(sim, eps, rate)?;
             let b = box_of(&cl.sensitivity_ratio, x, k);
@@ -512,12 +536,11 @@ pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> ChartResult 
                 eps,
                 cl.n
             ));
-            c.x.categories
-                .push((x, format!("ε {} · n {}", short_number(eps, 2), cl.n)));
             c.boxes.push(b);
             x += 1.0;
         }
     }
+    colour_legend(&mut c, &sample_colours(sim)?);
     let (lo, hi) = log_range(all.iter().chain(std::iter::once(&1.0)));
     c.y.min = lo;
     c.y.max = hi;
@@ -544,7 +567,7 @@ pub fn sensitivity_ratio(values: &ParamValues, sim: &Simulation) -> ChartResult 
 pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let mut c = chart(
-        Axis::numeric("", false, 0.3, 9.7),
+        Axis::numeric("the ε of the release", false, 0.3, 9.7),
         Axis::numeric("|noise added|", true, 1e-3, 1.0),
         LegendCorner::UpperRight,
     );
@@ -564,8 +587,7 @@ pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> ChartResult {
             short_number(b.stats[2], 3)
         ));
         all.extend_from_slice(&[b.stats[0].max(1e-300), b.stats[4]]);
-        c.x.categories
-            .push((x, format!("ε {} · N", short_number(eps, 2))));
+        group_label(&mut c, x + 1.0, eps);
         c.boxes.push(b);
         x += 1.0;
         for (k, &rate) in VIOLIN_RATES.iter().enumerate() {
@@ -574,11 +596,16 @@ pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> ChartResult {
             let b = box_of(&mags, x, k);
             text.push(format!("n = {} {}", cl.n, short_number(b.stats[2], 3)));
             all.extend_from_slice(&[b.stats[0].max(1e-300), b.stats[4]]);
-            c.x.categories.push((x, format!("n {}", cl.n)));
             c.boxes.push(b);
             x += 1.0;
         }
     }
+    let mut colours = vec![(
+        2,
+        format!("whole population, N = {}", sim.population().sorted.len()),
+    )];
+    colours.extend(sample_colours(sim)?);
+    colour_legend(&mut c, &colours);
     let (lo, hi) = log_range(all.iter());
     c.y.min = lo;
     c.y.max = hi;
@@ -598,7 +625,7 @@ pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let truth = sim.population().median();
     let mut c = chart(
-        Axis::numeric("", false, 0.4, 2.6),
+        Axis::numeric("sample size", false, 0.4, 2.6),
         Axis::numeric("sample median", false, 0.0, 1.0),
         LegendCorner::UpperRight,
     );
