@@ -148,6 +148,59 @@ pub fn amplification_factor(t: u64, steps: u64) -> Result<f64, MathError> {
     Ok(1.0 / remaining_steps(t, steps)? as f64)
 }
 
+/// How the noise of a run is spread over its T steps, always with the same total variance
+/// Σ_s σ_s² = T·σ² as σ at every step (seed 004's remark that early steps could take less noise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoiseSchedule {
+    /// σ_s = σ at every step (the theorem as the lecture states it).
+    Constant,
+    /// Variance growing linearly with the step: σ_s² = 2σ²·s/(T + 1), less noise early.
+    LinearVariance,
+    /// All of the variance at the last step, σ_T² = T·σ², none before: output perturbation of a
+    /// noiseless run.
+    AtTheEnd,
+}
+
+/// σ²/Σ_{s≥t} σ_s²: the factor by which a schedule's amplified Rényi DP of the record used at
+/// step t, ε_t(α) = α·Δ²/(2 Σ_{s≥t} σ_s²), is below the one-step curve α·Δ²/(2σ²).
+///
+/// - Source: Feldman, Mironov, Talwar & Thakurta 2018 (arXiv 1808.06651), Theorem 22 with noise
+///   σ_s at step s: the shift Δ the record introduces is spent over the steps s ≥ t as shifts
+///   a_s with Σ a_s = Δ, each costing α·a_s²/(2σ_s²); the best split, a_s ∝ σ_s², gives
+///   α·Δ²/(2 Σ_{s≥t} σ_s²). Steps without noise take no shift, which the contraction allows.
+/// - Values: constant 1/(T − t + 1); linear variance (T + 1)/((T − t + 1)(T + t)) (the sum
+///   σ²(T(T + 1) − t(t − 1))/(T + 1), factored so that nothing cancels); at the end 1/T for
+///   every t.
+/// - Relation: replace one. Domain: 1 ≤ t ≤ T ≤ 2^53. Exact (as a ratio of the two bounds),
+///   within 2 ulp.
+pub fn schedule_factor(schedule: NoiseSchedule, t: u64, steps: u64) -> Result<f64, MathError> {
+    let m = remaining_steps(t, steps)? as f64;
+    let big_t = steps as f64;
+    Ok(match schedule {
+        NoiseSchedule::Constant => 1.0 / m,
+        NoiseSchedule::LinearVariance => (big_t + 1.0) / (m * (big_t + t as f64)),
+        NoiseSchedule::AtTheEnd => 1.0 / big_t,
+    })
+}
+
+/// (ε, δ) of the last iterate for the records used at each of `positions` under a noise
+/// `schedule` of the same total variance as `sgd`'s constant σ: [`epsilon_by_position`] with
+/// [`schedule_factor`] in place of 1/(T − t + 1). Relation: replace one. Upper bound.
+pub fn epsilon_by_position_scheduled(
+    sgd: &OnePassSgd,
+    schedule: NoiseSchedule,
+    positions: &[u64],
+    delta: f64,
+    conversion: Conversion,
+) -> Result<Vec<Converted>, MathError> {
+    sgd.validate()?;
+    let factors = positions
+        .iter()
+        .map(|&t| schedule_factor(schedule, t, sgd.steps))
+        .collect::<Result<Vec<_>, _>>()?;
+    epsilon_for_delta_over_steps(&base_curve(sgd), &factors, delta, conversion)
+}
+
 /// Slope of the amplified RDP curve of the record used at step t: Δ²/(2σ²(T − t + 1)), so that
 /// ε_t(α) = α times it. Upper bound (see [`iteration_rdp`]).
 pub fn iteration_rdp_slope(t: u64, sgd: &OnePassSgd) -> Result<f64, MathError> {

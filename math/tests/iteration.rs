@@ -426,3 +426,69 @@ proptest! {
         prop_assert!(close(a, c * f, 1e-14));
     }
 }
+
+/// The schedules' factors against the definition σ²/Σ_{s≥t}σ_s², summed here step by step from
+/// each schedule's σ_s², and their (ε, δ) at the first and last positions.
+#[test]
+fn noise_schedules_spend_the_same_variance_and_move_privacy_to_early_records() {
+    use amp_math::iteration::{epsilon_by_position_scheduled, schedule_factor, NoiseSchedule};
+    let sigma2 = 1.0; // factors do not depend on σ
+    for steps in [1u64, 2, 7, 100] {
+        let tf = steps as f64;
+        let variance = |sch: NoiseSchedule, s: u64| -> f64 {
+            match sch {
+                NoiseSchedule::Constant => sigma2,
+                NoiseSchedule::LinearVariance => 2.0 * sigma2 * s as f64 / (tf + 1.0),
+                NoiseSchedule::AtTheEnd => {
+                    if s == steps {
+                        tf * sigma2
+                    } else {
+                        0.0
+                    }
+                }
+            }
+        };
+        for sch in [
+            NoiseSchedule::Constant,
+            NoiseSchedule::LinearVariance,
+            NoiseSchedule::AtTheEnd,
+        ] {
+            let total: f64 = (1..=steps).map(|s| variance(sch, s)).sum();
+            assert!(
+                close(total, tf * sigma2, 1e-12),
+                "{sch:?}: same total variance"
+            );
+            for t in 1..=steps {
+                let tail: f64 = (t..=steps).map(|s| variance(sch, s)).sum();
+                let want = sigma2 / tail;
+                let got = schedule_factor(sch, t, steps).unwrap();
+                assert!(
+                    close(got, want, 1e-12),
+                    "{sch:?} T {steps} t {t}: {got} vs {want}"
+                );
+            }
+        }
+    }
+    assert!(schedule_factor(NoiseSchedule::Constant, 0, 5).is_err());
+    assert!(schedule_factor(NoiseSchedule::AtTheEnd, 6, 5).is_err());
+    // (ε, δ): the first record is the same under all three (it sees all the variance); the last
+    // gains under the linear schedule; at the end every record has the first's ε.
+    let run = sgd(1000, 5.0, 1.0, 1);
+    let at = |sch, t| {
+        epsilon_by_position_scheduled(&run, sch, &[t], 1e-6, Conversion::Improved).unwrap()[0]
+            .epsilon
+    };
+    let first = at(NoiseSchedule::Constant, 1);
+    assert!(close(at(NoiseSchedule::LinearVariance, 1), first, 1e-12));
+    for t in [1, 500, 1000] {
+        assert!(close(at(NoiseSchedule::AtTheEnd, t), first, 1e-12), "t {t}");
+    }
+    let (lin_last, const_last) = (
+        at(NoiseSchedule::LinearVariance, 1000),
+        at(NoiseSchedule::Constant, 1000),
+    );
+    assert!(
+        lin_last < const_last && lin_last > first,
+        "{lin_last} {const_last} {first}"
+    );
+}

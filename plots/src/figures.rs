@@ -301,6 +301,7 @@ figure_ids! {
     ErrorCentralLocalShuffle = "error-central-local-shuffle";
     SubsampledRr = "subsampled-rr";
     IterationPrivacyByPosition = "iteration-privacy-by-position";
+    IterationNoiseSchedule = "iteration-noise-schedule";
 }
 
 /// Why a figure has no chart to draw.
@@ -901,6 +902,19 @@ pub static FIGURES: &[FigureSpec] = &[
             p::DELTA.spec,
         ],
         compute: Compute::Direct(iteration::privacy_by_position),
+    },
+    FigureSpec {
+        id: FigureId::IterationNoiseSchedule,
+        title: "Where the noise goes: three schedules with the same total noise",
+        page: Page::Iteration,
+        params: &[
+            p::ITERATIONS.spec,
+            p::SIGMA.spec,
+            p::STEP_SIZE.spec,
+            p::SMOOTHNESS.spec,
+            p::DELTA.spec,
+        ],
+        compute: Compute::Direct(iteration::noise_schedule),
     },
 ];
 

@@ -206,6 +206,9 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
         || ((mech != Mechanism::Gaussian || values.choice(p::SCHEME) != Scheme::Poisson)
             && msg.contains("Gaussian mechanism under Poisson sampling"))
         || msg.contains("in [0.2, 10⁴] meets ε")
+        // The noise schedules compare amplification by iteration, which needs η ≤ 2/β.
+        || (values.real(p::STEP_SIZE) > 2.0 / values.real(p::SMOOTHNESS)
+            && msg.contains("amplification by iteration does not apply"))
     {
         return true;
     }

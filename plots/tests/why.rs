@@ -326,3 +326,34 @@ fn without_replacement_gaussian_shows_both_upper_bounds() {
     );
     assert!(c.series.iter().all(|s| !s.label.contains("any mechanism")));
 }
+
+/// Brown's "less noise early", drawn: three schedules with the same total variance. The first
+/// record's ε is the same under all three; the growing schedule is never above σ at every step;
+/// output perturbation is flat at the first record's ε.
+#[test]
+fn noise_schedules_share_the_first_record_and_order_the_rest() {
+    let c = chart(
+        FigureId::IterationNoiseSchedule,
+        &[("iterations", "1000"), ("sigma", "5")],
+    );
+    let constant = series(&c, "σ at every step");
+    let growing = series(&c, "growing");
+    let end = series(&c, "last step");
+    assert_eq!(constant.len(), growing.len());
+    let first = constant[0].1;
+    assert!((growing[0].1 / first - 1.0).abs() < 1e-12);
+    for p in end {
+        assert!((p.1 / first - 1.0).abs() < 1e-12, "{p:?}");
+    }
+    for (a, b) in constant.iter().zip(growing) {
+        assert_eq!(a.0, b.0);
+        assert!(
+            b.1 <= a.1 * (1.0 + 1e-12),
+            "t {}: {} above {}",
+            a.0,
+            b.1,
+            a.1
+        );
+    }
+    assert!(growing.last().unwrap().1 < 0.8 * constant.last().unwrap().1);
+}

@@ -3,8 +3,8 @@
 //! Mironov, Talwar & Thakurta 2018).
 
 use amp_math::iteration::{
-    check_step_size, composition_epsilon, epsilon_by_position, iteration_epsilon, plot_positions,
-    OnePassSgd,
+    check_step_size, composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled,
+    iteration_epsilon, plot_positions, NoiseSchedule, OnePassSgd,
 };
 use amp_math::rdp_accounting::Conversion;
 
@@ -213,4 +213,104 @@ fn first_record_over_runs(sgd: &OnePassSgd, delta: f64, flat: f64) -> ChartResul
         label: format!("your T = {}", sgd.steps),
     });
     Ok(c)
+}
+
+/// `iteration-noise-schedule` (Brown, seed 004: "add less noise to early steps"): ε at δ of the
+/// last iterate by position for three ways of spending the same total noise variance T·σ²: σ at
+/// every step, variance growing linearly with the step, and all of it at the last step. By FMTT's
+/// Theorem 22 a record's Rényi DP is α·Δ²/(2 Σ_{s≥t} σ_s²): only the noise from its own step on
+/// protects it, so moving noise later protects the late records more, and putting it all at the
+/// end gives every record the first record's ε (output perturbation).
+pub fn noise_schedule(values: &ParamValues) -> ChartResult {
+    if let Some(why) = inapplicable(values) {
+        return Err(ChartError::NotApplicable(why));
+    }
+    let sgd = run(values);
+    let delta = values.real(p::DELTA);
+    let big_t = sgd.steps;
+    let positions = plot_positions(big_t, POINTS)?;
+    let schedules = [
+        (NoiseSchedule::Constant, "σ at every step"),
+        (
+            NoiseSchedule::LinearVariance,
+            "variance growing with the step (less noise early)",
+        ),
+        (
+            NoiseSchedule::AtTheEnd,
+            "all of it at the last step (output perturbation)",
+        ),
+    ];
+    let (x_min, x_max) = if big_t > 1 {
+        (1.0, big_t as f64)
+    } else {
+        (0.5, 1.5)
+    };
+    let mut series = Vec::new();
+    let mut ends = Vec::new();
+    let mut notes = Vec::new();
+    for (i, (schedule, label)) in schedules.into_iter().enumerate() {
+        let eps =
+            epsilon_by_position_scheduled(&sgd, schedule, &positions, delta, Conversion::Improved)?;
+        let points: Vec<(f64, f64)> = eps
+            .iter()
+            .zip(&positions)
+            .filter(|(c, _)| c.epsilon.is_finite() && c.epsilon > 0.0)
+            .map(|(c, &t)| (t as f64, c.epsilon))
+            .collect();
+        // The first and last records' ε, drawn or not (0 has no place on the log axis).
+        if let (Some(a), Some(b)) = (eps.first(), eps.last()) {
+            ends.push((a.epsilon, b.epsilon));
+        }
+        if points.is_empty() {
+            notes.push(format!(
+                "{label}: ε = 0 at every position at this δ, so it is not drawn on the log axis."
+            ));
+        }
+        // One step: the one position, drawn across the axis.
+        let points = match points[..] {
+            [(_, e)] => vec![(x_min, e), (x_max, e)],
+            _ => points,
+        };
+        series.push(Series {
+            label: label.into(),
+            points,
+            role: Role::Family(i),
+        });
+    }
+    if ends.len() != 3 || series.iter().all(|s| s.points.is_empty()) {
+        return Err(ChartError::NotApplicable(
+            "ε is zero or not finite at every position at these settings".into(),
+        ));
+    }
+    series.retain(|s| !s.points.is_empty());
+    let (y_lo, y_hi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
+    let summary = format!(
+        "ε at δ = {} of the last iterate of {} noisy SGD steps by the step t at which a record is \
+         used, for three ways to spend the same total noise variance T·σ² (σ = {} in units of the \
+         gradient bound, replace-one). σ at every step: {} for the first record, {} for the last. \
+         Variance growing with the step: {} and {}. All at the last step: {} for every record. A \
+         record is protected only by the noise from its own step on.",
+        short_number(delta, 3),
+        big_t,
+        short_number(sgd.sigma, 4),
+        short_number(ends[0].0, 4),
+        short_number(ends[0].1, 4),
+        short_number(ends[1].0, 4),
+        short_number(ends[1].1, 4),
+        short_number(ends[2].0, 4),
+    );
+    let mut chart = Chart::new(
+        Axis::numeric(
+            "position t of the record (step it is used in)",
+            false,
+            x_min,
+            x_max,
+        ),
+        Axis::numeric("ε of the last iterate at δ", true, y_lo, y_hi),
+        LegendCorner::UpperLeft,
+        summary,
+    );
+    chart.series = series;
+    chart.notes = notes;
+    Ok(chart)
 }

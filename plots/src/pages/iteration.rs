@@ -65,6 +65,10 @@ pub static SPEC: PageSpec = PageSpec {
             figures: &[FigureId::IterationPrivacyByPosition],
         },
         Section::Prose(super::Prose("iteration-bound")),
+        Section::Figures {
+            label: "Where the noise goes",
+            figures: &[FigureId::IterationNoiseSchedule],
+        },
         Section::Prose(super::Prose("iteration-summary")),
     ],
     readouts,
