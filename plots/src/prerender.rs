@@ -122,6 +122,16 @@ pub fn document(view: View, template: &str) -> Result<String, String> {
         View::Page(p) => p.id().to_string(),
         View::Embed(f) => format!("embed/{}", f.id),
     };
+    // An embed's figure fills the height its controls leave, so a first paint before the
+    // controls have arrived (a slow network delivers the document in pieces) would show a tall
+    // figure that then shrinks. Chromium holds the first paint until the end of the embed is
+    // parsed (`rel=expect`, render-blocking); other browsers ignore the hint.
+    let head = match view {
+        View::Embed(_) => {
+            format!("{head}<link rel=\"expect\" href=\"#embed-end\" blocking=\"render\">")
+        }
+        View::Page(_) => head,
+    };
     // Every view's id, for public/early.js to redirect an old link only to a view that exists.
     let views: Vec<String> = views()
         .into_iter()
@@ -159,7 +169,7 @@ pub fn body(view: View, root: &str) -> String {
                   Updating the numbers and figures to the settings in the link…</p>";
     match view {
         View::Embed(f) => format!(
-            "{noscript}\n<main class=\"embed\" id=\"main\" data-prerendered>{status}{}<div class=\"controls\">{}</div><p class=\"embed-credit\"><a href=\"{root}{}#fig-{}\" target=\"_blank\" rel=\"noopener\">Open in {SITE}</a></p></main>",
+            "{noscript}\n<main class=\"embed\" id=\"main\" data-prerendered>{status}{}<div class=\"controls\">{}</div><p class=\"embed-credit\" id=\"embed-end\"><a href=\"{root}{}#fig-{}\" target=\"_blank\" rel=\"noopener\">Open in {SITE}</a></p></main>",
             figure(f, &values, true),
             controls_of(view, f.params, &values),
             crate::pages::view_path(View::Page(f.page)),

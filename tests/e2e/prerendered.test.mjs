@@ -100,6 +100,8 @@ test('search engines: every document has its title, a description and the page\'
     const html = readFileSync(fileOf(`/embed/${f.id}/`), 'utf8');
     assert.ok(html.includes(`<title>${f.title.replace(/&/g, '&amp;')} · Amplification Explorer</title>`), f.id);
     assert.match(html, /<meta name="description" content="[^"]{40,}"/, f.id);
+    // The first paint waits for the whole embed (its figure's height depends on the controls).
+    assert.ok(html.includes('<link rel="expect" href="#embed-end" blocking="render">') && html.includes('id="embed-end"'), `${f.id}: render-blocking until the end`);
   }
 });
 
