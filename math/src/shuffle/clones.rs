@@ -735,6 +735,9 @@ mod tests {
             (777, 0.5),
             (50_001, 4.0),
             (20_050, 2.0),
+            // Even n with e^{−ε₀} near ½: the block at c = n/2 itself carries clone mass.
+            (1_000, 0.7),
+            (2_000, 0.69),
         ] {
             let win = CloneWindow::new(n, eps0, Clones::Fmt21, 1e-19);
             for eps in [0.05, 0.2, 0.6] {
