@@ -177,7 +177,7 @@ pub fn schedule_factor(schedule: NoiseSchedule, t: u64, steps: u64) -> Result<f6
     let m = remaining_steps(t, steps)? as f64;
     let big_t = steps as f64;
     Ok(match schedule {
-        NoiseSchedule::Constant => 1.0 / m,
+        NoiseSchedule::Constant => amplification_factor(t, steps)?,
         NoiseSchedule::LinearVariance => (big_t + 1.0) / (m * (big_t + t as f64)),
         NoiseSchedule::AtTheEnd => 1.0 / big_t,
     })
@@ -298,12 +298,7 @@ pub fn epsilon_by_position(
     delta: f64,
     conversion: Conversion,
 ) -> Result<Vec<Converted>, MathError> {
-    sgd.validate()?;
-    let factors = positions
-        .iter()
-        .map(|&t| amplification_factor(t, sgd.steps))
-        .collect::<Result<Vec<_>, _>>()?;
-    epsilon_for_delta_over_steps(&base_curve(sgd), &factors, delta, conversion)
+    epsilon_by_position_scheduled(sgd, NoiseSchedule::Constant, positions, delta, conversion)
 }
 
 /// (ε, δ) of the last iterate for the record used at step t, with amplification by iteration:

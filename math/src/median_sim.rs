@@ -234,6 +234,31 @@ impl PopulationCell {
     }
 }
 
+/// Runs per cell: 1 to [`MAX_RUNS`].
+fn check_runs(runs: usize) -> Result<(), MathError> {
+    if runs == 0 || runs > MAX_RUNS {
+        return Err(MathError::OutOfDomain {
+            name: "runs",
+            value: runs as f64,
+            expected: "a whole number from 1 to 100,000",
+        });
+    }
+    Ok(())
+}
+
+/// A release's ε: finite and above 0.
+fn check_positive_epsilon(eps: f64) -> Result<(), MathError> {
+    crate::check_epsilon("ε", eps)?;
+    if eps == 0.0 {
+        return Err(MathError::OutOfDomain {
+            name: "ε",
+            value: 0.0,
+            expected: "above 0",
+        });
+    }
+    Ok(())
+}
+
 /// The population median privatized `runs` times at (ε, δ = 1/(2N)) with Laplace noise of scale
 /// 2S/ε, S its smooth sensitivity (seed 002, eq. 4). Its stream is seeded by (seed, ε) alone, so
 /// [`Simulation`] and [`private_releases`] draw the same noise. ε must be above 0 (checked by the
@@ -280,21 +305,8 @@ pub fn private_releases(
     seed: u64,
     runs: usize,
 ) -> Result<PrivateReleases, MathError> {
-    crate::check_epsilon("ε", eps)?;
-    if eps == 0.0 {
-        return Err(MathError::OutOfDomain {
-            name: "ε",
-            value: 0.0,
-            expected: "above 0",
-        });
-    }
-    if runs == 0 || runs > MAX_RUNS {
-        return Err(MathError::OutOfDomain {
-            name: "runs",
-            value: runs as f64,
-            expected: "a whole number from 1 to 100,000",
-        });
-    }
+    check_positive_epsilon(eps)?;
+    check_runs(runs)?;
     let big_n = pop.sorted.len() as f64;
     let range = pop.range.1 - pop.range.0;
     let mean = pop.sorted.iter().sum::<f64>() / big_n;
@@ -375,27 +387,14 @@ impl Progress {
 impl Simulation {
     /// Generate the population and the population-level results (cheap), ready to step.
     pub fn new(config: SimConfig) -> Result<Simulation, MathError> {
-        if config.runs == 0 || config.runs > MAX_RUNS {
-            return Err(MathError::OutOfDomain {
-                name: "runs",
-                value: config.runs as f64,
-                expected: "a whole number from 1 to 100,000",
-            });
-        }
+        check_runs(config.runs)?;
         let population =
             generate_population(config.population, config.population_size, config.seed)?;
         let big_n = population.sorted.len();
         let delta = 1.0 / (2.0 * big_n as f64);
         let mut pop_cells = Vec::new();
         for &eps in &config.epsilons {
-            crate::check_epsilon("ε", eps)?;
-            if eps == 0.0 {
-                return Err(MathError::OutOfDomain {
-                    name: "ε",
-                    value: 0.0,
-                    expected: "above 0",
-                });
-            }
+            check_positive_epsilon(eps)?;
             pop_cells.push(population_cell(&population, eps, config.seed, config.runs));
         }
         let mut cells = Vec::new();

@@ -436,6 +436,14 @@ static RUN_PARAMS: &[&ParamSpec] = &[
     p::DELTA.spec,
 ];
 
+/// The median simulation's controls, read by the accuracy page's population figures.
+static SIM_PARAMS: &[&ParamSpec] = &[
+    p::POPULATION.spec,
+    p::POPULATION_SIZE.spec,
+    p::RUNS.spec,
+    p::SEED.spec,
+];
+
 /// The subsampled mechanism's controls with the reader's order, read by the Rényi page's
 /// subsampled curve and its zCDP/tCDP lines.
 static SUBSAMPLED_RDP_PARAMS: &[&ParamSpec] = &[
@@ -580,60 +588,35 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::PrivateEstimates,
         title: "The whole population's mean and median, released many times",
         page: Page::Accuracy,
-        params: &[
-            p::POPULATION.spec,
-            p::POPULATION_SIZE.spec,
-            p::RUNS.spec,
-            p::SEED.spec,
-        ],
+        params: SIM_PARAMS,
         compute: Compute::Direct(accuracy::private_estimates),
     },
     FigureSpec {
         id: FigureId::SensitivityRatio,
         title: "Smooth sensitivity of the sample median over the population's",
         page: Page::Accuracy,
-        params: &[
-            p::POPULATION.spec,
-            p::POPULATION_SIZE.spec,
-            p::RUNS.spec,
-            p::SEED.spec,
-        ],
+        params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::sensitivity_ratio),
     },
     FigureSpec {
         id: FigureId::NoiseMagnitude,
         title: "How much noise is added",
         page: Page::Accuracy,
-        params: &[
-            p::POPULATION.spec,
-            p::POPULATION_SIZE.spec,
-            p::RUNS.spec,
-            p::SEED.spec,
-        ],
+        params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::noise_magnitude),
     },
     FigureSpec {
         id: FigureId::SampleMedians,
         title: "Where the sample medians fall",
         page: Page::Accuracy,
-        params: &[
-            p::POPULATION.spec,
-            p::POPULATION_SIZE.spec,
-            p::RUNS.spec,
-            p::SEED.spec,
-        ],
+        params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::sample_medians),
     },
     FigureSpec {
         id: FigureId::MedianMseVsRate,
         title: "Error of the private median against the sampling rate",
         page: Page::Accuracy,
-        params: &[
-            p::POPULATION.spec,
-            p::POPULATION_SIZE.spec,
-            p::RUNS.spec,
-            p::SEED.spec,
-        ],
+        params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::median_mse_vs_rate),
     },
     FigureSpec {

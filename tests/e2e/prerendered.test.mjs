@@ -34,6 +34,17 @@ after(async () => {
   server?.close();
 });
 
+/** The page's layout shift so far, not caused by input (buffered layout-shift entries). */
+function layoutShift(page) {
+  return page.evaluate(() => new Promise((ok) => {
+    let total = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+    setTimeout(() => ok(total), 200);
+  }));
+}
+
 /** Open `path` in `context`, recording console errors, page errors, failed and foreign requests. */
 async function open(context, path) {
   const page = await context.newPage();
@@ -168,13 +179,7 @@ test('the live app replaces the pre-rendered page in place: nothing moves, no st
     await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
     await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.dataset.painted === 'true'), null, { timeout: 60000 });
     assert.equal(await page.locator('[data-prerendered]').count(), 0, id);
-    const shift = await page.evaluate(() => new Promise((ok) => {
-      let total = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-      setTimeout(() => ok(total), 200);
-    }));
+    const shift = await layoutShift(page);
     assert.ok(shift <= 0.05, `${id}: layout shift ${shift}`);
     assert.deepEqual(problems, [], id);
     await page.close();
@@ -196,13 +201,7 @@ test('the live app replaces the pre-rendered page in place: nothing moves, no st
     await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.dataset.painted === 'true'), null, { timeout: 60000 });
     const [cw, ch] = await box(page, `[data-testid=canvas-${two}]`);
     assert.ok(Math.abs(cw - sw) <= 1 && Math.abs(ch - sh) <= 1, `${id}: canvas ${cw} × ${ch}, picture ${sw} × ${sh}`);
-    const shift = await page.evaluate(() => new Promise((ok) => {
-      let total = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (!e.hadRecentInput) total += e.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-      setTimeout(() => ok(total), 200);
-    }));
+    const shift = await layoutShift(page);
     assert.ok(shift <= 0.05, `${id} on a phone: layout shift ${shift}`);
     await page.close();
   }

@@ -27,6 +27,15 @@ pub fn run(values: &ParamValues) -> OnePassSgd {
     }
 }
 
+/// The position axis, 1 to T (around the one position when T = 1).
+fn position_range(big_t: u64) -> (f64, f64) {
+    if big_t > 1 {
+        (1.0, big_t as f64)
+    } else {
+        (0.5, 1.5)
+    }
+}
+
 /// Why the theorem does not apply at these parameters (η > 2/β), or `None` when it does.
 pub fn inapplicable(values: &ParamValues) -> Option<String> {
     check_step_size(values.real(p::STEP_SIZE), values.real(p::SMOOTHNESS))
@@ -96,11 +105,7 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
             .map(|(c, &t)| (t as f64, c.epsilon))
             .collect()
     };
-    let (x_min, x_max) = if big_t > 1 {
-        (1.0, big_t as f64)
-    } else {
-        (0.5, 1.5)
-    };
+    let (x_min, x_max) = position_range(big_t);
     let ys: Vec<f64> = amplified
         .iter()
         .map(|p| p.1)
@@ -240,11 +245,7 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
             "all of it at the last step (output perturbation)",
         ),
     ];
-    let (x_min, x_max) = if big_t > 1 {
-        (1.0, big_t as f64)
-    } else {
-        (0.5, 1.5)
-    };
+    let (x_min, x_max) = position_range(big_t);
     let mut series = Vec::new();
     let mut ends = Vec::new();
     let mut notes = Vec::new();
