@@ -27,5 +27,7 @@ export async function launch(options = {}) {
  *  wasm and glue downloads it had started are aborted with it. */
 export function droppedByRedirect(path, request) {
   return /[?&](page|embed)=/.test(path) && request.failure()?.errorText === 'net::ERR_ABORTED'
-    && /\.(js|wasm)$/.test(request.url());
+    // The app's prose (content-*.json) too: the first view may start fetching it before the old
+    // link is sent on to the page's address.
+    && (/\.(js|wasm)$/.test(request.url()) || /\/content-[0-9a-f]+\.json$/.test(request.url()));
 }
