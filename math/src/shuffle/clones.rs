@@ -191,6 +191,21 @@ impl CloneWindow {
         }
         let nf = big_n as f64;
         let (p, q, ln_p, ln_q) = clones.probability(eps0);
+        // The walks below end only where the binomial's ratio falls under 1, which a tuple that
+        // is not (p, 1 − p, ln p, ln(1 − p)) need never do: check it (debug builds) rather than
+        // walk on for ever.
+        debug_assert!(
+            {
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+                p >= 0.0
+                    && q >= 0.0
+                    && close(p + q, 1.0)
+                    && close(exp(ln_p), p)
+                    && close(exp(ln_q), q)
+            },
+            "inconsistent clone probability {:?} at ε₀ = {eps0}",
+            (p, q, ln_p, ln_q)
+        );
         let ln_pmf = |c: u64| -> f64 {
             if c == 0 {
                 nf * ln_q
