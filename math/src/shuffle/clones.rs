@@ -753,6 +753,12 @@ mod tests {
             // Even n with e^{−ε₀} near ½: the block at c = n/2 itself carries clone mass.
             (1_000, 0.7),
             (2_000, 0.69),
+            // Windows that reach the last block (c near 0): the published loop makes no test
+            // after it, so a value above the target is returned as it is, not as the target.
+            (150, 2.0),
+            (151, 1.5),
+            (100_000, 10.0),
+            (99_999, 9.0),
         ] {
             let win = CloneWindow::new(n, eps0, Clones::Fmt21, 1e-19);
             for eps in [0.05, 0.2, 0.6] {
