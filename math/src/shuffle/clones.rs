@@ -777,6 +777,42 @@ mod tests {
     }
 
     #[test]
+    fn the_published_bisection_on_its_window_equals_the_plain_loop_on_a_wide_window() {
+        // fmt21_published keeps clone counts down to a tail mass of δ·1e-13 on each side; the
+        // plain loop here sees every count down to 1e-30. Ten bisection steps over either give
+        // the same interval ends (large δ included, where a window cut at δ itself would lose
+        // mass that the stopping tests see).
+        for (eps0, n, delta) in [
+            (2.0, 5_000u64, 1e-2),
+            (1.0, 3_001, 5e-2),
+            (3.0, 20_000, 1e-4),
+            (1.5, 8_000, 1e-6),
+        ] {
+            let win = CloneWindow::new(n, eps0, Clones::Fmt21, 1e-30);
+            let start = if eps0 < fmt21_eps0_limit(n, delta) {
+                fmt21_published_code_formula(eps0, n as f64, delta)
+            } else {
+                eps0
+            };
+            let bisect = |upper: bool| {
+                let (mut lo, mut hi) = (0.0, start);
+                for _ in 0..10 {
+                    let mid = 0.5 * (lo + hi);
+                    if plain_published_delta(&win, n, mid, delta, upper) < delta {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                hi
+            };
+            let expected = (bisect(false), bisect(true));
+            let got = fmt21_published(eps0, n, delta).unwrap();
+            assert_eq!(got, expected, "ε₀ {eps0}, n {n}, δ {delta}");
+        }
+    }
+
+    #[test]
     fn tiny_deltas_get_bounds_that_meet() {
         // δ from 1e-9 down to 1e-186: the window widens until its tails are 1e-13 below δ, so the
         // certified pair stays 2e-9 apart (with one widening only, the upper bound stopped at the
