@@ -777,6 +777,44 @@ mod tests {
     }
 
     #[test]
+    fn the_published_loop_equals_the_plain_loop_on_hand_made_windows() {
+        // The skipping loop's equality with the plain one holds for any weights, not only for
+        // binomial ones; weights chosen by hand reach stopping tests that a binomial window
+        // reaches only at fine-tuned ε: here most of the mass sits at c = n/2 (even n), so the
+        // test before the first block already stops (1 − used < dp and < dq).
+        for n in [4u64, 6, 5, 250, 251] {
+            let big_n = n - 1;
+            let shapes: [&dyn Fn(u64) -> f64; 3] = [
+                &|c| if c == n / 2 { 0.9 } else { 0.1 / big_n as f64 },
+                &|_| 1.0 / n as f64,
+                &|c| 0.5 * pow(0.5, c as f64),
+            ];
+            for shape in shapes {
+                let win = CloneWindow {
+                    eps0: 3.0,
+                    c_lo: 0,
+                    c_hi: big_n,
+                    w: (0..=big_n).map(shape).collect(),
+                    tail_lo: 0.0,
+                    tail_hi: 0.0,
+                };
+                for eps in [0.01, 0.3, 1.0] {
+                    for target in [1.0, 1e-2] {
+                        for upper in [false, true] {
+                            let fast = published_delta(&win, n, eps, target, upper);
+                            let plain = plain_published_delta(&win, n, eps, target, upper);
+                            assert!(
+                                (fast - plain).abs() <= 1e-12 * plain.abs(),
+                                "n {n}, ε {eps}, target {target}, upper {upper}: {fast} vs {plain}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_published_bisection_on_its_window_equals_the_plain_loop_on_a_wide_window() {
         // fmt21_published keeps clone counts down to a tail mass of δ·1e-13 on each side; the
         // plain loop here sees every count down to 1e-30. Ten bisection steps over either give
