@@ -360,6 +360,24 @@ fn invalid_inputs_are_typed_errors() {
     assert!(r.limited_by_validity.is_some(), "{r:?}");
     let r = shuffle::largest_eps0(Bound::Bbgn19Hoeffding, 0.1, 100_000, 1e-6).unwrap();
     assert!(r.limited_by_validity.is_none(), "{r:?}");
+    // At n = 1000 the blanket stops amplifying between ε₀ = 1 and 1.5; the answer for ε = 0.3
+    // (ε₀ ≈ 0.69) is limited by the target, not by that, though ε₀ + 1 no longer amplifies.
+    let r = shuffle::largest_eps0(Bound::Bbgn19Hoeffding, 0.3, 1000, 1e-6).unwrap();
+    assert!(
+        r.limited_by_validity.is_none() && r.eps0 > 0.6 && r.eps0 < 0.8,
+        "{r:?}"
+    );
+    assert!(
+        shuffle::shuffle_epsilon_with(
+            Bound::Bbgn19Hoeffding,
+            Randomizer::Generic,
+            r.eps0 + 1.0,
+            1000,
+            1e-6
+        )
+        .unwrap()
+        .no_amplification
+    );
     // Inverses limited by the box report it.
     let r = shuffle::largest_eps0(Bound::Efmrtt19, 0.5, 100_000, 1e-6).unwrap();
     assert_eq!(r.eps0, 0.5);
