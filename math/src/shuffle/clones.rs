@@ -469,24 +469,38 @@ pub(super) fn clone_epsilon(
 pub fn fmt21_published(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), MathError> {
     check_all(eps0, n, delta)?;
     let window = CloneWindow::new(n, eps0, Clones::Fmt21, delta * 1e-13);
-    let start = if eps0 < fmt21_eps0_limit(n, delta) {
+    let run = |upper_run: bool| {
+        published_bisection(eps0, n, delta, |e| {
+            published_delta(&window, n, e, delta, upper_run)
+        })
+    };
+    Ok((run(false), run(true)))
+}
+
+/// The published method's search for ε given its δ(ε) (`delta_at`): 10 bisection steps on
+/// [0, ε̂], ε̂ the published code's closed form when ε₀ < log(n/(16 log(4/δ))) and ε₀ otherwise;
+/// returns the right end of the final interval (see [`fmt21_published`]).
+pub(super) fn published_bisection(
+    eps0: f64,
+    n: u64,
+    delta: f64,
+    delta_at: impl Fn(f64) -> f64,
+) -> f64 {
+    let mut lo = 0.0;
+    let mut hi = if eps0 < fmt21_eps0_limit(n, delta) {
         fmt21_published_code_formula(eps0, n as f64, delta)
     } else {
         eps0
     };
-    let bisect = |upper_run: bool| {
-        let (mut lo, mut hi) = (0.0, start);
-        for _ in 0..10 {
-            let mid = 0.5 * (lo + hi);
-            if published_delta(&window, n, mid, delta, upper_run) < delta {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
+    for _ in 0..10 {
+        let mid = 0.5 * (lo + hi);
+        if delta_at(mid) < delta {
+            hi = mid;
+        } else {
+            lo = mid;
         }
-        hi
-    };
-    Ok((bisect(false), bisect(true)))
+    }
+    hi
 }
 
 /// One evaluation of the published block method (see [`fmt21_published`]).
@@ -817,8 +831,8 @@ mod tests {
     #[test]
     fn the_published_bisection_on_its_window_equals_the_plain_loop_on_a_wide_window() {
         // fmt21_published keeps clone counts down to a tail mass of δ·1e-13 on each side; the
-        // plain loop here sees every count down to 1e-30. Ten bisection steps over either give
-        // the same interval ends (large δ included, where a window cut at δ itself would lose
+        // plain loop here sees every count down to 1e-30. The same ten bisection steps over
+        // either give the same interval ends (large δ included, where a window cut at δ itself would lose
         // mass that the stopping tests see).
         for (eps0, n, delta) in [
             (2.0, 5_000u64, 1e-2),
@@ -827,22 +841,10 @@ mod tests {
             (1.5, 8_000, 1e-6),
         ] {
             let win = CloneWindow::new(n, eps0, Clones::Fmt21, 1e-30);
-            let start = if eps0 < fmt21_eps0_limit(n, delta) {
-                fmt21_published_code_formula(eps0, n as f64, delta)
-            } else {
-                eps0
-            };
             let bisect = |upper: bool| {
-                let (mut lo, mut hi) = (0.0, start);
-                for _ in 0..10 {
-                    let mid = 0.5 * (lo + hi);
-                    if plain_published_delta(&win, n, mid, delta, upper) < delta {
-                        hi = mid;
-                    } else {
-                        lo = mid;
-                    }
-                }
-                hi
+                published_bisection(eps0, n, delta, |e| {
+                    plain_published_delta(&win, n, e, delta, upper)
+                })
             };
             let expected = (bisect(false), bisect(true));
             let got = fmt21_published(eps0, n, delta).unwrap();
