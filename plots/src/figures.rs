@@ -436,6 +436,15 @@ static RUN_PARAMS: &[&ParamSpec] = &[
     p::DELTA.spec,
 ];
 
+/// One-pass noisy SGD's controls, read by both figures of the iteration page.
+static ITERATION_PARAMS: &[&ParamSpec] = &[
+    p::ITERATIONS.spec,
+    p::SIGMA.spec,
+    p::STEP_SIZE.spec,
+    p::SMOOTHNESS.spec,
+    p::DELTA.spec,
+];
+
 /// The median simulation's controls, read by the accuracy page's population figures.
 static SIM_PARAMS: &[&ParamSpec] = &[
     p::POPULATION.spec,
@@ -877,26 +886,14 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::IterationPrivacyByPosition,
         title: "Privacy of the last iterate by the position of the record",
         page: Page::Iteration,
-        params: &[
-            p::ITERATIONS.spec,
-            p::SIGMA.spec,
-            p::STEP_SIZE.spec,
-            p::SMOOTHNESS.spec,
-            p::DELTA.spec,
-        ],
+        params: ITERATION_PARAMS,
         compute: Compute::Direct(iteration::privacy_by_position),
     },
     FigureSpec {
         id: FigureId::IterationNoiseSchedule,
         title: "Where the noise goes: three schedules with the same total noise",
         page: Page::Iteration,
-        params: &[
-            p::ITERATIONS.spec,
-            p::SIGMA.spec,
-            p::STEP_SIZE.spec,
-            p::SMOOTHNESS.spec,
-            p::DELTA.spec,
-        ],
+        params: ITERATION_PARAMS,
         compute: Compute::Direct(iteration::noise_schedule),
     },
 ];

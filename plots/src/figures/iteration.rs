@@ -36,6 +36,21 @@ fn position_range(big_t: u64) -> (f64, f64) {
     }
 }
 
+/// A chart of the last iterate's ε (log axis) against the record's position.
+fn position_chart(x: (f64, f64), y: (f64, f64), summary: String) -> Chart {
+    Chart::new(
+        Axis::numeric(
+            "position t of the record (step it is used in)",
+            false,
+            x.0,
+            x.1,
+        ),
+        Axis::numeric("ε of the last iterate at δ", true, y.0, y.1),
+        LegendCorner::UpperLeft,
+        summary,
+    )
+}
+
 /// Why the theorem does not apply at these parameters (η > 2/β), or `None` when it does.
 pub fn inapplicable(values: &ParamValues) -> Option<String> {
     check_step_size(values.real(p::STEP_SIZE), values.real(p::SMOOTHNESS))
@@ -128,17 +143,7 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
             short_number(flat, 4)
         ),
     };
-    let mut chart = Chart::new(
-        Axis::numeric(
-            "position t of the record (step it is used in)",
-            false,
-            x_min,
-            x_max,
-        ),
-        Axis::numeric("ε of the last iterate at δ", true, y_lo, y_hi),
-        LegendCorner::UpperLeft,
-        summary,
-    );
+    let mut chart = position_chart((x_min, x_max), (y_lo, y_hi), summary);
     chart.series.push(Series {
         label: "no amplification (the record's own step)".into(),
         points: vec![(x_min, flat), (x_max, flat)],
@@ -300,17 +305,7 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
         short_number(ends[1].1, 4),
         short_number(ends[2].0, 4),
     );
-    let mut chart = Chart::new(
-        Axis::numeric(
-            "position t of the record (step it is used in)",
-            false,
-            x_min,
-            x_max,
-        ),
-        Axis::numeric("ε of the last iterate at δ", true, y_lo, y_hi),
-        LegendCorner::UpperLeft,
-        summary,
-    );
+    let mut chart = position_chart((x_min, x_max), (y_lo, y_hi), summary);
     chart.series = series;
     chart.notes = notes;
     Ok(chart)
