@@ -41,6 +41,12 @@ pub enum MathError {
         /// Iterations used.
         iterations: usize,
     },
+    /// An accountant cannot account for this event (a sampler or mechanism it has no analysis
+    /// of).
+    Unsupported {
+        /// Why, in one sentence.
+        reason: String,
+    },
 }
 
 impl fmt::Display for MathError {
@@ -51,8 +57,10 @@ impl fmt::Display for MathError {
                 name,
                 value,
                 expected,
-            } => write!(f, "{name} must be {expected} (got {value})"),
-            MathError::Inconsistent { reason } | MathError::NoSolution { reason } => {
+            } => write!(f, "{name} must be {expected} (got {})", short(*value)),
+            MathError::Inconsistent { reason }
+            | MathError::NoSolution { reason }
+            | MathError::Unsupported { reason } => {
                 write!(f, "{reason}")
             }
             MathError::NotBracketed { f_lo, f_hi } => write!(
@@ -67,3 +75,14 @@ impl fmt::Display for MathError {
 }
 
 impl std::error::Error for MathError {}
+
+/// A number for a message: as Rust prints it when that is short, else in scientific notation
+/// (1e-300 rather than three hundred digits), the same value either way.
+pub(crate) fn short(x: f64) -> String {
+    let plain = format!("{x}");
+    if plain.len() <= 12 {
+        plain
+    } else {
+        format!("{x:e}")
+    }
+}

@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod accounting;
 pub mod accuracy;
 pub mod batching;
 pub mod error;

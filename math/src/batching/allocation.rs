@@ -430,6 +430,18 @@ pub fn allocation_pld(
     log_step: f64,
     estimate: Estimate,
 ) -> Result<PldPair, MathError> {
+    Ok(allocation_atoms(sigma, steps_per_epoch, log_step, estimate)?.pld(log_step / 4.0))
+}
+
+/// The loss atoms behind [`allocation_pld`], before they are put on a loss grid: the expensive
+/// part (the sums on the geometric grid), so that one epoch can be placed on several loss grids
+/// ([`AllocationAtoms::pld`]), e.g. the grid of a run it is composed into. Same domain.
+pub fn allocation_atoms(
+    sigma: f64,
+    steps_per_epoch: u64,
+    log_step: f64,
+    estimate: Estimate,
+) -> Result<AllocationAtoms, MathError> {
     check_run(sigma, 1)?;
     check_grid(steps_per_epoch, log_step)?;
     let work = allocation_work(sigma, steps_per_epoch, log_step);
@@ -448,8 +460,7 @@ pub fn allocation_pld(
         Estimate::Pessimistic => (Round::Up, Round::Down),
         Estimate::Optimistic => (Round::Down, Round::Up),
     };
-    let h = log_step / 4.0;
-    let direction = |round: Round, remove: bool| -> Pld {
+    let direction = |round: Round, remove: bool| -> Vec<(f64, f64)> {
         let s = Summer::new(log_step, round);
         let z = s.lognormal(-a, sd);
         let sum = if remove {
@@ -463,12 +474,37 @@ pub fn allocation_pld(
             s.sum_of(&z, t)
         };
         let sign = if remove { 1.0 } else { -1.0 };
-        Pld::from_loss_atoms(&atoms(&sum, log_step, t, sign), h, estimate, false)
+        atoms(&sum, log_step, t, sign)
     };
-    Ok(PldPair {
+    Ok(AllocationAtoms {
         remove: direction(remove_round, true),
         add: direction(add_round, false),
+        estimate,
     })
+}
+
+/// One epoch of balls-in-bins as loss atoms (loss, P-mass) of both directions, rounded on the
+/// geometric grid the way `estimate` says ([`allocation_atoms`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AllocationAtoms {
+    /// P = with the example's gradient, Q = zeroed.
+    pub remove: Vec<(f64, f64)>,
+    /// The reverse.
+    pub add: Vec<(f64, f64)>,
+    /// How the sums were rounded (and so how the atoms go on a loss grid).
+    pub estimate: Estimate,
+}
+
+impl AllocationAtoms {
+    /// The PLDs of both directions on the loss grid of step `step` (> 0), rounded the same way
+    /// as the atoms (pessimistic: connect the dots; optimistic: down). The atoms are already
+    /// rounded, so the optimistic PLD gives up the Hoeffding tightening of its lower bound.
+    pub fn pld(&self, step: f64) -> PldPair {
+        PldPair {
+            remove: Pld::from_loss_atoms(&self.remove, step, self.estimate, false),
+            add: Pld::from_loss_atoms(&self.add, step, self.estimate, false),
+        }
+    }
 }
 
 /// The bracket (lower, upper) of ε at δ for E epochs of balls-in-bins batching (T steps per

@@ -92,10 +92,22 @@ impl PldPair {
     /// Buckets in the window of a k-fold self-composition (the larger of the two directions):
     /// what the FFT must hold, known before any transform is computed.
     pub fn composed_span(&self, steps: u64) -> usize {
-        let k = steps.max(1);
-        window(&[(&self.remove, k)])
-            .span()
-            .max(window(&[(&self.add, k)]).span())
+        PldPair::composed_span_of(&[(self, steps)])
+    }
+
+    /// Buckets in the window of a composition of several pairs, each `count` times (at least
+    /// once), the larger of the two directions ([`PldPair::composed_span`] for one pair). All
+    /// pairs on one grid step.
+    pub fn composed_span_of(parts: &[(&PldPair, u64)]) -> usize {
+        if parts.is_empty() {
+            return 0;
+        }
+        let remove: Vec<(&Pld, u64)> = parts
+            .iter()
+            .map(|(p, k)| (&p.remove, (*k).max(1)))
+            .collect();
+        let add: Vec<(&Pld, u64)> = parts.iter().map(|(p, k)| (&p.add, (*k).max(1))).collect();
+        window(&remove).span().max(window(&add).span())
     }
 
     /// The k-fold self-compositions for several k from one forward transform: the FFT is sized

@@ -1,0 +1,583 @@
+//! The privacy loss distribution accountant: every release of an event as a pair of PLDs on one
+//! loss grid (both directions of the relation), composed by FFT ([`crate::pld`]), rounded up for
+//! a certified upper bound and down for a lower bound.
+
+use super::event::is_additive;
+use super::{Accountant, Bounds, EpochSampler, Event, Sampler, Target};
+use crate::batching::{
+    affordable_log_step, allocation_atoms, allocation_pld, deterministic_delta,
+    deterministic_epsilon, deterministic_mu, reshuffled_lower_pair, AllocationAtoms, Neighbours,
+};
+use crate::pld::{
+    poisson_gaussian, randomized_response, step_dividing, Band, Estimate, Noise, PldPair,
+    STEP_RANGE,
+};
+use crate::rdp::Mechanism;
+use crate::MathError;
+
+/// How the loss grid's step is chosen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Grid {
+    /// A fixed step h (dp_accounting's "value discretization interval"; the CLI's `--grid`):
+    /// the cost grows with the composed loss's range over h.
+    Step(f64),
+    /// The step at which the composition needs about `buckets` FFT buckets (measured on a coarse
+    /// probe grid; [`crate::pld::step_for_budget`] for one part), never finer than `min_step`:
+    /// the cost is about one FFT of that size whatever the event, and the band shows the price.
+    Budget {
+        /// FFT buckets per composition.
+        buckets: usize,
+        /// The finest step allowed.
+        min_step: f64,
+    },
+}
+
+/// Settings of the analyses of the epoch samplers ([`EpochSampler`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochSettings {
+    /// Balls in bins: the requested log-grid step g of the sums (divided by σ when σ > 1, then
+    /// coarsened to fit `work`).
+    pub log_step: f64,
+    /// Balls in bins: the work budget of one epoch's PLD
+    /// ([`crate::batching::allocation_work`] units).
+    pub work: f64,
+    /// Shuffled batches: slices of the largest batch sum in the lower bound.
+    pub slices: usize,
+    /// Shuffled batches: the loss-grid step of the lower bound, and the finest step of a grid
+    /// that holds it.
+    pub lower_step: f64,
+}
+
+impl EpochSettings {
+    /// The refined settings (the numbers a page settles on; the CLI's).
+    pub const FINE: EpochSettings = EpochSettings {
+        log_step: 1e-3,
+        work: 1.2e9,
+        slices: 20_000,
+        lower_step: 1e-4,
+    };
+    /// The settings while a control moves: coarser sums and a lower bound on a tenth of the
+    /// slices and a ten times coarser grid (about ten times faster; still valid bounds).
+    pub const QUICK: EpochSettings = EpochSettings {
+        log_step: 8e-3,
+        work: 1.2e9,
+        slices: 2_000,
+        lower_step: 1e-3,
+    };
+
+    /// The log-grid step balls in bins uses at noise σ with T steps per epoch: the requested
+    /// step over max(σ, 1), coarsened to the work budget, at least 1e-5.
+    pub fn log_step_for(&self, sigma: f64, steps_per_epoch: u64) -> f64 {
+        let wanted = self.log_step / sigma.max(1.0);
+        affordable_log_step(sigma, steps_per_epoch, wanted, self.work).max(1e-5)
+    }
+}
+
+/// The PLD accountant (Koskela, Jälkö & Honkela 2020; Doroshenko, Ghazi, Kamath, Kumar &
+/// Manurangsi 2022; our FFT and bounds in [`crate::pld`]).
+///
+/// What it accounts, per release:
+/// - Gaussian or Laplace noise (sensitivity 1) on all records or on a Poisson sample: both
+///   directions of add/remove, exactly discretised ([`poisson_gaussian`],
+///   [`crate::pld::poisson_laplace`]).
+/// - k-ary randomized response without sampling (replace one): its three loss atoms, exact on a
+///   grid whose step divides ε when it is the only release.
+/// - Shuffled epochs (zero-out): upper, the Gaussian mechanism at μ = √E/σ (exact for any order
+///   of the batches, so for their mixture; analytic when alone); lower, Chua et al.'s pair through
+///   the largest batch sum ([`reshuffled_lower_pair`]).
+/// - Balls-in-bins epochs (zero-out): one epoch's pair from [`allocation_atoms`], composed over
+///   the epochs.
+///
+/// Sampling with or without replacement of a fixed size has no PLD here
+/// ([`MathError::Unsupported`]; the Rényi DP accountant bounds sampling without replacement).
+/// All releases of an event go on one loss grid and are composed by one FFT per rounding.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PldAccountant {
+    /// How the loss grid's step is chosen.
+    pub grid: Grid,
+    /// The epoch samplers' settings.
+    pub epochs: EpochSettings,
+}
+
+impl PldAccountant {
+    /// An accountant on a fixed grid step h, with the refined epoch settings.
+    pub fn with_step(step: f64) -> PldAccountant {
+        PldAccountant {
+            grid: Grid::Step(step),
+            epochs: EpochSettings::FINE,
+        }
+    }
+
+    /// An accountant on a bucket budget (never finer than `min_step`), with the given epoch
+    /// settings.
+    pub fn with_budget(buckets: usize, min_step: f64, epochs: EpochSettings) -> PldAccountant {
+        PldAccountant {
+            grid: Grid::Budget { buckets, min_step },
+            epochs,
+        }
+    }
+
+    /// The composed PLD pairs of both roundings on one grid: δ(ε) and ε(δ) of the event lie
+    /// between their values (the pessimistic ones certified).
+    pub fn band(&self, event: &Event) -> Result<Band, MathError> {
+        event.validate()?;
+        let leaves = event.leaves();
+        if let [(leaf, count)] = leaves[..] {
+            if let Some(band) = self.single_band(leaf, count)? {
+                return Ok(band);
+            }
+        }
+        let parts = Parts::new(self, &leaves)?;
+        let step = self.step_of(&parts)?;
+        Ok(Band {
+            step,
+            upper: parts.compose(self, step, Estimate::Pessimistic)?,
+            lower: parts.compose(self, step, Estimate::Optimistic)?,
+        })
+    }
+
+    /// The composed PLD pair of one rounding and the grid step it is on (a calibration needs
+    /// only the pessimistic one). The same pair as the corresponding half of
+    /// [`PldAccountant::band`].
+    pub fn compose(&self, event: &Event, estimate: Estimate) -> Result<(f64, PldPair), MathError> {
+        event.validate()?;
+        let leaves = event.leaves();
+        if let [(leaf, count)] = leaves[..] {
+            if let Some(one) = self.single(leaf, count, estimate)? {
+                return Ok(one);
+            }
+        }
+        let parts = Parts::new(self, &leaves)?;
+        let step = self.step_of(&parts)?;
+        Ok((step, parts.compose(self, step, estimate)?))
+    }
+
+    /// One release that is the whole event and is not accounted the general way: randomized
+    /// response (its grid step divides ε, so its PLD is exact) and the epoch samplers (their own
+    /// grids). `None` for the general way.
+    fn single(
+        &self,
+        leaf: &Event,
+        count: u64,
+        estimate: Estimate,
+    ) -> Result<Option<(f64, PldPair)>, MathError> {
+        Ok(match *leaf {
+            Event::Mechanism(Mechanism::RandomizedResponse { epsilon }) => {
+                Some(self.rr(epsilon, 2, count, estimate)?)
+            }
+            Event::Mechanism(Mechanism::KaryRandomizedResponse { epsilon, k }) => {
+                Some(self.rr(epsilon, k, count, estimate)?)
+            }
+            Event::Epochs {
+                sampler,
+                mechanism: Mechanism::Gaussian { sigma },
+                steps_per_epoch,
+                upper_epochs,
+                lower_epochs,
+            } => {
+                let (up, low) = (upper_epochs * count, lower_epochs * count);
+                Some(match (sampler, estimate) {
+                    (EpochSampler::Shuffled, Estimate::Pessimistic) => {
+                        let step = self.shuffle_step(sigma, up)?;
+                        (step, shuffle_upper(sigma, up, step)?)
+                    }
+                    (EpochSampler::Shuffled, Estimate::Optimistic) => {
+                        let step = self.shuffle_step(sigma, up)?;
+                        let pair = reshuffled_lower_pair(
+                            sigma,
+                            steps_per_epoch,
+                            low,
+                            self.epochs.slices,
+                            step,
+                        )?;
+                        (step, pair)
+                    }
+                    (EpochSampler::BallsInBins, est) => {
+                        let g = self.epochs.log_step_for(sigma, steps_per_epoch);
+                        let one = allocation_pld(sigma, steps_per_epoch, g, est)?;
+                        let epochs = match est {
+                            Estimate::Pessimistic => up,
+                            Estimate::Optimistic => low,
+                        };
+                        (one.remove.step, over(one, epochs)?)
+                    }
+                })
+            }
+            _ => None,
+        })
+    }
+
+    /// [`PldAccountant::single`] for both roundings.
+    fn single_band(&self, leaf: &Event, count: u64) -> Result<Option<Band>, MathError> {
+        let Some((step, upper)) = self.single(leaf, count, Estimate::Pessimistic)? else {
+            return Ok(None);
+        };
+        let (_, lower) =
+            self.single(leaf, count, Estimate::Optimistic)?
+                .ok_or(MathError::Inconsistent {
+                    reason: "internal: one rounding of a single release is missing".into(),
+                })?;
+        Ok(Some(Band { step, upper, lower }))
+    }
+
+    /// `count` releases of k-ary randomized response at ε without sampling, on a step that
+    /// divides ε (exact): a fixed grid's step moved to divide ε; under a budget, the step whose
+    /// composed window fits the budget, moved to divide ε, refused when that is still four times
+    /// too long (a long run at a large ε would need a grid finer than the budget allows, and a
+    /// step that does not divide ε would swamp the loss with rounding).
+    fn rr(
+        &self,
+        epsilon: f64,
+        k: u64,
+        count: u64,
+        estimate: Estimate,
+    ) -> Result<(f64, PldPair), MathError> {
+        let one = |h: f64, est: Estimate| {
+            let h = step_dividing(epsilon, h);
+            randomized_response(epsilon, k, h, est).map(|p| (h, p))
+        };
+        let step = match self.grid {
+            Grid::Step(h) => h,
+            Grid::Budget { buckets, .. } => {
+                let probe = step_dividing(epsilon, (epsilon / 4.0).min(0.05));
+                let (_, up) = one(probe, Estimate::Pessimistic)?;
+                let width = up.composed_span(count) as f64 * probe;
+                let h = step_dividing(epsilon, (width / buckets.max(16) as f64).max(1e-300));
+                let (_, up) = one(h, Estimate::Pessimistic)?;
+                if up.composed_span(count) > 4 * buckets {
+                    return Err(MathError::Inconsistent {
+                        reason: format!(
+                            "{count} releases of randomized response at ε = {} need a loss grid \
+                             longer than a budget of about {buckets} buckets allows",
+                            crate::error::short(epsilon)
+                        ),
+                    });
+                }
+                h
+            }
+        };
+        let (h, pair) = one(step, estimate)?;
+        Ok((h, pair.self_compose(count)?))
+    }
+
+    /// The grid step of shuffled epochs composed alone (the Gaussian at μ = √E/σ and the lower
+    /// bound's pair share it): the budget's step for the Gaussian, at least the lower bound's own
+    /// step; a fixed step as given.
+    fn shuffle_step(&self, sigma: f64, epochs: u64) -> Result<f64, MathError> {
+        Ok(match self.grid {
+            Grid::Step(h) => h,
+            Grid::Budget { buckets, .. } => {
+                let mu = deterministic_mu(sigma, epochs, Neighbours::ZeroOut)?;
+                crate::pld::step_for_budget(Noise::Gaussian(1.0 / mu), 1.0, 1, buckets)?
+                    .max(self.epochs.lower_step)
+            }
+        })
+    }
+
+    /// The grid step for the parts of a general event: a fixed step, or the budget's, measured on
+    /// a coarse probe grid (refined while the composed window holds fewer than 256 buckets), as
+    /// [`crate::pld::step_for_budget`] does for one part.
+    fn step_of(&self, parts: &Parts) -> Result<f64, MathError> {
+        match self.grid {
+            Grid::Step(h) => Ok(h),
+            Grid::Budget { buckets, min_step } => {
+                let mut probe = 1e-2;
+                let width = loop {
+                    let pairs = parts.pairs(self, probe, Estimate::Pessimistic)?;
+                    let refs: Vec<(&PldPair, u64)> = pairs.iter().map(|(p, k)| (p, *k)).collect();
+                    let span = PldPair::composed_span_of(&refs);
+                    if span >= 256 || probe < 1e-7 {
+                        break span as f64 * probe;
+                    }
+                    probe /= 30.0;
+                };
+                let h = (width / buckets.max(16) as f64).clamp(STEP_RANGE.0, STEP_RANGE.1);
+                let h = h.max(min_step);
+                Ok(if parts.has_shuffled() {
+                    h.max(self.epochs.lower_step)
+                } else {
+                    h
+                })
+            }
+        }
+    }
+}
+
+/// The pessimistic PLD of E shuffled epochs: the Gaussian mechanism at μ = √E/σ (sensitivity 1),
+/// on the grid step h.
+fn shuffle_upper(sigma: f64, epochs: u64, step: f64) -> Result<PldPair, MathError> {
+    let mu = deterministic_mu(sigma, epochs, Neighbours::ZeroOut)?;
+    poisson_gaussian(1.0 / mu, 1.0, step, Estimate::Pessimistic)
+}
+
+/// One epoch's pair composed over `epochs` epochs (itself for one).
+fn over(one: PldPair, epochs: u64) -> Result<PldPair, MathError> {
+    if epochs == 1 {
+        Ok(one)
+    } else {
+        one.self_compose(epochs)
+    }
+}
+
+/// The releases of a general event, ready to be put on any grid step: additive noise and
+/// randomized response as formulas, balls-in-bins epochs as their atoms (computed once, the
+/// expensive part), shuffled epochs as their parameters.
+struct Parts {
+    parts: Vec<(Part, u64)>,
+}
+
+enum Part {
+    /// Additive noise on a Poisson sample at rate q (1: all records).
+    Noise(Noise, f64),
+    /// k-ary randomized response at ε, no sampling.
+    Rr(f64, u64),
+    /// Shuffled epochs: σ, T, whole epochs for the upper and the lower bound.
+    Shuffled(f64, u64, u64, u64),
+    /// Balls-in-bins epochs: one epoch's atoms of both roundings, whole epochs for each.
+    Balls(Box<(AllocationAtoms, AllocationAtoms)>, u64, u64),
+}
+
+impl Parts {
+    fn new(acc: &PldAccountant, leaves: &[(&Event, u64)]) -> Result<Parts, MathError> {
+        let mut parts = Vec::with_capacity(leaves.len());
+        for &(leaf, count) in leaves {
+            let part = match *leaf {
+                Event::Mechanism(m) => (mechanism_part(m, 1.0)?, count),
+                Event::Sampled {
+                    sampler: Sampler::Poisson { q },
+                    mechanism,
+                } => (mechanism_part(mechanism, q)?, count),
+                Event::Sampled { sampler, .. } => {
+                    return Err(MathError::Unsupported {
+                        reason: format!(
+                            "the PLD accountant handles Poisson sampling; {} is accounted by Rényi DP here",
+                            match sampler {
+                                Sampler::WithoutReplacement { .. } =>
+                                    "sampling without replacement",
+                                _ => "sampling with replacement has no accountant and",
+                            }
+                        ),
+                    })
+                }
+                Event::Epochs {
+                    sampler,
+                    mechanism: Mechanism::Gaussian { sigma },
+                    steps_per_epoch,
+                    upper_epochs,
+                    lower_epochs,
+                } => {
+                    let (up, low) = (upper_epochs * count, lower_epochs * count);
+                    match sampler {
+                        EpochSampler::Shuffled => {
+                            (Part::Shuffled(sigma, steps_per_epoch, up, low), 1)
+                        }
+                        EpochSampler::BallsInBins => {
+                            let g = acc.epochs.log_step_for(sigma, steps_per_epoch);
+                            let atoms = (
+                                allocation_atoms(sigma, steps_per_epoch, g, Estimate::Pessimistic)?,
+                                allocation_atoms(sigma, steps_per_epoch, g, Estimate::Optimistic)?,
+                            );
+                            (Part::Balls(Box::new(atoms), up, low), 1)
+                        }
+                    }
+                }
+                Event::Epochs { .. } => {
+                    return Err(MathError::Unsupported {
+                        reason: "shuffled and balls-in-bins batches are analysed here for \
+                                 Gaussian noise only"
+                            .into(),
+                    })
+                }
+                Event::Repeated { .. } | Event::Composed(_) => {
+                    return Err(MathError::Inconsistent {
+                        reason: "internal: a leaf of an event is a single release".into(),
+                    })
+                }
+            };
+            parts.push(part);
+        }
+        Ok(Parts { parts })
+    }
+
+    fn has_shuffled(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|(p, _)| matches!(p, Part::Shuffled(..)))
+    }
+
+    /// Every part as a PLD pair of one rounding on the grid step h, with how often it is
+    /// composed.
+    fn pairs(
+        &self,
+        acc: &PldAccountant,
+        step: f64,
+        estimate: Estimate,
+    ) -> Result<Vec<(PldPair, u64)>, MathError> {
+        self.parts
+            .iter()
+            .map(|(part, count)| {
+                Ok(match part {
+                    Part::Noise(noise, q) => (noise.poisson(*q, step, estimate)?, *count),
+                    Part::Rr(epsilon, k) => {
+                        (randomized_response(*epsilon, *k, step, estimate)?, *count)
+                    }
+                    Part::Shuffled(sigma, t, up, low) => match estimate {
+                        Estimate::Pessimistic => (shuffle_upper(*sigma, *up, step)?, 1),
+                        Estimate::Optimistic => (
+                            reshuffled_lower_pair(*sigma, *t, *low, acc.epochs.slices, step)?,
+                            1,
+                        ),
+                    },
+                    Part::Balls(atoms, up, low) => match estimate {
+                        Estimate::Pessimistic => (atoms.0.pld(step), *up),
+                        Estimate::Optimistic => (atoms.1.pld(step), *low),
+                    },
+                })
+            })
+            .collect()
+    }
+
+    /// The composition of every part of one rounding on the grid step h.
+    fn compose(
+        &self,
+        acc: &PldAccountant,
+        step: f64,
+        estimate: Estimate,
+    ) -> Result<PldPair, MathError> {
+        let pairs = self.pairs(acc, step, estimate)?;
+        let refs: Vec<(&PldPair, u64)> = pairs.iter().map(|(p, k)| (p, *k)).collect();
+        PldPair::compose(&refs).map_err(|e| too_fine(e, step))
+    }
+}
+
+fn mechanism_part(m: Mechanism, q: f64) -> Result<Part, MathError> {
+    Ok(match m {
+        Mechanism::Gaussian { sigma } => Part::Noise(Noise::Gaussian(sigma), q),
+        Mechanism::Laplace { scale } => Part::Noise(Noise::Laplace(scale), q),
+        Mechanism::RandomizedResponse { epsilon } if q == 1.0 => Part::Rr(epsilon, 2),
+        Mechanism::KaryRandomizedResponse { epsilon, k } if q == 1.0 => Part::Rr(epsilon, k),
+        _ => {
+            debug_assert!(!is_additive(&m));
+            return Err(MathError::Unsupported {
+                reason: "the PLD accountant handles randomized response without sampling only"
+                    .into(),
+            });
+        }
+    })
+}
+
+/// A composition that would not fit the FFT, said in the reader's terms.
+fn too_fine(e: MathError, step: f64) -> MathError {
+    match e {
+        MathError::OutOfDomain {
+            name: "h", value, ..
+        } => MathError::Inconsistent {
+            reason: format!(
+                "this run's privacy loss spreads over {} grid steps of h = {}, more than the \
+                 accountant holds (2²⁶): its ε is far beyond any useful guarantee; account \
+                 fewer steps or more noise, or use a coarser grid",
+                crate::error::short(value),
+                crate::error::short(step)
+            ),
+        },
+        e => e,
+    }
+}
+
+impl Accountant for PldAccountant {
+    fn name(&self) -> &'static str {
+        "the PLD accountant"
+    }
+
+    /// (certified upper bound, lower bound). Shuffled epochs alone: the upper bound is the
+    /// analytic Gaussian ε at μ = √E/σ (exact for any fixed order), the lower bound from
+    /// [`reshuffled_lower_pair`] on the lower bound's own grid; both epoch samplers report a
+    /// lower bound of at most the upper one.
+    fn epsilon(&self, event: &Event, delta: f64) -> Result<Bounds, MathError> {
+        if let Some((sigma, t, up, low)) = lone_shuffle(event) {
+            event.validate()?;
+            let upper = deterministic_epsilon(sigma, up, Neighbours::ZeroOut, delta)?;
+            let lower =
+                reshuffled_lower_pair(sigma, t, low, self.epochs.slices, self.epochs.lower_step)?
+                    .epsilon_for_delta(delta)?;
+            return Ok(Bounds {
+                upper,
+                lower: Some(lower.min(upper)),
+            });
+        }
+        let (upper, lower) = self.band(event)?.epsilon(delta)?;
+        let lower = if is_lone_epochs(event) {
+            lower.min(upper)
+        } else {
+            lower
+        };
+        Ok(Bounds {
+            upper,
+            lower: Some(lower),
+        })
+    }
+
+    fn delta(&self, event: &Event, epsilon: f64) -> Result<Bounds, MathError> {
+        crate::check_epsilon("ε", epsilon)?;
+        if let Some((sigma, t, up, low)) = lone_shuffle(event) {
+            event.validate()?;
+            let upper = deterministic_delta(sigma, up, Neighbours::ZeroOut, epsilon)?;
+            let lower =
+                reshuffled_lower_pair(sigma, t, low, self.epochs.slices, self.epochs.lower_step)?
+                    .delta_for_epsilon(epsilon);
+            return Ok(Bounds {
+                upper,
+                lower: Some(lower.min(upper)),
+            });
+        }
+        let (upper, lower) = self.band(event)?.delta(epsilon);
+        Ok(Bounds {
+            upper,
+            lower: Some(lower),
+        })
+    }
+
+    /// From the pessimistic composition alone (half the work of a band): ε at δ, δ at ε, the
+    /// attacker's TPR at an FPR or advantage ([`crate::risk::RiskTarget::risk`]).
+    fn measure(&self, event: &Event, target: Target) -> Result<f64, MathError> {
+        if let (Some((sigma, _, up, _)), Target::Epsilon { delta, .. }) =
+            (lone_shuffle(event), target)
+        {
+            event.validate()?;
+            return deterministic_epsilon(sigma, up, Neighbours::ZeroOut, delta);
+        }
+        let (_, upper) = self.compose(event, Estimate::Pessimistic)?;
+        match target {
+            Target::Epsilon { delta, .. } => upper.epsilon_for_delta(delta),
+            Target::Delta { epsilon, .. } => Ok(upper.delta_for_epsilon(epsilon)),
+            Target::Risk(r) => r.risk(&upper),
+        }
+    }
+}
+
+/// (σ, T, upper epochs, lower epochs) when the event is shuffled epochs alone.
+fn lone_shuffle(event: &Event) -> Option<(f64, u64, u64, u64)> {
+    match event.leaves()[..] {
+        [(
+            Event::Epochs {
+                sampler: EpochSampler::Shuffled,
+                mechanism: Mechanism::Gaussian { sigma },
+                steps_per_epoch,
+                upper_epochs,
+                lower_epochs,
+            },
+            count,
+        )] => Some((
+            *sigma,
+            *steps_per_epoch,
+            upper_epochs.saturating_mul(count),
+            lower_epochs.saturating_mul(count),
+        )),
+        _ => None,
+    }
+}
+
+/// Whether the event is epochs of one sampler alone.
+fn is_lone_epochs(event: &Event) -> bool {
+    matches!(event.leaves()[..], [(Event::Epochs { .. }, _)])
+}

@@ -1,0 +1,130 @@
+//! The Rényi DP accountant: every release of an event as its RDP curve on a grid of orders,
+//! composed by adding the curves (Mironov 2017, Prop. 1), converted to (ε, δ) at the best order.
+
+use super::{Accountant, Bounds, Event, Sampler};
+use crate::rdp::Mechanism;
+use crate::rdp_accounting::{
+    compose, default_orders, delta_for_epsilon, epsilon_for_delta, guarantee_is_exact, Conversion,
+    Converted, Curve, Sampling,
+};
+use crate::MathError;
+
+/// The Rényi DP accountant: each release's guarantee curve (exact where known: the base
+/// mechanisms, every mechanism here under Poisson sampling; the Wang, Balle & Kasiviswanathan
+/// upper bound without replacement), summed over the releases, converted to (ε, δ) with
+/// `conversion` minimised over the orders (refined between the grid's orders where the curve is
+/// exact; [`epsilon_for_delta`]). Upper bounds only. Sampling with replacement and the epoch
+/// samplers have no RDP analysis here ([`MathError::Unsupported`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RdpAccountant {
+    /// The grid of orders α > 1 (default: [`default_orders`]).
+    pub orders: Vec<f64>,
+    /// RDP → (ε, δ).
+    pub conversion: Conversion,
+}
+
+impl Default for RdpAccountant {
+    fn default() -> Self {
+        RdpAccountant {
+            orders: default_orders(),
+            conversion: Conversion::Improved,
+        }
+    }
+}
+
+impl RdpAccountant {
+    /// The event's composed RDP curve on the accountant's orders.
+    pub fn curve(&self, event: &Event) -> Result<Curve, MathError> {
+        event.validate()?;
+        let curves = event
+            .leaves()
+            .into_iter()
+            .map(|(leaf, count)| Ok((self.release(leaf)?, count as f64)))
+            .collect::<Result<Vec<(Curve, f64)>, MathError>>()?;
+        match &curves[..] {
+            [(one, count)] => Ok(one.times(*count)),
+            many => compose(&many.iter().map(|(c, k)| (c, *k)).collect::<Vec<_>>()),
+        }
+    }
+
+    /// The curve of one release.
+    pub fn release(&self, leaf: &Event) -> Result<Curve, MathError> {
+        let (mechanism, sampling) = release_of(leaf)?;
+        Curve::of(&mechanism, sampling, &self.orders)
+    }
+
+    /// ε at δ with the order it is attained at.
+    pub fn converted(&self, event: &Event, delta: f64) -> Result<Converted, MathError> {
+        epsilon_for_delta(&self.curve(event)?, delta, self.conversion)
+    }
+
+    /// δ at ε with the order it is attained at.
+    pub fn converted_delta(&self, event: &Event, epsilon: f64) -> Result<Converted, MathError> {
+        delta_for_epsilon(&self.curve(event)?, epsilon, self.conversion)
+    }
+
+    /// Whether the event's curve is exact (else an upper bound on the RDP curve; the (ε, δ) from
+    /// either is an upper bound).
+    pub fn is_exact(&self, event: &Event) -> Result<bool, MathError> {
+        event.leaves().into_iter().try_fold(true, |all, (leaf, _)| {
+            let (m, s) = release_of(leaf)?;
+            Ok(all && guarantee_is_exact(&m, s))
+        })
+    }
+}
+
+/// The mechanism and sampling of one release, or why Rényi DP does not account it here.
+pub(super) fn release_of(leaf: &Event) -> Result<(Mechanism, Sampling), MathError> {
+    match *leaf {
+        Event::Mechanism(m) => Ok((m, Sampling::Full)),
+        Event::Sampled {
+            sampler: Sampler::Poisson { q },
+            mechanism,
+        } => Ok((mechanism, Sampling::Poisson { q })),
+        Event::Sampled {
+            sampler: Sampler::WithoutReplacement { m, n },
+            mechanism,
+        } => Ok((
+            mechanism,
+            Sampling::WithoutReplacement {
+                gamma: m as f64 / n as f64,
+            },
+        )),
+        Event::Sampled {
+            sampler: Sampler::WithReplacement { .. },
+            ..
+        } => Err(MathError::Unsupported {
+            reason: "Rényi DP amplification is known here for Poisson sampling and sampling \
+                     without replacement, not with replacement"
+                .into(),
+        }),
+        Event::Epochs { .. } => Err(MathError::Unsupported {
+            reason: "shuffled and balls-in-bins batches have no Rényi DP analysis here; use the \
+                     PLD accountant"
+                .into(),
+        }),
+        Event::Repeated { .. } | Event::Composed(_) => Err(MathError::Inconsistent {
+            reason: "internal: a leaf of an event is a single release".into(),
+        }),
+    }
+}
+
+impl Accountant for RdpAccountant {
+    fn name(&self) -> &'static str {
+        "the Rényi DP accountant"
+    }
+
+    fn epsilon(&self, event: &Event, delta: f64) -> Result<Bounds, MathError> {
+        Ok(Bounds {
+            upper: self.converted(event, delta)?.epsilon,
+            lower: None,
+        })
+    }
+
+    fn delta(&self, event: &Event, epsilon: f64) -> Result<Bounds, MathError> {
+        Ok(Bounds {
+            upper: self.converted_delta(event, epsilon)?.delta,
+            lower: None,
+        })
+    }
+}
