@@ -354,7 +354,7 @@ mod tests {
         assert!(too_small.unwrap_err().to_string().contains("already meets"));
         let too_big = calibrate(|_| Ok(10.0), 1.0, Search::Noise { rel: 1e-3 });
         assert!(too_big.unwrap_err().to_string().contains("even σ"));
-        assert!(calibrate(|k| Ok(k), 0.5, Search::Count { limit: 10 }).is_err());
+        assert!(calibrate(Ok, 0.5, Search::Count { limit: 10 }).is_err());
         assert!(calibrate(|_| Ok(0.0), 0.5, Search::Count { limit: 10 }).is_err());
         assert_eq!(
             calibrate(
