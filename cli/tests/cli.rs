@@ -820,7 +820,7 @@ fn account_rdp_matches_tensorflow_privacy() {
             "--steps",
             "3",
         ],
-        "<--delta <DELTA>|--target-eps <TARGET_EPS>>",
+        "give --delta (for ε at that δ) or --target-eps (for δ at that ε)",
     );
 }
 
@@ -1934,4 +1934,174 @@ fn calibrate_batching_meets_the_target() {
         ],
         "--target-tpr does not apply",
     );
+}
+
+/// A run file written to a fresh temporary path.
+fn run_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("amplify-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn the_pld_accountant_is_the_default() {
+    let base = [
+        "account",
+        "--mechanism",
+        "gaussian",
+        "--sigma",
+        "1.5",
+        "--q",
+        "0.04",
+        "--steps",
+        "2250",
+        "--delta",
+        "1e-5",
+        "--json",
+    ];
+    let implicit = stdout(&amplify(&base));
+    let mut explicit = base.to_vec();
+    explicit.extend(["--accountant", "pld"]);
+    assert_eq!(implicit, stdout(&amplify(&explicit)));
+    assert_eq!(json_text(&implicit, "accountant"), "pld");
+}
+
+#[test]
+fn a_one_phase_run_file_equals_account_bit_for_bit() {
+    let file = run_file(
+        "one.json",
+        r#"{"delta": 1e-5, "phases": [{"mechanism": "gaussian", "sigma": 1.5, "sampling": {"scheme": "poisson", "q": 0.04}, "steps": 2250}]}"#,
+    );
+    let run = stdout(&amplify(&["account", "--run", &file, "--json"]));
+    let one = stdout(&amplify(&[
+        "account",
+        "--mechanism",
+        "gaussian",
+        "--sigma",
+        "1.5",
+        "--q",
+        "0.04",
+        "--steps",
+        "2250",
+        "--delta",
+        "1e-5",
+        "--json",
+    ]));
+    for key in ["epsilon", "epsilon_lower"] {
+        assert_eq!(
+            json_number(&run, key).to_bits(),
+            json_number(&one, key).to_bits(),
+            "{key}: {run} vs {one}"
+        );
+    }
+    assert_eq!(json_text(&run, "relation"), "add-remove");
+    assert_eq!(json(&run)["phases"][0]["steps"], 2250);
+}
+
+#[test]
+fn a_run_of_phases_is_the_composition_in_any_order() {
+    // The issue's example: a warm-up at σ = 0.8, q = 0.01 for 300 steps, then σ = 1.5, q = 0.02
+    // for 1,000. dp_accounting 0.6.0 gives 2.7101094294 (math/tests/data/pld_dp_accounting_phases.csv).
+    let a = r#"{"mechanism": "gaussian", "sigma": 0.8, "sampling": {"scheme": "poisson", "q": 0.01}, "steps": 300}"#;
+    let b = r#"{"mechanism": "gaussian", "sigma": 1.5, "sampling": {"scheme": "poisson", "q": 0.02}, "steps": 1000}"#;
+    let ab = run_file(
+        "ab.json",
+        &format!(r#"{{"delta": 1e-5, "phases": [{a}, {b}]}}"#),
+    );
+    let ba = run_file(
+        "ba.json",
+        &format!(r#"{{"delta": 1e-5, "phases": [{b}, {a}]}}"#),
+    );
+    let out = stdout(&amplify(&["account", "--run", &ab, "--json"]));
+    let rev = stdout(&amplify(&["account", "--run", &ba, "--json"]));
+    let (hi, lo) = (
+        json_number(&out, "epsilon"),
+        json_number(&out, "epsilon_lower"),
+    );
+    assert!(
+        lo <= 2.710_109_429_4 && rel(hi, 2.710_109_429_4) < 2e-3,
+        "[{lo}, {hi}]"
+    );
+    assert!(rel(json_number(&rev, "epsilon"), hi) < 1e-9);
+    // Each phase alone costs less than the whole run.
+    for ph in json(&out)["phases"].as_array().unwrap() {
+        assert!(ph["epsilon"].as_f64().unwrap() < hi, "{ph}");
+    }
+    // The RDP accountant reads the same file and gives more.
+    let r = stdout(&amplify(&[
+        "account",
+        "--run",
+        &ab,
+        "--accountant",
+        "rdp",
+        "--json",
+    ]));
+    assert!(json_number(&r, "epsilon") > hi);
+    // --delta overrides the file's δ.
+    let loose = stdout(&amplify(&[
+        "account", "--run", &ab, "--delta", "1e-3", "--json",
+    ]));
+    assert!(json_number(&loose, "epsilon") < hi);
+}
+
+#[test]
+fn a_bad_run_file_is_refused_in_one_line_naming_the_field() {
+    let bad = run_file(
+        "bad.json",
+        r#"{"delta": 1e-5, "phases": [{"mechanism": "gaussian", "sigma": 1, "sampling": {"scheme": "poisson", "q": 2}, "steps": 10}]}"#,
+    );
+    assert_fails_with(&["account", "--run", &bad], "phases[1].sampling.q");
+    let broken = run_file("broken.json", "{\"delta\": 1e-5, \"phases\": [");
+    assert_fails_with(&["account", "--run", &broken], "not valid JSON at line 1");
+    assert_fails_with(
+        &["account", "--run", "/nonexistent/run.json"],
+        "cannot read the run file",
+    );
+    let ok = run_file(
+        "ok.json",
+        r#"{"delta": 1e-5, "phases": [{"mechanism": "gaussian", "sigma": 1, "steps": 10}]}"#,
+    );
+    assert_fails_with(
+        &["account", "--run", &ok, "--sigma", "2"],
+        "--sigma does not apply with --run",
+    );
+}
+
+#[test]
+fn errors_speak_the_users_terms() {
+    // A run no grid can hold: said as what it is, not as an internal grid limit.
+    assert_fails_with(
+        &[
+            "account",
+            "--mechanism",
+            "gaussian",
+            "--sigma",
+            "0.1",
+            "--q",
+            "1",
+            "--steps",
+            "1000000000000",
+            "--delta",
+            "1e-5",
+        ],
+        "far beyond any useful guarantee",
+    );
+    // A tiny δ is echoed in a few characters.
+    let o = amplify(&[
+        "account",
+        "--mechanism",
+        "gaussian",
+        "--sigma",
+        "1",
+        "--q",
+        "0.01",
+        "--steps",
+        "100",
+        "--delta",
+        "1e-300",
+    ]);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("(got 1e-300)") && err.len() < 200, "{err}");
 }

@@ -6,6 +6,8 @@ pub mod draw;
 pub mod export;
 pub mod figures;
 pub mod format;
+pub mod json;
+pub mod model;
 pub mod pages;
 pub mod param;
 pub mod params;

@@ -2,14 +2,13 @@
 //! (Mironov 2017; conversion of Canonne, Kamath & Steinke 2020) or the tight PLD accountant
 //! (privacy loss distributions composed by FFT; Koskela et al. 2020, Doroshenko et al. 2022).
 
-use amp_math::pld::{self, Estimate};
+use amp_math::accounting::{Accountant, PldAccountant, RdpAccountant};
+use amp_math::pld;
 use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{
-    delta_for_epsilon, epsilon_for_delta, guarantee_is_exact, Conversion, Sampling,
-};
-use amp_plots::figures::{batching, renyi, training};
+use amp_math::rdp_accounting::default_orders;
+use amp_plots::figures::{batching, training};
+use amp_plots::model::run::Run;
 use amp_plots::param as p;
-use amp_plots::params::ParamValues;
 use amp_plots::params::{Batching, ChoiceEnum};
 use clap::{Arg, ArgGroup, ArgMatches, Command};
 use serde::Serialize;
@@ -17,16 +16,19 @@ use serde::Serialize;
 use crate::args::{self, given, on};
 
 const BATCHING: &str = "batching";
+const RUN: &str = "run";
 use crate::cmd::mechanism;
 use crate::output::{emit, finite};
 
 pub fn command() -> Command {
     Command::new("account")
-        .about("ε (or δ) after k steps of a sampled mechanism, with the RDP or the PLD accountant")
-        .arg(accountant(None).required(false).required_unless_present(BATCHING))
+        .about("ε (or δ) after k steps of a sampled mechanism, or of a run of phases (--run), with the PLD or the RDP accountant")
+        .arg(accountant(Some("pld")))
         .args(mechanism::args().into_iter().map(|a| {
             if a.get_id() == p::MECH.spec.name {
-                a.required(false).required_unless_present(BATCHING)
+                a.required(false)
+                    .required_unless_present_any([BATCHING, RUN])
+                    .conflicts_with(RUN)
             } else {
                 a
             }
@@ -34,7 +36,18 @@ pub fn command() -> Command {
         .arg(
             args::required(p::STEPS)
                 .required(false)
-                .required_unless_present_any([BATCHING, p::EPOCHS.spec.name]),
+                .required_unless_present_any([BATCHING, p::EPOCHS.spec.name, RUN])
+                .conflicts_with(RUN),
+        )
+        .arg(
+            Arg::new(RUN)
+                .long(RUN)
+                .value_name("FILE")
+                .conflicts_with(BATCHING)
+                .help(
+                    "A run of phases as a JSON file (each phase with its own mechanism, noise, \
+                     sampler and length; see the README): the whole run's ε at the file's δ (or --delta)",
+                ),
         )
         .arg(args::param(p::BATCHING).help(
             "Account a DP-SGD loop by how it forms batches: poisson, shuffle (reshuffled every epoch, fixed batch size) \
@@ -60,11 +73,7 @@ pub fn command() -> Command {
         )
         .arg(args::param(p::DELTA))
         .arg(args::param(p::TARGET_EPS))
-        .group(
-            ArgGroup::new("target")
-                .args([p::DELTA.spec.name, p::TARGET_EPS.spec.name])
-                .required(true),
-        )
+        .group(ArgGroup::new("target").args([p::DELTA.spec.name, p::TARGET_EPS.spec.name]))
         .arg(args::param(p::CONVERSION))
         .arg(grid())
         .arg(args::json())
@@ -117,6 +126,12 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     if given(m, p::BATCHING) {
         return run_batching(m);
     }
+    if m.contains_id(RUN) {
+        return run_file(m);
+    }
+    if !given(m, p::DELTA) && !given(m, p::TARGET_EPS) {
+        return Err("give --delta (for ε at that δ) or --target-eps (for δ at that ε)".into());
+    }
     match m.get_one::<String>("accountant").map(String::as_str) {
         Some("pld") => run_pld(m),
         _ => run_rdp(m),
@@ -138,24 +153,25 @@ fn run_rdp(m: &ArgMatches) -> Result<String, String> {
         return Err("--grid applies to the PLD accountant only".into());
     }
     let (values, st) = mechanism::setting(m)?;
-    let conversion: Conversion = values.choice(p::CONVERSION);
-    let curve = renyi::step_curve(&st)
-        .map_err(|e| e.to_string())?
-        .times(values.real(p::STEPS));
+    let event = mechanism::event(&st, values.count(p::STEPS));
+    let acc = RdpAccountant {
+        orders: default_orders(),
+        conversion: values.choice(p::CONVERSION),
+    };
     let c = if given(m, p::DELTA) {
-        epsilon_for_delta(&curve, values.real(p::DELTA), conversion)
+        acc.converted(&event, values.real(p::DELTA))
     } else {
-        delta_for_epsilon(&curve, values.real(p::TARGET_EPS), conversion)
+        acc.converted_delta(&event, values.real(p::TARGET_EPS))
     }
     .map_err(|e| e.to_string())?;
-    let exact = guarantee_is_exact(&st.mech, st.sampling);
+    let exact = acc.is_exact(&event).map_err(|e| e.to_string())?;
     let record = RdpRecord {
         epsilon: finite("epsilon", c.epsilon)?,
         delta: finite("delta", c.delta)?,
         order: finite("order", c.order)?,
-        conversion: conversion.id(),
+        conversion: acc.conversion.id(),
         curve: if exact { "exact" } else { "upper" },
-        relation: st.sampling.relation().id(),
+        relation: event.relation().map_err(|e| e.to_string())?.id(),
     };
     if on(m, "json") {
         emit(&record, true)
@@ -192,87 +208,177 @@ fn run_pld(m: &ArgMatches) -> Result<String, String> {
         return Err("--conversion applies to the RDP accountant only".into());
     }
     let (values, st) = mechanism::setting(m)?;
-    let q = match st.sampling {
-        Sampling::Poisson { q } => q,
-        Sampling::Full => 1.0,
-        Sampling::WithoutReplacement { .. } => return Err(
-            "the PLD accountant supports Poisson sampling (add/remove) only; use --scheme poisson"
-                .into(),
-        ),
-    };
-    if q == 0.0 {
-        return Err("--q must be above 0 for the PLD accountant".into());
-    }
-    let (hi, lo) = (
-        compose(&values, &st.mech, q, grid_step(m), Estimate::Pessimistic)?,
-        compose(&values, &st.mech, q, grid_step(m), Estimate::Optimistic)?,
-    );
-    let relation = st.sampling.relation().id();
-    let json = on(m, "json");
-    if given(m, p::DELTA) {
+    let event = mechanism::event(&st, values.count(p::STEPS));
+    let acc = PldAccountant::with_step(grid_step(m));
+    let relation = event.relation().map_err(|e| e.to_string())?.id();
+    let value = if given(m, p::DELTA) {
         let delta = values.real(p::DELTA);
-        let e_hi = hi.epsilon_for_delta(delta).map_err(|e| e.to_string())?;
-        let e_lo = lo.epsilon_for_delta(delta).map_err(|e| e.to_string())?;
-        let record = PldEpsilon {
-            epsilon: finite("epsilon", e_hi)?,
-            epsilon_lower: finite("epsilon_lower", e_lo)?,
+        let b = acc.epsilon(&event, delta).map_err(|e| e.to_string())?;
+        crate::output::to_value(&PldEpsilon {
+            epsilon: finite("epsilon", b.upper)?,
+            epsilon_lower: finite("epsilon_lower", b.lower.unwrap_or(f64::NAN))?,
             delta,
             accountant: "pld",
             relation,
-        };
-        if json {
-            emit(&record, true)
-        } else {
-            Ok(crate::output::lines(
-                &crate::output::to_value(&record)?,
-                &["accountant", "relation"],
-            ))
-        }
+        })?
     } else {
         let eps = values.real(p::TARGET_EPS);
-        let record = PldDelta {
+        let b = acc.delta(&event, eps).map_err(|e| e.to_string())?;
+        crate::output::to_value(&PldDelta {
             epsilon: eps,
-            delta: finite("delta", hi.delta_for_epsilon(eps))?,
-            delta_lower: finite("delta_lower", lo.delta_for_epsilon(eps))?,
+            delta: finite("delta", b.upper)?,
+            delta_lower: finite("delta_lower", b.lower.unwrap_or(f64::NAN))?,
             accountant: "pld",
             relation,
-        };
-        if json {
-            emit(&record, true)
-        } else {
-            Ok(crate::output::lines(
-                &crate::output::to_value(&record)?,
-                &["accountant", "relation"],
-            ))
-        }
+        })?
+    };
+    if on(m, "json") {
+        emit(&value, true)
+    } else {
+        Ok(crate::output::lines(&value, &["accountant", "relation"]))
     }
 }
 
-/// The k-fold composition of one step's PLD (pessimistic: a certified upper bound; optimistic: a
-/// lower bound).
-pub fn compose(
-    values: &ParamValues,
-    mech: &Mechanism,
-    q: f64,
-    h: f64,
-    est: Estimate,
-) -> Result<pld::PldPair, String> {
-    let steps = values.count(p::STEPS);
-    let pair = match *mech {
-        Mechanism::Gaussian { sigma } => pld::poisson_gaussian(sigma, q, h, est),
-        Mechanism::Laplace { scale } => pld::poisson_laplace(scale, q, h, est),
-        Mechanism::RandomizedResponse { epsilon } if q == 1.0 => {
-            pld::randomized_response(epsilon, 2, pld::step_dividing(epsilon, h), est)
-        }
-        Mechanism::KaryRandomizedResponse { epsilon, k } if q == 1.0 => {
-            pld::randomized_response(epsilon, k, pld::step_dividing(epsilon, h), est)
-        }
-        _ => {
-            return Err("randomized response is accounted without sampling here (omit --q)".into())
+#[derive(Serialize)]
+struct PhaseRecord {
+    mechanism: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sigma: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scale: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    eps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    k: Option<u64>,
+    sampling: &'static str,
+    rate: f64,
+    steps: u64,
+    relation: &'static str,
+    epsilon: f64,
+    epsilon_lower: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct RunRecord {
+    epsilon: f64,
+    epsilon_lower: Option<f64>,
+    delta: f64,
+    accountant: &'static str,
+    relation: &'static str,
+    phases: Vec<PhaseRecord>,
+}
+
+/// `--run FILE`: the whole run's ε at δ (the file's, or `--delta`), and each phase's alone.
+fn run_file(m: &ArgMatches) -> Result<String, String> {
+    for (flag, given_it) in [
+        ("--q", given(m, p::Q)),
+        ("--scheme", given(m, p::SCHEME)),
+        ("--n", given(m, p::N)),
+        ("--sigma", given(m, p::SIGMA)),
+        ("--scale", given(m, p::SCALE)),
+        ("--eps", given(m, p::EPS)),
+        ("--k", given(m, p::K)),
+        ("--target-eps", given(m, p::TARGET_EPS)),
+    ] {
+        if given_it {
+            return Err(format!(
+                "{flag} does not apply with --run (the run file holds every phase's settings)"
+            ));
         }
     }
-    .map_err(|e| e.to_string())?;
-    pair.self_compose(steps).map_err(|e| e.to_string())
+    let path = m.get_one::<String>(RUN).ok_or("--run needs a file")?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the run file {path}: {e}"))?;
+    let run = Run::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    let values = args::values(m)?;
+    let delta = if given(m, p::DELTA) {
+        values.real(p::DELTA)
+    } else {
+        run.delta
+    };
+    let rdp = m.get_one::<String>("accountant").map(String::as_str) == Some("rdp");
+    if rdp && m.contains_id("grid") {
+        return Err("--grid applies to the PLD accountant only".into());
+    }
+    if !rdp && given(m, p::CONVERSION) {
+        return Err("--conversion applies to the RDP accountant only".into());
+    }
+    let pld = PldAccountant::with_step(grid_step(m));
+    let rdp_acc = RdpAccountant {
+        orders: default_orders(),
+        conversion: values.choice(p::CONVERSION),
+    };
+    let acc: &dyn Accountant = if rdp { &rdp_acc } else { &pld };
+    let event = run.event();
+    let relation = event.relation().map_err(|e| e.to_string())?.id();
+    let whole = acc.epsilon(&event, delta).map_err(|e| e.to_string())?;
+    let phases = run
+        .phases
+        .iter()
+        .enumerate()
+        .map(|(i, ph)| {
+            let e = ph.event();
+            let b = acc
+                .epsilon(&e, delta)
+                .map_err(|x| format!("phase {}: {x}", i + 1))?;
+            let (mechanism, sigma, scale, eps, k) = match ph.mechanism {
+                Mechanism::Gaussian { sigma } => ("gaussian", Some(sigma), None, None, None),
+                Mechanism::Laplace { scale } => ("laplace", None, Some(scale), None, None),
+                Mechanism::RandomizedResponse { epsilon } => {
+                    ("randomized-response", None, None, Some(epsilon), None)
+                }
+                Mechanism::KaryRandomizedResponse { epsilon, k } => (
+                    "kary-randomized-response",
+                    None,
+                    None,
+                    Some(epsilon),
+                    Some(k),
+                ),
+            };
+            Ok(PhaseRecord {
+                mechanism,
+                sigma,
+                scale,
+                eps,
+                k,
+                sampling: ph.sampling.id(),
+                rate: ph.sampling.rate(),
+                steps: ph.steps(),
+                relation: e.relation().map_err(|x| x.to_string())?.id(),
+                epsilon: finite("epsilon", b.upper)?,
+                epsilon_lower: b.lower,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let record = RunRecord {
+        epsilon: finite("epsilon", whole.upper)?,
+        epsilon_lower: whole.lower,
+        delta,
+        accountant: if rdp { "rdp" } else { "pld" },
+        relation,
+        phases,
+    };
+    if on(m, "json") {
+        return emit(&record, true);
+    }
+    let n = amp_plots::format::compact_number;
+    let mut out = format!("epsilon = {}\n", n(record.epsilon));
+    if let Some(l) = record.epsilon_lower {
+        out += &format!("epsilon_lower = {}\n", n(l));
+    }
+    out += &format!("delta = {}\nrelation = {relation}", n(delta));
+    for (i, ph) in record.phases.iter().enumerate() {
+        out += &format!(
+            "\nphase {}: {} steps of {} ({}, rate {}), epsilon alone = {}",
+            i + 1,
+            ph.steps,
+            ph.mechanism,
+            ph.sampling,
+            n(ph.rate),
+            n(ph.epsilon)
+        );
+    }
+    Ok(out)
 }
 
 #[derive(Serialize)]
@@ -300,7 +406,10 @@ struct BatchingRecord {
 /// `--batching`: the training loop's own band, beside the Poisson number.
 fn run_batching(m: &ArgMatches) -> Result<String, String> {
     for (flag, given_it) in [
-        ("--accountant", m.contains_id("accountant")),
+        (
+            "--accountant",
+            m.value_source("accountant") == Some(clap::parser::ValueSource::CommandLine),
+        ),
         ("--q", given(m, p::Q)),
         ("--target-eps", given(m, p::TARGET_EPS)),
         ("--conversion", given(m, p::CONVERSION)),

@@ -3,10 +3,11 @@
 //! RDP; or a membership attacker's TPR at an FPR, or its advantage, with the PLD accountant (the
 //! certified trade-off bound of [`amp_math::risk`]).
 
-use amp_math::pld::{calibrate_sigma, Noise};
+use amp_math::accounting::{
+    calibrate_event, Accountant, Event, PldAccountant, RdpAccountant, Search, Target,
+};
 use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
-use amp_math::risk::{sigma_for_risk, RiskTarget};
+use amp_math::risk::RiskTarget;
 use amp_plots::figures::{batching, training};
 use amp_plots::param as p;
 use amp_plots::params::{Batching, ChoiceEnum};
@@ -161,7 +162,9 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     if q == 0.0 {
         return Err("--q must be above 0".into());
     }
-    let sampling = Sampling::Poisson { q };
+    // The run as a function of the unknown noise multiplier.
+    let run = |sigma: f64| Event::poisson(Mechanism::Gaussian { sigma }, q).repeated(steps);
+    let pld = PldAccountant::with_step(grid);
     // An attack target: the certified trade-off bound from the PLD.
     let risk = if args::given(m, p::TARGET_TPR) {
         if !args::given(m, p::FPR) {
@@ -187,8 +190,8 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         if matches!(t, RiskTarget::Advantage(_)) {
             args::refuse(m, p::FPR, "with --target-advantage")?;
         }
-        let s =
-            sigma_for_risk(Noise::Gaussian(1.0), q, steps, t, grid).map_err(|e| e.to_string())?;
+        let s = calibrate_event(&pld, run, Target::Risk(t), Search::Noise { rel: 1e-4 })
+            .map_err(|e| e.to_string())?;
         match t {
             RiskTarget::Tpr { fpr, .. } => (s, "tpr", Some(fpr)),
             RiskTarget::Advantage(_) => (s, "advantage", None),
@@ -202,30 +205,21 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         if delta <= 0.0 {
             return Err("--delta must be above 0".into());
         }
-        let sigma = if accountant == "pld" {
-            // The certified (pessimistic) bound alone: the σ found is enough.
-            calibrate_sigma(
-                |s| Noise::Gaussian(s).upper_epsilon(q, steps, delta, grid),
-                target,
-            )
-        } else {
-            let orders = default_orders();
-            calibrate_sigma(
-                |s| {
-                    let curve = Curve::of(&Mechanism::Gaussian { sigma: s }, sampling, &orders)?
-                        .times(steps as f64);
-                    Ok(epsilon_for_delta(&curve, delta, Conversion::Improved)?.epsilon)
-                },
-                target,
-            )
-        }
-        .map_err(|e| e.to_string())?;
+        // The PLD's certified (pessimistic) bound alone: the σ found is enough.
+        let rdp = RdpAccountant::default();
+        let acc: &dyn Accountant = if accountant == "pld" { &pld } else { &rdp };
+        let target = Target::Epsilon {
+            epsilon: target,
+            delta,
+        };
+        let sigma = calibrate_event(acc, run, target, Search::Noise { rel: 1e-5 })
+            .map_err(|e| e.to_string())?;
         (sigma, "epsilon", None)
     };
     let record = Record {
         sigma: finite("sigma", sigma)?,
         accountant,
-        relation: sampling.relation().id(),
+        relation: run(sigma).relation().map_err(|e| e.to_string())?.id(),
         target,
         fpr,
     };

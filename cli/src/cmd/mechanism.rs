@@ -1,6 +1,8 @@
 //! The mechanism flags shared by `rdp` and `account`: `--mechanism` picks the base mechanism and
 //! its own parameter is required (σ, b, or ε with k); `--q` (with `--scheme`, `--n`) samples it.
 
+use amp_math::accounting::{Event, Sampler};
+use amp_math::rdp_accounting::Sampling;
 use amp_math::subsampling::Scheme;
 use amp_plots::figures::renyi::{self, RdpSetting};
 use amp_plots::param as p;
@@ -66,4 +68,19 @@ pub fn setting(m: &ArgMatches) -> Result<(ParamValues, RdpSetting), String> {
     }
     let st = renyi::setting(&values).map_err(|e| e.to_string())?;
     Ok((values, st))
+}
+
+/// `steps` releases of the setting's mechanism as an event: on a Poisson sample at rate q (q = 1
+/// when `--q` is not given, which the accountants treat as every record), or on m = q·n of n
+/// records without replacement.
+pub fn event(st: &RdpSetting, steps: u64) -> Event {
+    let one = match (st.sampling, st.sizes) {
+        (Sampling::Poisson { q }, _) => Event::poisson(st.mech, q),
+        (Sampling::WithoutReplacement { .. }, Some((m, n))) => Event::Sampled {
+            sampler: Sampler::WithoutReplacement { m, n },
+            mechanism: st.mech,
+        },
+        _ => Event::Mechanism(st.mech),
+    };
+    one.repeated(steps)
 }

@@ -3,7 +3,7 @@
 //! privacy loss distributions, the advantage max(TPR − FPR), the Bayes-optimal success for a prior,
 //! and Gaussian DP's μ (exact without sampling, the central-limit value with it).
 
-use amp_math::pld::Estimate;
+use amp_math::accounting::PldAccountant;
 use amp_math::rdp::Mechanism;
 use amp_math::rdp_accounting::Sampling;
 use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, Tradeoff};
@@ -13,7 +13,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 
 use crate::args::{self, on};
-use crate::cmd::account::{compose, grid, grid_step};
+use crate::cmd::account::{grid, grid_step};
 use crate::cmd::mechanism;
 use crate::output::{emit, finite};
 
@@ -81,13 +81,16 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         None => DEFAULT_FPRS.to_vec(),
     };
     let h = grid_step(m);
-    let upper = compose(&values, &st.mech, q, h, Estimate::Pessimistic)?;
-    let lower = compose(&values, &st.mech, q, h, Estimate::Optimistic)?;
-    let t = Tradeoff::from_pairs(&upper, &lower).map_err(|e| e.to_string())?;
+    let event = mechanism::event(&st, values.count(p::STEPS));
+    let band = PldAccountant::with_step(h)
+        .band(&event)
+        .map_err(|e| e.to_string())?;
+    let (upper, lower) = (&band.upper, &band.lower);
+    let t = Tradeoff::from_pairs(upper, lower).map_err(|e| e.to_string())?;
     let band = t.curve(&fprs);
     let (adv_hi, adv_lo) = t.advantage();
     let prior = values.real(p::PRIOR);
-    let (bayes_hi, bayes_lo) = bayes_band(&upper, &lower, prior).map_err(|e| e.to_string())?;
+    let (bayes_hi, bayes_lo) = bayes_band(upper, lower, prior).map_err(|e| e.to_string())?;
     let steps = values.count(p::STEPS);
     let (gdp_mu, gdp_mu_kind) = match st.mech {
         Mechanism::Gaussian { sigma } if q == 1.0 => (
@@ -101,7 +104,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         _ => (None, None),
     };
     let record = Record {
-        relation: st.sampling.relation().id(),
+        relation: event.relation().map_err(|e| e.to_string())?.id(),
         steps,
         q,
         tpr_upper: band

@@ -161,13 +161,10 @@ impl PldAccountant {
         count: u64,
         estimate: Estimate,
     ) -> Result<Option<(f64, PldPair)>, MathError> {
+        if let Some((epsilon, k)) = unsampled_rr(leaf) {
+            return Ok(Some(self.rr(epsilon, k, count, estimate)?));
+        }
         Ok(match *leaf {
-            Event::Mechanism(Mechanism::RandomizedResponse { epsilon }) => {
-                Some(self.rr(epsilon, 2, count, estimate)?)
-            }
-            Event::Mechanism(Mechanism::KaryRandomizedResponse { epsilon, k }) => {
-                Some(self.rr(epsilon, k, count, estimate)?)
-            }
             Event::Epochs {
                 sampler,
                 mechanism: Mechanism::Gaussian { sigma },
@@ -552,6 +549,24 @@ impl Accountant for PldAccountant {
             Target::Delta { epsilon, .. } => Ok(upper.delta_for_epsilon(epsilon)),
             Target::Risk(r) => r.risk(&upper),
         }
+    }
+}
+
+/// (ε, k) of k-ary randomized response on every record (no sampler, or Poisson sampling at
+/// rate 1), binary as k = 2.
+fn unsampled_rr(leaf: &Event) -> Option<(f64, u64)> {
+    let m = match *leaf {
+        Event::Mechanism(m) => m,
+        Event::Sampled {
+            sampler: Sampler::Poisson { q },
+            mechanism,
+        } if q == 1.0 => mechanism,
+        _ => return None,
+    };
+    match m {
+        Mechanism::RandomizedResponse { epsilon } => Some((epsilon, 2)),
+        Mechanism::KaryRandomizedResponse { epsilon, k } => Some((epsilon, k)),
+        _ => None,
     }
 }
 

@@ -1,0 +1,5 @@
+//! The model layer: what the pages, the figures and the CLI compute from the parameter values
+//! before anything is drawn (runs as events, settings, cached accountings, calibrations and the
+//! sentences that describe them). Figures only turn these values into charts.
+
+pub mod run;
