@@ -297,7 +297,7 @@ impl Parser<'_> {
         let int = &body[..int_end];
         let grammar = !int.is_empty()
             && int.bytes().all(|b| b.is_ascii_digit())
-            && !(int.len() > 1 && int.starts_with('0'))
+            && (int.len() == 1 || !int.starts_with('0'))
             && !body[int_end..].starts_with(".e")
             && !body.ends_with('.');
         match (grammar, crate::format::parse_f64(text)) {

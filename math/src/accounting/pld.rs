@@ -558,9 +558,9 @@ fn unsampled_rr(leaf: &Event) -> Option<(f64, u64)> {
     let m = match *leaf {
         Event::Mechanism(m) => m,
         Event::Sampled {
-            sampler: Sampler::Poisson { q },
+            sampler: Sampler::Poisson { q: 1.0 },
             mechanism,
-        } if q == 1.0 => mechanism,
+        } => mechanism,
         _ => return None,
     };
     match m {
