@@ -292,7 +292,7 @@ fn Notices() -> impl IntoView {
 fn EmbedView(spec: &'static amp_plots::figures::FigureSpec) -> impl IntoView {
     let state = expect_context::<AppState>();
     let full = move || {
-        let view = View::Page(spec.page);
+        let view = View::Page(amp_plots::pages::Page::of(spec.id));
         let q = state
             .values
             .with(|v| amp_plots::pages::params_query(view, v));

@@ -1,14 +1,12 @@
-//! The figure registry: a figure is an id, a title, a page, the parameters it reads and a pure
-//! function from parameter values to a [`Chart`]. Drawing is shared ([`crate::draw`]).
+//! The figure registry: a figure is an id, a title, the parameters it reads and a pure function
+//! from parameter values to a [`Chart`]. Drawing is shared ([`crate::draw`]). A page lists its
+//! figures (`crate::pages`); a figure does not know its page.
 //!
 //! The app, the embed mode, the CLI's `plot` and `figures` commands and the tests all enumerate
 //! [`FIGURES`].
 
 use amp_math::median_sim::Simulation;
 
-use amp_math::MathError;
-
-use crate::pages::Page;
 use crate::param as p;
 use crate::params::{ParamSpec, ParamValues};
 
@@ -79,184 +77,10 @@ mod why;
 
 pub use limits::{group_digits, regime_sentence};
 
-/// One axis of a chart.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Axis {
-    /// Axis title, with the symbol.
-    pub label: String,
-    /// Logarithmic axis.
-    pub log: bool,
-    /// Category labels at given positions, shown instead of numbers (box plots); empty for a
-    /// numeric axis.
-    pub categories: Vec<(f64, String)>,
-    /// Lower end of the visible range.
-    pub min: f64,
-    /// Upper end of the visible range.
-    pub max: f64,
-}
-
-/// How a series is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// One of a family of comparable curves; the index picks its colour.
-    Family(usize),
-    /// The reader's own curve: thick, in the accent colour.
-    Highlight,
-    /// A bound: dashed.
-    Bound(usize),
-    /// The reader's own bound: dashed, in the accent colour.
-    HighlightBound,
-    /// A reference line (e.g. "no amplification"): thin and grey.
-    Reference,
-    /// Unconnected points (e.g. values computed naively), in a palette colour.
-    Scatter(usize),
-}
-
-/// A box plot of one distribution: whiskers at the 2.5% and 97.5% quantiles, the box from the
-/// first to the third quartile, a line at the median.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BoxStat {
-    /// Position on the x axis.
-    pub x: f64,
-    /// 2.5% quantile, first quartile, median, third quartile, 97.5% quantile.
-    pub stats: [f64; 5],
-    /// Palette index of its colour.
-    pub color: usize,
-}
-
-/// A named curve.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Series {
-    /// Legend text; empty to leave the series out of the legend. A series with a label and no
-    /// points is a legend-only entry (e.g. one entry for a family of dashed floors).
-    pub label: String,
-    /// Points in data coordinates, increasing in x; every coordinate finite (and positive on a log
-    /// axis).
-    pub points: Vec<(f64, f64)>,
-    /// How to draw it.
-    pub role: Role,
-}
-
-/// A shaded region between two curves on the same x grid.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Band {
-    /// Legend text.
-    pub label: String,
-    /// (x, lower, upper) triples.
-    pub points: Vec<(f64, f64, f64)>,
-}
-
-/// A labelled point: the reader's current setting.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Marker {
-    /// Data x.
-    pub x: f64,
-    /// Data y.
-    pub y: f64,
-    /// Label drawn beside it.
-    pub label: String,
-}
-
-/// Values on a grid of cells, drawn as coloured rectangles with a colour bar.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Heatmap {
-    /// Cell edges along x (one more than the number of columns), increasing.
-    pub x_edges: Vec<f64>,
-    /// Cell edges along y (one more than the number of rows), increasing.
-    pub y_edges: Vec<f64>,
-    /// Values row by row (row 0 at the lowest y); NaN cells are left blank.
-    pub values: Vec<f64>,
-    /// What the colour means, with its unit (colour-bar title).
-    pub label: String,
-    /// Colour on a log scale of the value.
-    pub log_color: bool,
-}
-
-/// A labelled rectangle drawn as an outline (a region of interest).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outline {
-    /// x range.
-    pub x: (f64, f64),
-    /// y range.
-    pub y: (f64, f64),
-    /// Label drawn at its top-left corner.
-    pub label: String,
-}
-
-/// Where the legend goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LegendCorner {
-    /// Top left.
-    UpperLeft,
-    /// Top right.
-    UpperRight,
-    /// Bottom left.
-    LowerLeft,
-    /// Bottom right.
-    LowerRight,
-}
-
-/// Everything needed to draw one figure, computed from parameters alone.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Chart {
-    /// Horizontal axis.
-    pub x: Axis,
-    /// Vertical axis.
-    pub y: Axis,
-    /// Shaded bands (drawn first).
-    pub bands: Vec<Band>,
-    /// Box plots.
-    pub boxes: Vec<BoxStat>,
-    /// Curves.
-    pub series: Vec<Series>,
-    /// Marked points.
-    pub markers: Vec<Marker>,
-    /// Legend position.
-    pub legend: LegendCorner,
-    /// A coloured grid drawn under everything else.
-    pub heatmap: Option<Heatmap>,
-    /// Outlined regions.
-    pub outlines: Vec<Outline>,
-    /// A second panel drawn below this one (its x axis usually the same).
-    pub lower: Option<Box<Chart>>,
-    /// Parts left out because they are outside a formula's domain, in words.
-    pub notes: Vec<String>,
-    /// A text alternative: what the figure shows and its key numbers at the current parameters.
-    pub summary: String,
-}
-
-impl Axis {
-    /// A numeric axis (no category labels) from `min` to `max`.
-    pub fn numeric(label: impl Into<String>, log: bool, min: f64, max: f64) -> Axis {
-        Axis {
-            label: label.into(),
-            log,
-            categories: vec![],
-            min,
-            max,
-        }
-    }
-}
-
-impl Chart {
-    /// A chart with these axes, its legend corner and text alternative, and nothing drawn yet.
-    pub fn new(x: Axis, y: Axis, legend: LegendCorner, summary: String) -> Chart {
-        Chart {
-            x,
-            y,
-            bands: vec![],
-            boxes: vec![],
-            series: vec![],
-            markers: vec![],
-            legend,
-            heatmap: None,
-            outlines: vec![],
-            lower: None,
-            notes: vec![],
-            summary,
-        }
-    }
-}
+pub use crate::chart::{
+    Axis, Band, BoxStat, Chart, ChartError, ChartResult, Heatmap, LegendCorner, Marker, Outline,
+    Role, Series,
+};
 
 figure_ids! {
     HomeAmplification = "home-amplification";
@@ -304,58 +128,12 @@ figure_ids! {
     IterationNoiseSchedule = "iteration-noise-schedule";
 }
 
-/// Why a figure has no chart to draw.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ChartError {
-    /// Its inputs are not ready yet (the median simulation is still running).
-    Pending,
-    /// The figure does not apply at these parameters, and why, in one sentence for the reader.
-    NotApplicable(String),
-    /// A formula refused its inputs.
-    Math(MathError),
-}
-
-impl std::fmt::Display for ChartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ChartError::Pending => f.write_str("waiting for the simulation"),
-            ChartError::NotApplicable(why) => f.write_str(why),
-            ChartError::Math(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for ChartError {}
-
-impl From<MathError> for ChartError {
-    fn from(e: MathError) -> Self {
-        ChartError::Math(e)
-    }
-}
-
-impl From<String> for ChartError {
-    fn from(why: String) -> Self {
-        ChartError::NotApplicable(why)
-    }
-}
-
-impl From<&str> for ChartError {
-    fn from(why: &str) -> Self {
-        ChartError::NotApplicable(why.to_string())
-    }
-}
-
-/// What computing a figure gives.
-pub type ChartResult = Result<Chart, ChartError>;
-
 /// A registered figure.
 pub struct FigureSpec {
     /// Stable kebab-case id: part of URLs, embeds and CLI commands.
     pub id: FigureId,
     /// Title shown above the figure.
     pub title: &'static str,
-    /// The page it belongs to.
-    pub page: Page,
     /// The parameters it reads (its embed shows controls for these).
     pub params: &'static [&'static ParamSpec],
     /// Parameters → chart. Errors are one sentence for the reader.
@@ -472,84 +250,72 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::HomeAmplification,
         title: "What sampling at rate p does to ε",
-        page: Page::Home,
         params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(subsampling::vs_rate),
     },
     FigureSpec {
         id: FigureId::AmplificationVsRate,
         title: "Amplified ε′ against the sampling rate",
-        page: Page::Subsampling,
         params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::vs_rate),
     },
     FigureSpec {
         id: FigureId::AmplificationVsEpsilon,
         title: "Amplified ε′ against the base ε, with its bounds",
-        page: Page::Subsampling,
         params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::vs_epsilon),
     },
     FigureSpec {
         id: FigureId::SampleBudget,
         title: "The ε a sample may spend for a target ε′",
-        page: Page::Subsampling,
         params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
         compute: Compute::Direct(subsampling::sample_budget),
     },
     FigureSpec {
         id: FigureId::NeighbourDensities,
         title: "Why sampling helps: the two neighbours' outputs and the privacy loss",
-        page: Page::Subsampling,
         params: &[p::NOISE.spec, p::EPS.spec, p::P.spec],
         compute: Compute::Direct(why::neighbour_densities),
     },
     FigureSpec {
         id: FigureId::KnownInclusion,
         title: "No gain when the sample is known: the privacy loss with inclusion disclosed",
-        page: Page::Subsampling,
         params: &[p::NOISE.spec, p::EPS.spec, p::P.spec],
         compute: Compute::Direct(why::known_inclusion),
     },
     FigureSpec {
         id: FigureId::NoiseRatioVsEpsilon,
         title: "Noise ratio against ε",
-        page: Page::Limits,
         params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(limits::ratio_vs_epsilon),
     },
     FigureSpec {
         id: FigureId::TaylorOrders,
         title: "ε_p and its Taylor approximations",
-        page: Page::Limits,
         params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(limits::taylor_orders),
     },
     FigureSpec {
         id: FigureId::NoiseRatioFixedC,
         title: "Noise ratio with ε = c·p, against p",
-        page: Page::Limits,
         params: &[p::C.spec, p::P.spec],
         compute: Compute::Direct(limits::ratio_fixed_c),
     },
     FigureSpec {
         id: FigureId::NoiseBoundVsC,
         title: "The noise bound c/log(1 + c)",
-        page: Page::Limits,
         params: &[p::C.spec],
         compute: Compute::Direct(limits::bound_vs_c),
     },
     FigureSpec {
         id: FigureId::MseComparison,
         title: "Mean squared error: standard against subsampled",
-        page: Page::Limits,
         params: &[p::EPS.spec, p::P.spec, p::N.spec],
         compute: Compute::Direct(limits::mse_comparison),
     },
     FigureSpec {
         id: FigureId::RegimeMap,
         title: "The machine-learning regime: noise factor over batch size and epochs",
-        page: Page::Limits,
         params: &[
             p::DATASET.spec,
             p::TOTAL_EPS.spec,
@@ -562,14 +328,12 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::VarianceFractionQ,
         title: "How small the sampling variance must be: q against the rate",
-        page: Page::Accuracy,
         params: &[p::EPS.spec, p::RATE.spec, p::TARGET_Q.spec],
         compute: Compute::Direct(accuracy::variance_fraction_q),
     },
     FigureSpec {
         id: FigureId::MeanVarianceVsRate,
         title: "The private mean: sample variance relative to the population's",
-        page: Page::Accuracy,
         params: &[
             p::EPS.spec,
             p::RATE.spec,
@@ -582,56 +346,48 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::MeanNoiseRatio,
         title: "Noise ratio r(ε, n/N) of the mean, and the rounding artifact",
-        page: Page::Accuracy,
         params: &[p::EPS.spec, p::RATE.spec, p::NAIVE.spec],
         compute: Compute::Direct(accuracy::mean_noise_ratio_fig),
     },
     FigureSpec {
         id: FigureId::PopulationDensity,
         title: "The simulated population",
-        page: Page::Accuracy,
         params: &[p::POPULATION.spec, p::POPULATION_SIZE.spec, p::SEED.spec],
         compute: Compute::Direct(accuracy::population_density),
     },
     FigureSpec {
         id: FigureId::PrivateEstimates,
         title: "The whole population's mean and median, released many times",
-        page: Page::Accuracy,
         params: SIM_PARAMS,
         compute: Compute::Direct(accuracy::private_estimates),
     },
     FigureSpec {
         id: FigureId::SensitivityRatio,
         title: "Smooth sensitivity of the sample median over the population's",
-        page: Page::Accuracy,
         params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::sensitivity_ratio),
     },
     FigureSpec {
         id: FigureId::NoiseMagnitude,
         title: "How much noise is added",
-        page: Page::Accuracy,
         params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::noise_magnitude),
     },
     FigureSpec {
         id: FigureId::SampleMedians,
         title: "Where the sample medians fall",
-        page: Page::Accuracy,
         params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::sample_medians),
     },
     FigureSpec {
         id: FigureId::MedianMseVsRate,
         title: "Error of the private median against the sampling rate",
-        page: Page::Accuracy,
         params: SIM_PARAMS,
         compute: Compute::Simulated(accuracy::median_mse_vs_rate),
     },
     FigureSpec {
         id: FigureId::RdpBase,
         title: "Rényi DP curves of the base mechanisms",
-        page: Page::Renyi,
         params: &[
             p::MECH.spec,
             p::SIGMA.spec,
@@ -645,21 +401,18 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::RdpSubsampled,
         title: "Rényi DP of the subsampled mechanism: exact, upper and lower bounds",
-        page: Page::Renyi,
         params: SUBSAMPLED_RDP_PARAMS,
         compute: Compute::Direct(renyi::subsampled_fig),
     },
     FigureSpec {
         id: FigureId::RdpCdpLines,
         title: "zCDP does not amplify, tCDP does: lines above the subsampled curve",
-        page: Page::Renyi,
         params: SUBSAMPLED_RDP_PARAMS,
         compute: Compute::Direct(renyi::cdp_lines),
     },
     FigureSpec {
         id: FigureId::RdpComposition,
         title: "Overall (ε, δ) over k compositions: RDP against (ε, δ) composition",
-        page: Page::Renyi,
         params: &[
             p::MECH.spec,
             p::SIGMA.spec,
@@ -677,7 +430,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::RdpOptimalOrder,
         title: "The order that gives the best (ε, δ), against k",
-        page: Page::Renyi,
         params: &[
             p::MECH.spec,
             p::SIGMA.spec,
@@ -695,14 +447,12 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::EpsilonVsEpochs,
         title: "ε against the length of training: tight band and Rényi DP",
-        page: Page::Training,
         params: RUN_PARAMS,
         compute: Compute::Direct(training::epsilon_vs_epochs),
     },
     FigureSpec {
         id: FigureId::BatchingComparison,
         title: "ε against epochs for Poisson, shuffled and balls-in-bins batches",
-        page: Page::Training,
         params: &[
             p::DATASET.spec,
             p::BATCH.spec,
@@ -719,7 +469,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::BatchingNoise,
         title: "The noise each way of forming batches needs for a target ε",
-        page: Page::Training,
         params: &[
             p::DATASET.spec,
             p::BATCH.spec,
@@ -737,21 +486,18 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::PrivacyProfile,
         title: "The privacy profile δ(ε) of the run",
-        page: Page::Training,
         params: RUN_PARAMS,
         compute: Compute::Direct(training::privacy_profile),
     },
     FigureSpec {
         id: FigureId::PrivacyLossDistribution,
         title: "The privacy loss distribution of one step and of the run",
-        page: Page::Training,
         params: RUN_PARAMS,
         compute: Compute::Deferred(why::privacy_loss_distribution),
     },
     FigureSpec {
         id: FigureId::NoiseForTarget,
         title: "Noise needed for a target ε, against the batch size",
-        page: Page::Training,
         params: &[
             p::DATASET.spec,
             p::BATCH.spec,
@@ -767,7 +513,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::GaussianNoiseRatio,
         title: "The noise ratio for the Gaussian mechanism, against the rate",
-        page: Page::Training,
         params: &[
             p::DATASET.spec,
             p::BATCH.spec,
@@ -782,7 +527,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::TradeoffCurve,
         title: "What an attacker can do: the trade-off curve of the run",
-        page: Page::Risk,
         params: &[
             p::MECH.spec,
             p::SIGMA.spec,
@@ -800,7 +544,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::TprVsSteps,
         title: "The attacker's TPR as training goes on: sampling against none",
-        page: Page::Risk,
         params: &[
             p::MECH.spec,
             p::SIGMA.spec,
@@ -816,7 +559,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::NoiseForRisk,
         title: "Noise for a target attack risk against noise for a target ε",
-        page: Page::Risk,
         params: &[
             p::MECH.spec,
             p::Q.spec,
@@ -831,7 +573,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsUsers,
         title: "Central ε against the number of users, every shuffle bound",
-        page: Page::Shuffling,
         params: &[
             p::EPS0.spec,
             p::USERS.spec,
@@ -844,7 +585,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsLocal,
         title: "Central ε against the local ε₀, every shuffle bound",
-        page: Page::Shuffling,
         params: &[
             p::EPS0.spec,
             p::USERS.spec,
@@ -857,7 +597,6 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::ShuffleVsSubsample,
         title: "What a central target allows: shuffling against subsampling",
-        page: Page::Shuffling,
         params: &[
             p::USERS.spec,
             p::DELTA.spec,
@@ -871,28 +610,24 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::ErrorCentralLocalShuffle,
         title: "Error of a private mean: central, local and shuffled",
-        page: Page::Shuffling,
         params: &[p::USERS.spec, p::DELTA.spec, p::TARGET_EPS.spec],
         compute: Compute::Deferred(shuffle::error_central_local_shuffle),
     },
     FigureSpec {
         id: FigureId::SubsampledRr,
         title: "Randomized response on a subsample: exact ε, εp and the theorem",
-        page: Page::Shuffling,
         params: &[p::EPS.spec, p::P.spec],
         compute: Compute::Direct(shuffle::subsampled_rr_fig),
     },
     FigureSpec {
         id: FigureId::IterationPrivacyByPosition,
         title: "Privacy of the last iterate by the position of the record",
-        page: Page::Iteration,
         params: ITERATION_PARAMS,
         compute: Compute::Direct(iteration::privacy_by_position),
     },
     FigureSpec {
         id: FigureId::IterationNoiseSchedule,
         title: "Where the noise goes: three schedules with the same total noise",
-        page: Page::Iteration,
         params: ITERATION_PARAMS,
         compute: Compute::Direct(iteration::noise_schedule),
     },

@@ -2,6 +2,7 @@
 //! state, the figure registry, and one drawing function generic over the plotters backend.
 #![forbid(unsafe_code)]
 
+pub mod chart;
 pub mod draw;
 pub mod export;
 pub mod figures;

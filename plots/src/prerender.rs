@@ -172,7 +172,7 @@ pub fn body(view: View, root: &str) -> String {
             "{noscript}\n<main class=\"embed\" id=\"main\" data-prerendered>{status}{}<div class=\"controls\">{}</div><p class=\"embed-credit\" id=\"embed-end\"><a href=\"{root}{}#fig-{}\" target=\"_blank\" rel=\"noopener\">Open in {SITE}</a></p></main>",
             figure(f, &values, true),
             controls_of(view, f.params, &values),
-            crate::pages::view_path(View::Page(f.page)),
+            crate::pages::view_path(View::Page(crate::pages::Page::of(f.id))),
             f.id
         ),
         View::Page(page) => {

@@ -179,7 +179,12 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
                 spec.name
             );
         }
-        assert!(Page::ALL.contains(&f.page));
+        // Shown on exactly one page.
+        let on = Page::ALL
+            .iter()
+            .filter(|p| p.spec().figure_ids().contains(&f.id))
+            .count();
+        assert_eq!(on, 1, "{} is shown on {on} pages", f.id);
     }
 }
 
@@ -298,7 +303,7 @@ fn every_figure_survives_the_corners_of_its_controls() {
         // for the calibrating ones), the shuffling page's deferred ones a numerical bound per
         // point: an evenly spread sample of their combinations, all of each choice's values
         // included by the spread.
-        let budget = match f.page {
+        let budget = match Page::of(f.id) {
             Page::Training | Page::Shuffling if f.is_deferred() => 40,
             Page::Risk if f.is_deferred() => 12,
             Page::Training => 150,

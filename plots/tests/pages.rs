@@ -74,10 +74,10 @@ fn every_page_declaration_resolves() {
         // A page shows only its own figures (a figure reads only controls its page has).
         for id in spec.figure_ids() {
             let f = id.spec();
-            assert_eq!(
-                f.page, page,
-                "{} shows {}, declared on {:?}",
-                spec.id, id, f.page
+            assert!(
+                !shown_figures.contains(&id),
+                "{} shows {id}, which another page shows too",
+                spec.id
             );
             for p in f.params {
                 assert!(
@@ -103,9 +103,8 @@ fn every_page_declaration_resolves() {
     for f in FIGURES {
         assert!(
             shown_figures.contains(&f.id),
-            "{} is registered on {:?} but not shown there",
-            f.id,
-            f.page
+            "{} is registered but no page shows it",
+            f.id
         );
     }
 }

@@ -1,6 +1,7 @@
 //! `amplify figures`: the figure registry (id, page, title, parameters).
 
 use amp_plots::figures::FIGURES;
+use amp_plots::pages::Page;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 
@@ -27,7 +28,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
             .map(|f| Entry {
                 id: f.id.as_str(),
                 title: f.title,
-                page: f.page.id(),
+                page: Page::of(f.id).id(),
                 params: f.params.iter().map(|p| p.name).collect(),
             })
             .collect();
@@ -35,7 +36,14 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     }
     Ok(FIGURES
         .iter()
-        .map(|f| format!("{:<28} {:<12} {}", f.id.as_str(), f.page.id(), f.title))
+        .map(|f| {
+            format!(
+                "{:<28} {:<12} {}",
+                f.id.as_str(),
+                Page::of(f.id).id(),
+                f.title
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n"))
 }

@@ -4,7 +4,7 @@
 use amp_math::subsampling::{amplify, base_for_target, Scheme};
 use amp_math::EpsDelta;
 use amp_plots::format::compact_number;
-use amp_plots::pages::sampling;
+use amp_plots::model::sampling::sampling;
 use amp_plots::param as p;
 use clap::{ArgMatches, Command};
 use serde::Serialize;

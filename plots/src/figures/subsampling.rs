@@ -8,7 +8,7 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
 };
 use crate::format::short_number;
-use crate::pages::sampling;
+use crate::model::sampling::sampling;
 use crate::param as p;
 use crate::params::ParamValues;
 

@@ -3,3 +3,4 @@
 //! sentences that describe them). Figures only turn these values into charts.
 
 pub mod run;
+pub mod sampling;

@@ -1,28 +1,13 @@
-//! Bindings from parameter values to the math: the sampling scheme the values select, the
-//! checks that involve more than one parameter, and which controls matter for the current values.
+//! Bindings between parameters: the checks that involve more than one parameter, and which
+//! controls matter for the current values.
 
-use amp_math::subsampling::{Sampling, Scheme};
+use amp_math::subsampling::Scheme;
+
+use crate::model::sampling::sampling;
 
 use super::View;
 use crate::param as p;
 use crate::params::{Length, Mechanism, ParamSpec, ParamValues, RandomizerKind};
-
-/// The sampling scheme the values select, with its sizes.
-pub fn sampling(values: &ParamValues) -> Sampling {
-    match values.choice(p::SCHEME) {
-        Scheme::Poisson => Sampling::Poisson {
-            p: values.real(p::P),
-        },
-        Scheme::WithoutReplacement => Sampling::WithoutReplacement {
-            m: values.count(p::M),
-            n: values.count(p::N),
-        },
-        Scheme::WithReplacement => Sampling::WithReplacement {
-            m: values.count(p::M),
-            n: values.count(p::N),
-        },
-    }
-}
 
 /// A check that involves several parameters (each one alone is checked by its declaration).
 pub struct Constraint {

@@ -24,10 +24,10 @@ use std::sync::OnceLock;
 
 use amp_math::Relation;
 
-use crate::figures::{ChartError, FigureId, FigureSpec, FIGURES};
+use crate::figures::{ChartError, FigureId, FigureSpec};
 use crate::params::{ParamSpec, ParamValues};
 
-pub use bind::{check_together, is_relevant, sampling, Constraint, CONSTRAINTS};
+pub use bind::{check_together, is_relevant, Constraint, CONSTRAINTS};
 pub use url::{
     page_links, params_query, parse_location, parse_query, percent_decode, percent_encode,
     to_query, view_from_path, view_path, UrlState, MAX_NOTICES,
@@ -109,9 +109,19 @@ impl Page {
         CACHE[i].get_or_init(|| self.spec().params())
     }
 
-    /// The figures registered on this page, in registry order.
+    /// The figures this page shows, in the order it shows them (its declaration's figure
+    /// sections).
     pub fn figures(self) -> impl Iterator<Item = &'static FigureSpec> {
-        FIGURES.iter().filter(move |f| f.page == self)
+        self.spec().figure_ids().into_iter().map(FigureId::spec)
+    }
+
+    /// The page that shows a figure (every registered figure is on exactly one page; a test
+    /// checks). An embed links to it.
+    pub fn of(figure: FigureId) -> Page {
+        Page::ALL
+            .into_iter()
+            .find(|p| p.spec().figure_ids().contains(&figure))
+            .unwrap_or(Page::Home)
     }
 }
 

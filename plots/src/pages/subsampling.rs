@@ -3,10 +3,9 @@
 use amp_math::subsampling::{amplify, base_delta, base_epsilon};
 use amp_math::EpsDelta;
 
-use super::{
-    sampling, Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
-};
+use super::{Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench};
 use crate::figures::{ChartError, FigureId};
+use crate::model::sampling::sampling;
 use crate::param as p;
 use crate::params::ParamValues;
 
