@@ -3,9 +3,8 @@
 //! (privacy loss distributions composed by FFT; Koskela et al. 2020, Doroshenko et al. 2022).
 
 use amp_math::pld::{self, Estimate};
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{
-    delta_for_epsilon, epsilon_for_delta, guarantee_is_exact, Conversion, Sampling,
+use amp_math::rdp::{
+    delta_for_epsilon, epsilon_for_delta, guarantee_is_exact, Conversion, Mechanism, Sampling,
 };
 use amp_plots::figures::{batching, renyi, training};
 use amp_plots::param as p;

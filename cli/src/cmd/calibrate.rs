@@ -4,8 +4,7 @@
 //! certified trade-off bound of [`amp_math::risk`]).
 
 use amp_math::pld::{calibrate_sigma, Noise};
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
+use amp_math::rdp::{default_orders, epsilon_for_delta, Conversion, Curve, Mechanism, Sampling};
 use amp_math::risk::{sigma_for_risk, RiskTarget};
 use amp_plots::figures::{batching, training};
 use amp_plots::param as p;

@@ -4,8 +4,7 @@
 //! and Gaussian DP's μ (exact without sampling, the central-limit value with it).
 
 use amp_math::pld::Estimate;
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::Sampling;
+use amp_math::rdp::{Mechanism, Sampling};
 use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, Tradeoff};
 use amp_plots::param as p;
 use amp_plots::params::Value;
