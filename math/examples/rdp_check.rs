@@ -1,6 +1,5 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::*;
+use amp_math::rdp::*;
 fn main() {
     let opacus: Vec<f64> = (1..100)
         .map(|x| 1.0 + x as f64 / 10.0)

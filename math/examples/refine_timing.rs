@@ -1,8 +1,7 @@
 //! How long the RDP curves and one conversion take (native, release):
 //! `cargo run --release -p amp-math --example refine_timing`.
 #![allow(clippy::disallowed_methods)]
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::*;
+use amp_math::rdp::*;
 use std::time::Instant;
 
 fn main() {

@@ -47,16 +47,16 @@
 //!
 //! Both are **upper bounds** on the RDP of the last iterate (the theorem is not claimed tight).
 //! They are closed forms, computed to within a few ulp. Conversion to (ε, δ) uses the crate's
-//! RDP → (ε, δ) conversions ([`crate::rdp_accounting`]), minimised over [`orders`].
+//! RDP → (ε, δ) conversions ([`crate::rdp`]), minimised over [`orders`].
 //!
 //! Not covered here: several passes (Feldman et al. treat them in a later theorem), strongly
 //! convex losses (exponential rather than 1/(T − t + 1) decay; Balle, Barthe, Gaboardi & Geumlek
 //! 2019, arXiv 1905.12264), and the bounded-domain result of Altschuler & Talwar 2022
 //! (arXiv 2205.13710) that the loss stops growing with T.
 
-use crate::rdp::{check_order, MAX_ORDER};
-use crate::rdp_accounting::{
-    default_orders, epsilon_for_delta_over_steps, Conversion, Converted, Curve,
+use crate::rdp::{
+    check_order, default_orders, epsilon_for_delta_over_steps, Conversion, Converted, Curve,
+    MAX_ORDER,
 };
 use crate::subsampling::MAX_COUNT;
 use crate::{check_positive, MathError, Relation};
@@ -315,7 +315,7 @@ pub fn iteration_epsilon(
 /// (ε, δ) of the record's step without amplification: the conversion of [`composition_rdp`]
 /// over [`orders`]. The same at every position; equal to [`iteration_epsilon`] at t = T.
 /// Relation: replace one. Upper bound (the RDP → (ε, δ) conversion is a sufficient condition;
-/// the exact δ(ε) of one Gaussian step is `rdp_accounting::gaussian_delta` with σ/Δ).
+/// the exact δ(ε) of one Gaussian step is `rdp::gaussian_delta` with σ/Δ).
 pub fn composition_epsilon(
     sgd: &OnePassSgd,
     delta: f64,

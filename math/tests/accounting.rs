@@ -12,7 +12,7 @@ use amp_math::batching::{
 };
 use amp_math::pld::{self, Band, Estimate, Noise};
 use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
+use amp_math::rdp::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
 use amp_math::risk::RiskTarget;
 use amp_math::{MathError, Relation};
 use proptest::prelude::*;

@@ -12,7 +12,7 @@ use amp_math::iteration::{
     epsilon_by_position, iteration_epsilon, iteration_rdp, iteration_rdp_slope,
     mean_amplification_factor, orders, plot_positions, remaining_steps, OnePassSgd, RELATION,
 };
-use amp_math::rdp_accounting::Conversion;
+use amp_math::rdp::Conversion;
 use amp_math::{MathError, Relation};
 use proptest::prelude::*;
 

@@ -4,7 +4,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::pld::{self, Estimate};
-use amp_math::rdp_accounting::gaussian_delta;
+use amp_math::rdp::gaussian_delta;
 
 fn bracket(sigma: f64, q: f64, steps: u64, step: f64) -> (pld::PldPair, pld::PldPair) {
     let hi = pld::poisson_gaussian(sigma, q, step, Estimate::Pessimistic)

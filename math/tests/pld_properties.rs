@@ -6,8 +6,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::pld::{self, Estimate, PldPair};
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
+use amp_math::rdp::{default_orders, epsilon_for_delta, Conversion, Curve, Mechanism, Sampling};
 use proptest::prelude::*;
 
 fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {

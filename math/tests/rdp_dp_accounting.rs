@@ -12,8 +12,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::pld::{self, Estimate};
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{default_orders, epsilon_for_delta, Conversion, Curve, Sampling};
+use amp_math::rdp::{default_orders, epsilon_for_delta, Conversion, Curve, Mechanism, Sampling};
 
 const TABLE: &str = include_str!("data/rdp_dp_accounting.csv");
 

@@ -5,8 +5,7 @@
 //! bound is up to several times the exact value at high orders.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
-use amp_math::poisson_rdp::{poisson_directions, poisson_exact};
-use amp_math::rdp::{self, Mechanism};
+use amp_math::rdp::{self, poisson_directions, poisson_exact, Mechanism};
 
 const TABLE: &str = include_str!("data/rdp_poisson_exact.csv");
 

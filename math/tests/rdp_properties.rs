@@ -1,4 +1,4 @@
-//! Property tests for Rényi DP (math/src/rdp.rs, math/src/rdp_accounting.rs) on the declared
+//! Property tests for Rényi DP (math/src/rdp/) on the declared
 //! domain: σ ∈ [0.1, 10⁴], b ∈ [0.05, 100], randomized response ε ∈ [10⁻³, 20] (k ≤ 1000),
 //! q ∈ [10⁻⁹, 1], α ∈ [1.001, 10⁴] (whole orders up to 256 where a lower bound is involved).
 //!
@@ -12,10 +12,9 @@
 //! `NoConvergence`.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
-use amp_math::rdp::{self, Mechanism};
-use amp_math::rdp_accounting::{
-    default_orders, delta_for_epsilon, epsilon_at_order, epsilon_for_delta,
-    epsilon_for_delta_over_steps, gaussian_delta, Conversion, Curve, Sampling,
+use amp_math::rdp::{
+    self, default_orders, delta_for_epsilon, epsilon_at_order, epsilon_for_delta,
+    epsilon_for_delta_over_steps, gaussian_delta, Conversion, Curve, Mechanism, Sampling,
 };
 use proptest::prelude::*;
 
@@ -90,7 +89,7 @@ proptest! {
             let exact = rdp::poisson_gaussian(sigma, q, af).unwrap();
             prop_assert!(le(lower, exact) && le(exact, pu),
                 "lower {} ≤ exact {} ≤ upper {} fails (σ = {}, q = {}, α = {})", lower, exact, pu, sigma, q, a);
-            // For the Poisson Gaussian the lower-bound sum is the exact value (rdp_accounting docs).
+            // For the Poisson Gaussian the lower-bound sum is the exact value (rdp::subsampled docs).
             prop_assert!(close(lower, exact, SLACK), "lower {} ≠ exact {} (σ = {}, q = {}, α = {})", lower, exact, sigma, q, a);
             // Any order: the upper bound is interpolated between whole orders.
             let exact = rdp::poisson_gaussian(sigma, q, alpha).unwrap();
@@ -204,8 +203,8 @@ proptest! {
         );
         prop_assert!(ok(i) && ok(c) && i <= c, "improved {} > classic {} (ρ = {}, α = {}, δ = {})", i, c, rho, alpha, delta);
         let (i, c) = (
-            amp_math::rdp_accounting::ln_delta_at_order(rho, alpha, eps, Conversion::Improved),
-            amp_math::rdp_accounting::ln_delta_at_order(rho, alpha, eps, Conversion::Classic),
+            amp_math::rdp::ln_delta_at_order(rho, alpha, eps, Conversion::Improved),
+            amp_math::rdp::ln_delta_at_order(rho, alpha, eps, Conversion::Classic),
         );
         prop_assert!(i <= c && c <= 0.0 && !i.is_nan(), "log δ improved {} > classic {} (ρ = {}, α = {}, ε = {})", i, c, rho, alpha, eps);
     }

@@ -7,10 +7,9 @@
 //! Every row is held to its tolerance; the worst error per kind is printed (`-- --nocapture`).
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
-use amp_math::rdp::{self, Mechanism};
-use amp_math::rdp_accounting::{
-    default_orders, epsilon_at_order, epsilon_for_delta, gaussian_delta, ln_delta_at_order,
-    Conversion, Curve, Sampling,
+use amp_math::rdp::{
+    self, default_orders, epsilon_at_order, epsilon_for_delta, gaussian_delta, ln_delta_at_order,
+    Conversion, Curve, Mechanism, Sampling,
 };
 use amp_math::MathError;
 
@@ -101,7 +100,7 @@ fn rdp_matches_mpmath() {
                 check(kind, rdp::poisson_gaussian_integer(sigma, q, whole(alpha)));
                 // The any-order entry point sends whole orders to the same sum.
                 check(kind, rdp::poisson_gaussian(sigma, q, alpha));
-                // rdp_accounting::subsampled documents that the lower-bound sum equals the exact
+                // rdp::subsampled documents that the lower-bound sum equals the exact
                 // value for the Poisson Gaussian.
                 let g = Mechanism::Gaussian { sigma };
                 check("pg_int_as_lower", rdp::wor_lower(&g, q, whole(alpha)));

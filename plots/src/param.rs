@@ -5,7 +5,7 @@
 //! are derived from [`PARAMS`].
 
 use amp_math::median_sim::Population;
-use amp_math::rdp_accounting::{Bound, Conversion};
+use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{

@@ -73,8 +73,8 @@ fn choice_enums_round_trip_and_agree_with_the_math() {
     use amp_plots::params::{Batching, Length, Mechanism, RandomizerKind, ShowNaive};
     round_trip::<amp_math::subsampling::Scheme>();
     round_trip::<amp_math::median_sim::Population>();
-    round_trip::<amp_math::rdp_accounting::Bound>();
-    round_trip::<amp_math::rdp_accounting::Conversion>();
+    round_trip::<amp_math::rdp::Bound>();
+    round_trip::<amp_math::rdp::Conversion>();
     round_trip::<Mechanism>();
     round_trip::<ShowNaive>();
     round_trip::<Length>();
@@ -86,10 +86,10 @@ fn choice_enums_round_trip_and_agree_with_the_math() {
     for s in amp_math::median_sim::Population::ALL {
         assert_eq!(ChoiceEnum::id(s), s.id());
     }
-    for &b in <amp_math::rdp_accounting::Bound as ChoiceEnum>::ALL {
+    for &b in <amp_math::rdp::Bound as ChoiceEnum>::ALL {
         assert_eq!(ChoiceEnum::id(b), b.id());
     }
-    for &c in <amp_math::rdp_accounting::Conversion as ChoiceEnum>::ALL {
+    for &c in <amp_math::rdp::Conversion as ChoiceEnum>::ALL {
         assert_eq!(ChoiceEnum::id(c), c.id());
     }
     // A typed read gives the enum the text parsed to.

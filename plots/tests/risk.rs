@@ -246,8 +246,7 @@ fn the_training_pages_attacker_follows_the_loops_sampler() {
 /// on the refined conversion's δ, and within 5% of it, for DP-SGD runs across the pages' range.
 #[test]
 fn drawn_rdp_profile_bounds_the_refined_one_closely() {
-    use amp_math::rdp::Mechanism;
-    use amp_math::rdp_accounting::{self as rdpa, default_orders, Conversion, Curve, Sampling};
+    use amp_math::rdp::{self, default_orders, Conversion, Curve, Mechanism, Sampling};
     use amp_plots::figures::renyi::drawn_rdp_delta;
     let mut worst: f64 = 0.0;
     let mut checked = 0;
@@ -267,7 +266,7 @@ fn drawn_rdp_profile_bounds_the_refined_one_closely() {
         .times(steps);
         for i in 0..=32 {
             let e = 0.25 * i as f64;
-            let refined = rdpa::delta_for_epsilon(&curve, e, Conversion::Improved)
+            let refined = rdp::delta_for_epsilon(&curve, e, Conversion::Improved)
                 .unwrap()
                 .delta;
             let drawn = drawn_rdp_delta(&curve, e).unwrap();

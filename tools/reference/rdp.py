@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for Rényi differential privacy (math/src/rdp.rs, math/src/rdp_accounting.rs),
+"""Reference values for Rényi differential privacy (math/src/rdp/),
 from mpmath at 60 significant digits.
 
 Pinned: Python 3.11, mpmath==1.3.0. Run from the repository root:  python3 tools/reference/rdp.py
@@ -39,8 +39,8 @@ Kinds:
               A <= (1-q)^{alpha-1}(alpha q - q + 1) + C(alpha,2) q^2 (1-q)^{alpha-2} e^{eps(2)}
                    + 3 sum_{l=3}^{alpha} C(alpha,l)(1-q)^{alpha-l} q^l e^{(l-1) eps(l)}.
               At fractional alpha: (alpha-1)eps(alpha) linearly interpolated between the whole
-              orders floor(alpha) and ceil(alpha) (0 at alpha = 1), as rdp.rs documents (convexity of
-              the log moment), not a formula from the paper.
+              orders floor(alpha) and ceil(alpha) (0 at alpha = 1), as rdp/bounds.rs documents
+              (convexity of the log moment), not a formula from the paper.
   wbk_upper   Wang, Balle & Kasiviswanathan (AISTATS 2019, arXiv 1808.00087), Theorem 9, sampling
               without replacement of a fraction g (replace-one), integer alpha >= 2:
               A <= 1 + g^2 C(alpha,2) min{4(e^{eps(2)} - 1), e^{eps(2)} min{2, (e^{eps(inf)} - 1)^2}}
@@ -48,14 +48,14 @@ Kinds:
               eps(inf) = inf (Gaussian), 1/b (Laplace), eps (randomized response). Fractional alpha
               interpolated as for zw_upper.
               Both upper bounds are then capped by the base curve eps(alpha): subsampling never
-              increases Renyi DP (rdp.rs states the coupling argument), and the functions return the
+              increases Renyi DP (rdp/bounds.rs states the coupling argument), and the functions return the
               smaller of the two.
   wbk_gauss_upper  WBK 2019, Theorem 27 (appendix; the Gaussian's tight pair), sampling without
               replacement, Gaussian sigma, integer alpha >= 2: wbk_upper with each term j >= 3 the
               smaller of its own and 4 D_j, D_j = E_q[(p/q - 1)^j] = sum_i C(j,i)(-1)^{j-i}
               e^{i(i-1)/(2 sigma^2)} for even j (the exact alternating sum, at 160 digits) and
-              sqrt(D_{j-1} D_{j+1}) for odd j, used up to j = 64 (rdp.rs keeps Theorem 9's term
-              above). Fractional alpha interpolated, capped by the base curve, as wbk_upper.
+              sqrt(D_{j-1} D_{j+1}) for odd j, used up to j = 64 (rdp/bounds.rs keeps Theorem 9's
+              term above). Fractional alpha interpolated, capped by the base curve, as wbk_upper.
   wbk_lower   WBK 2019, Proposition 11, integer alpha >= 2:
               eps'(alpha) >= alpha/(alpha-1) log(1-g)
                  + 1/(alpha-1) log(1 + alpha g/(1-g) + sum_{j=2}^{alpha} C(alpha,j)(g/(1-g))^j e^{(j-1)eps(j)}).

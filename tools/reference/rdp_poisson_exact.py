@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reference values for the exact Renyi DP of Poisson-subsampled Laplace and randomized response
-(math/src/poisson_rdp.rs), from mpmath at 40 significant digits.
+(math/src/rdp/poisson_laplace_rr.rs), from mpmath at 40 significant digits.
 
 Pinned: Python 3.11, mpmath==1.3.0. Run from the repository root:
     python3 tools/reference/rdp_poisson_exact.py

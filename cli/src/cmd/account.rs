@@ -4,8 +4,8 @@
 
 use amp_math::accounting::{Accountant, PldAccountant, RdpAccountant};
 use amp_math::pld;
+use amp_math::rdp::default_orders;
 use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::default_orders;
 use amp_plots::figures::{batching, training};
 use amp_plots::model::run::Run;
 use amp_plots::param as p;

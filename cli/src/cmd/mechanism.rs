@@ -2,7 +2,7 @@
 //! its own parameter is required (σ, b, or ε with k); `--q` (with `--scheme`, `--n`) samples it.
 
 use amp_math::accounting::{Event, Sampler};
-use amp_math::rdp_accounting::Sampling;
+use amp_math::rdp::Sampling;
 use amp_math::subsampling::Scheme;
 use amp_plots::figures::renyi::{self, RdpSetting};
 use amp_plots::param as p;

@@ -1,8 +1,7 @@
 //! `amplify rdp`: ε(α) of a base or subsampled mechanism at the given orders (Wang, Balle &
 //! Kasiviswanathan 2019 and Mironov, Talwar & Zhang 2019; Wang's slides, seed 003).
 
-use amp_math::rdp::MAX_ORDER;
-use amp_math::rdp_accounting::{subsampled, Bound};
+use amp_math::rdp::{subsampled, Bound, MAX_ORDER};
 use amp_plots::format::compact_number;
 use amp_plots::param as p;
 use clap::{Arg, ArgMatches, Command};

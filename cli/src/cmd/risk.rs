@@ -5,7 +5,7 @@
 
 use amp_math::accounting::PldAccountant;
 use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::Sampling;
+use amp_math::rdp::Sampling;
 use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, Tradeoff};
 use amp_plots::param as p;
 use amp_plots::params::Value;

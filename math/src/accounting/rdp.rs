@@ -3,7 +3,7 @@
 
 use super::{Accountant, Bounds, Event, Sampler};
 use crate::rdp::Mechanism;
-use crate::rdp_accounting::{
+use crate::rdp::{
     compose, default_orders, delta_for_epsilon, epsilon_for_delta, guarantee_is_exact, Conversion,
     Converted, Curve, Sampling,
 };

@@ -21,9 +21,12 @@
 //!   with noise σ/√E (a sufficient statistic), so the one-epoch bound at σ/√E applies.
 
 mod allocation;
-pub use allocation::*;
+pub use allocation::{
+    affordable_log_step, allocation_atoms, allocation_epsilon, allocation_pld, allocation_work,
+    AllocationAtoms, DEFAULT_LOG_STEP, MAX_ALLOCATION_WORK,
+};
 
-use crate::rdp_accounting::{gaussian_delta, gaussian_epsilon};
+use crate::rdp::{gaussian_delta, gaussian_epsilon};
 use crate::root::{brent, golden_section_min, Tolerance};
 use crate::special::{exp_m1, ln, ln_normal_cdf};
 use crate::MathError;

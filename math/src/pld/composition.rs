@@ -1,6 +1,7 @@
 //! Composition: self-composition and composition of different PLDs by one FFT, in a window
 //! sized from Chernoff bounds so that wrapped-around mass is accounted for.
 
+use super::mechanisms::Half;
 #[allow(unused_imports)]
 use super::*;
 

@@ -52,8 +52,6 @@ pub struct Pld {
     pub fail: f64,
 }
 
-pub(super) use crate::special::normal_cdf;
-
 /// How a PLD's loss is distributed: a distribution function F(l) = P(L ≤ l) and survival function
 /// S(l) = P(L > l), each accurate where it is small, and the support's ends (possibly infinite).
 pub(super) struct LossLaw<'a> {

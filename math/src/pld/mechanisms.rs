@@ -1,8 +1,11 @@
 //! The PLDs of the mechanisms: Poisson-subsampled Gaussian and Laplace (both directions of
 //! add/remove) and k-ary randomized response, as certified pairs.
 
+use super::composition::{fft_size, load, pow_pair, read_out, window, Power, Window};
+use super::grid::{GridLaw, LossLaw};
 #[allow(unused_imports)]
 use super::*;
+use crate::special::normal_cdf;
 
 /// The two PLDs of a mechanism under add/remove (remove: P is the output with the record, Q
 /// without; add: the reverse). δ of the mechanism is the larger of the two δ.

@@ -32,10 +32,13 @@ mod composition;
 mod grid;
 mod mechanisms;
 
-pub use calibration::*;
-pub use composition::*;
-pub use grid::*;
-pub use mechanisms::*;
+pub use calibration::{
+    calibrate_sigma, calibrate_sigma_within, gaussian_epsilon, step_dividing, step_for_budget,
+    Band, Noise, STEP_RANGE,
+};
+pub use composition::{compose, compose_two};
+pub use grid::{Estimate, Pld, DEFAULT_STEP, RESOLUTION, TAIL};
+pub use mechanisms::{poisson_gaussian, poisson_laplace, randomized_response, PldPair};
 
 /// Complex numbers as (re, im), for [`fft`].
 #[cfg(test)]
@@ -74,7 +77,11 @@ fn fft(x: &mut [C], inverse: bool) {
 // Tests compare against std's functions on purpose (an independent computation).
 #[allow(clippy::disallowed_methods)]
 mod tests {
+    use super::composition::window_to_front;
+    use super::grid::LossLaw;
+    use super::mechanisms::{gaussian_loss_means, mixture_exponent};
     use super::*;
+    use crate::special::normal_cdf;
 
     #[test]
     fn fft_round_trip_and_convolution() {

@@ -4,7 +4,7 @@
 use super::clones::{ln_half_binomial, CloneWindow, Clones};
 #[allow(unused_imports)]
 use super::*;
-use crate::poisson_rdp::excess;
+use crate::rdp::excess;
 
 /// M_c − 1 for the pair at c clones, where M_c = Σ_j P_c(j)^λ Q_c(j)^{1−λ} = E_{Q_c}[L^λ].
 ///

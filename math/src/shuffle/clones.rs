@@ -1,6 +1,7 @@
 //! The clone reduction of Feldman, McMillan & Talwar 2021: exact evaluation over every clone count
 //! in a bounded window, and the published numerical method.
 
+use super::closed::{fmt21_eps0_limit, fmt21_published_code_formula};
 #[allow(unused_imports)]
 use super::*;
 

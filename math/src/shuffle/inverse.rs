@@ -1,5 +1,6 @@
 //! The inverse: the largest local ε₀ for which a bound certifies a central target.
 
+use super::closed::{efmrtt19_formula, fmt21_eps0_limit, fmt23_eps0_limit};
 #[allow(unused_imports)]
 use super::*;
 

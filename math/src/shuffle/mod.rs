@@ -356,11 +356,15 @@ mod clones;
 mod closed;
 mod inverse;
 
-pub use blanket::*;
-pub use clone_rdp::*;
-pub use clones::*;
-pub use closed::*;
-pub use inverse::*;
+pub use blanket::{bbgn19_bennett_delta, bbgn19_hoeffding_delta};
+use blanket::{bbgn19_epsilon, Inequality};
+pub use clone_rdp::{fmt21_rdp, fmt23_rdp};
+pub use clones::{
+    clone_divergence, fmt21_numerical, fmt21_numerical_delta, fmt21_published, fmt23_numerical,
+    fmt23_numerical_delta, stronger_clones_exclude,
+};
+pub use closed::{efmrtt19, fmt21, fmt21_code_variant, fmt23};
+pub use inverse::{largest_eps0, largest_eps0_over, largest_eps0_with, LargestEps0};
 // Moved to where they belong; kept reachable under their old paths.
 pub use crate::mean_error::{
     mean_error_central_laplace, mean_error_local_rr, mean_error_shuffled_rr, MeanError,
@@ -549,6 +553,7 @@ fn epsilon_of(bound: Bound, randomizer: Randomizer, eps0: f64, n: u64, delta: f6
 // Tests compare against std's functions on purpose (an independent computation).
 #[allow(clippy::disallowed_methods)]
 mod tests {
+    use super::clones::{ln_half_binomial, CloneWindow, Clones};
     use super::*;
 
     /// The names, citations and relation of every bound, and each input check at both edges of

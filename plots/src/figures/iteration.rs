@@ -6,7 +6,7 @@ use amp_math::iteration::{
     check_step_size, composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled,
     iteration_epsilon, plot_positions, NoiseSchedule, OnePassSgd,
 };
-use amp_math::rdp_accounting::Conversion;
+use amp_math::rdp::Conversion;
 
 use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;

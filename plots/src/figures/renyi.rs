@@ -1,10 +1,9 @@
 //! Figures and readouts of the Rényi DP page (seed 003, Wang's slides on subsampled RDP).
 
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{
+use amp_math::rdp::{
     advanced_composition, default_orders, epsilon_for_delta, epsilon_for_delta_over_steps,
     guarantee_is_exact, ln_delta_at_order, naive_composition, subsampled, Bound, Conversion,
-    Converted, Curve, Sampling,
+    Converted, Curve, Mechanism, Sampling,
 };
 use amp_math::MathError;
 
@@ -484,8 +483,8 @@ pub fn step_curve(st: &RdpSetting) -> Result<Curve, ChartError> {
 
 /// δ(ε) of a (composed) Rényi DP curve for drawing a profile: the improved conversion minimised
 /// over the curve's own orders only, without the search between them that
-/// [`amp_math::rdp_accounting::delta_for_epsilon`] adds (as in
-/// [`amp_math::rdp_accounting::epsilon_for_delta_over_steps`]). An upper bound on that function's
+/// [`amp_math::rdp::delta_for_epsilon`] adds (as in
+/// [`amp_math::rdp::epsilon_for_delta_over_steps`]). An upper bound on that function's
 /// δ, within a few per cent of it on the default grid (see the test in `plots/tests/risk.rs`), and
 /// about 50 times cheaper: a curve of a few dozen points costs well under a millisecond. `None`
 /// where no order gives a finite δ.
@@ -578,8 +577,7 @@ pub fn composition_fig(values: &ParamValues) -> ChartResult {
             .enumerate()
             .filter(|(i, _)| i % 2 == 0 || *i + 1 == grid.len())
             .filter_map(|(_, &k)| {
-                let c: amp_math::rdp_accounting::Composed =
-                    f(&st.mech, st.sampling, k, delta).ok()?;
+                let c: amp_math::rdp::Composed = f(&st.mech, st.sampling, k, delta).ok()?;
                 (c.epsilon > 0.0 && c.epsilon.is_finite()).then_some((k, c.epsilon))
             })
             .collect::<Vec<_>>()

@@ -11,8 +11,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use amp_math::pld::{self, Estimate, Noise, PldPair};
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::Sampling;
+use amp_math::rdp::{Mechanism, Sampling};
 use amp_math::risk::{
     bayes_band, clt_mu, eps_delta_tpr, gaussian_mu, gdp_tpr, profile_tpr, RiskTarget, Tradeoff,
 };

@@ -12,9 +12,8 @@ use std::rc::Rc;
 
 use amp_math::limits::noise_ratio;
 use amp_math::pld::{self, Estimate, Noise};
-use amp_math::rdp::Mechanism;
-use amp_math::rdp_accounting::{
-    self as rdpa, epsilon_for_delta_over_steps, Conversion, Converted, Curve, Sampling,
+use amp_math::rdp::{
+    self, epsilon_for_delta_over_steps, Conversion, Converted, Curve, Mechanism, Sampling,
 };
 
 use super::renyi::{drawn_rdp_delta, step_curve, RdpSetting};
@@ -225,7 +224,7 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
     let rdp = step_curve(&t.rdp_setting())
         .map_err(|e| e.to_string())
         .and_then(|c| {
-            rdpa::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
+            rdp::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
                 .map_err(|e| e.to_string())
         });
     let (cal_budget, cal_rel) = if fine { (QUICK, 1e-4) } else { (3_680, 1e-3) };
@@ -407,7 +406,7 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
 
 fn rdp_at(t: &Training) -> Option<f64> {
     let c = rdp_curve(t).ok()?;
-    rdpa::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
+    rdp::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
         .ok()
         .map(|c| c.epsilon)
 }
@@ -591,7 +590,7 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
     let one = amp_math::root::brent(
         // Below the bracket's low end ε is beyond every target (ε of the analytic Gaussian
         // is refused past its domain: count that as "too much").
-        |ls: f64| match rdpa::gaussian_epsilon(amp_math::special::exp(ls), delta) {
+        |ls: f64| match rdp::gaussian_epsilon(amp_math::special::exp(ls), delta) {
             Ok(e) => e - epsilon,
             Err(_) => 1e6,
         },

@@ -1,7 +1,7 @@
 //! `page=renyi`: Rényi DP of subsampled mechanisms, composition and conversion to (ε, δ) (seed
 //! 003, Wang's slides; Mironov 2017; Mironov, Talwar & Zhang 2019; Canonne, Kamath & Steinke 2020).
 
-use amp_math::rdp_accounting::{delta_for_epsilon, Conversion};
+use amp_math::rdp::{delta_for_epsilon, Conversion};
 use amp_math::subsampling::Scheme;
 use amp_math::Relation;
 

@@ -57,7 +57,7 @@ macro_rules! choices {
 }
 
 use amp_math::median_sim::Population;
-use amp_math::rdp_accounting::{Bound, Conversion};
+use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 choices!(impl Scheme {

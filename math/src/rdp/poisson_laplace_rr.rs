@@ -37,7 +37,7 @@
 //! Exact; within 1e-11 relative of mpmath's integration of the defining divergences on the
 //! reference table (math/tests/rdp_poisson_exact.rs).
 
-use crate::rdp::{check_order, Mechanism};
+use super::mechanism::{check_order, Mechanism};
 use crate::special::{exp, exp_m1, ln, ln_1p, log_add_exp};
 use crate::MathError;
 
