@@ -229,7 +229,15 @@ mod tests {
                     let bits = |p: &Pld| p.masses.iter().map(|m| m.to_bits()).collect::<Vec<_>>();
                     assert_eq!(bits(a), bits(b), "σ = {sigma}, q = {q}, {estimate:?}");
                     assert_eq!(a.infinity.to_bits(), b.infinity.to_bits());
-                    assert_eq!(a.drift.to_bits(), b.drift.to_bits());
+                    // The same value, or both NaN (a NaN's sign bit depends on how the compiler
+                    // evaluates the expression, so it differs between debug and release builds).
+                    assert!(
+                        a.drift.to_bits() == b.drift.to_bits()
+                            || (a.drift.is_nan() && b.drift.is_nan()),
+                        "{} vs {}",
+                        a.drift,
+                        b.drift
+                    );
                 }
             }
         }
