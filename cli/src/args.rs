@@ -4,7 +4,7 @@
 //! app's controls accept, with the same messages.
 
 use amp_plots::pages::check_together;
-use amp_plots::params::{Domain, Param, ParamSpec, ParamValues, Value, PARAMS};
+use amp_plots::params::{Domain, Group, Param, ParamSpec, ParamValues, Value, PARAMS};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches};
 
@@ -100,4 +100,44 @@ pub fn refuse(m: &ArgMatches, p: impl Param, why: &str) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// The flags of a parameter group, each required whenever the group's rules say it matters
+/// (`--sigma` with `--mechanism gaussian`), except those in `optional` (which have a default
+/// worth keeping) and those without rules (plain flags).
+pub fn group(g: &'static Group, optional: &[&ParamSpec]) -> Vec<Arg> {
+    g.params
+        .iter()
+        .map(|&spec| {
+            let pairs: Vec<(&'static str, &'static str)> = g
+                .rules_for(spec)
+                .flat_map(|r| r.is.iter().map(move |&v| (r.when.name, v)))
+                .collect();
+            let arg = param(spec);
+            if pairs.is_empty() || optional.iter().any(|o| o.name == spec.name) {
+                arg
+            } else {
+                arg.required_if_eq_any(pairs)
+            }
+        })
+        .collect()
+}
+
+/// Refuse a group member given on the command line that the group's rules say does not matter at
+/// these values: "--scale is not used with --mechanism gaussian".
+pub fn refuse_irrelevant(m: &ArgMatches, g: &Group, values: &ParamValues) -> Result<(), String> {
+    for spec in g.params {
+        if !m.try_contains_id(spec.name).unwrap_or(false) {
+            continue;
+        }
+        if let Some(r) = g.rules_for(spec).find(|r| !r.holds(values)) {
+            return Err(format!(
+                "--{} is not used with --{} {}",
+                spec.name,
+                r.when.name,
+                r.when.format(values.get(r.when))
+            ));
+        }
+    }
+    Ok(())
 }

@@ -716,7 +716,7 @@ fn rdp_unsupported_combinations_exit_2() {
             "--orders",
             "2",
         ],
-        "--n is used only",
+        "--n is not used with --scheme poisson",
     );
 }
 

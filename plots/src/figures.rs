@@ -8,6 +8,7 @@
 use amp_math::median_sim::Simulation;
 
 use crate::param as p;
+use crate::params;
 use crate::params::{ParamSpec, ParamValues};
 
 /// Declares [`FigureId`], one variant per registered figure with its stable URL id.
@@ -202,16 +203,11 @@ impl PartialEq for FigureSpec {
 
 /// The training run's controls, read by the figures of the run itself (ε against its length, its
 /// privacy profile and its privacy loss distribution).
-static RUN_PARAMS: &[&ParamSpec] = &[
-    p::DATASET.spec,
-    p::BATCH.spec,
-    p::MECH.spec,
-    p::SIGMA.spec,
-    p::SCALE.spec,
-    p::LENGTH.spec,
-    p::EPOCHS.spec,
-    p::STEPS.spec,
-    p::DELTA.spec,
+static RUN_PARAMS: &[&ParamSpec] = params![
+    &[p::DATASET.spec, p::BATCH.spec],
+    p::group::NOISE.params,
+    p::group::LENGTH.params,
+    &[p::DELTA.spec]
 ];
 
 /// One-pass noisy SGD's controls, read by both figures of the iteration page.
@@ -233,16 +229,10 @@ static SIM_PARAMS: &[&ParamSpec] = &[
 
 /// The subsampled mechanism's controls with the reader's order, read by the Rényi page's
 /// subsampled curve and its zCDP/tCDP lines.
-static SUBSAMPLED_RDP_PARAMS: &[&ParamSpec] = &[
-    p::MECH.spec,
-    p::SIGMA.spec,
-    p::SCALE.spec,
-    p::EPS.spec,
-    p::K.spec,
-    p::SCHEME.spec,
-    p::Q.spec,
-    p::N.spec,
-    p::ALPHA.spec,
+static SUBSAMPLED_RDP_PARAMS: &[&ParamSpec] = params![
+    p::group::MECHANISM.params,
+    p::group::RDP_SAMPLING.params,
+    &[p::ALPHA.spec]
 ];
 
 /// Every figure of the app.
@@ -256,19 +246,19 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::AmplificationVsRate,
         title: "Amplified ε′ against the sampling rate",
-        params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
+        params: params![&[p::EPS.spec], p::group::SUBSAMPLING.params],
         compute: Compute::Direct(subsampling::vs_rate),
     },
     FigureSpec {
         id: FigureId::AmplificationVsEpsilon,
         title: "Amplified ε′ against the base ε, with its bounds",
-        params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
+        params: params![&[p::EPS.spec], p::group::SUBSAMPLING.params],
         compute: Compute::Direct(subsampling::vs_epsilon),
     },
     FigureSpec {
         id: FigureId::SampleBudget,
         title: "The ε a sample may spend for a target ε′",
-        params: &[p::SCHEME.spec, p::EPS.spec, p::P.spec, p::M.spec, p::N.spec],
+        params: params![&[p::EPS.spec], p::group::SUBSAMPLING.params],
         compute: Compute::Direct(subsampling::sample_budget),
     },
     FigureSpec {
@@ -388,14 +378,7 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::RdpBase,
         title: "Rényi DP curves of the base mechanisms",
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::ALPHA.spec,
-        ],
+        params: params![p::group::MECHANISM.params, &[p::ALPHA.spec]],
         compute: Compute::Direct(renyi::base),
     },
     FigureSpec {
@@ -413,34 +396,20 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::RdpComposition,
         title: "Overall (ε, δ) over k compositions: RDP against (ε, δ) composition",
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::SCHEME.spec,
-            p::Q.spec,
-            p::N.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
+        params: params![
+            p::group::MECHANISM.params,
+            p::group::RDP_SAMPLING.params,
+            &[p::STEPS.spec, p::DELTA.spec]
         ],
         compute: Compute::Direct(renyi::composition_fig),
     },
     FigureSpec {
         id: FigureId::RdpOptimalOrder,
         title: "The order that gives the best (ε, δ), against k",
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::SCHEME.spec,
-            p::Q.spec,
-            p::N.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
+        params: params![
+            p::group::MECHANISM.params,
+            p::group::RDP_SAMPLING.params,
+            &[p::STEPS.spec, p::DELTA.spec]
         ],
         compute: Compute::Direct(renyi::optimal_order_fig),
     },
@@ -453,33 +422,22 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::BatchingComparison,
         title: "ε against epochs for Poisson, shuffled and balls-in-bins batches",
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::BATCHING.spec,
-            p::DELTA.spec,
+        params: params![
+            &[p::DATASET.spec, p::BATCH.spec],
+            p::group::NOISE.params,
+            p::group::LENGTH.params,
+            &[p::BATCHING.spec, p::DELTA.spec]
         ],
         compute: Compute::Deferred(batching::comparison),
     },
     FigureSpec {
         id: FigureId::BatchingNoise,
         title: "The noise each way of forming batches needs for a target ε",
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::BATCHING.spec,
-            p::DELTA.spec,
-            p::TARGET_EPS.spec,
+        params: params![
+            &[p::DATASET.spec, p::BATCH.spec],
+            p::group::NOISE.params,
+            p::group::LENGTH.params,
+            &[p::BATCHING.spec, p::DELTA.spec, p::TARGET_EPS.spec]
         ],
         compute: Compute::Deferred(batching::noise),
     },
@@ -498,61 +456,44 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::NoiseForTarget,
         title: "Noise needed for a target ε, against the batch size",
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::MECH.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-            p::TARGET_EPS.spec,
+        params: params![
+            &[p::DATASET.spec, p::BATCH.spec, p::MECH.spec],
+            p::group::LENGTH.params,
+            &[p::DELTA.spec, p::TARGET_EPS.spec]
         ],
         compute: Compute::Deferred(training::noise_for_target),
     },
     FigureSpec {
         id: FigureId::GaussianNoiseRatio,
         title: "The noise ratio for the Gaussian mechanism, against the rate",
-        params: &[
-            p::DATASET.spec,
-            p::BATCH.spec,
-            p::LENGTH.spec,
-            p::EPOCHS.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-            p::TARGET_EPS.spec,
+        params: params![
+            &[p::DATASET.spec, p::BATCH.spec],
+            p::group::LENGTH.params,
+            &[p::DELTA.spec, p::TARGET_EPS.spec]
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
     },
     FigureSpec {
         id: FigureId::TradeoffCurve,
         title: "What an attacker can do: the trade-off curve of the run",
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::Q.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-            p::FPR.spec,
-            p::TRADEOFF_VIEW.spec,
+        params: params![
+            p::group::MECHANISM.params,
+            &[
+                p::Q.spec,
+                p::STEPS.spec,
+                p::DELTA.spec,
+                p::FPR.spec,
+                p::TRADEOFF_VIEW.spec
+            ]
         ],
         compute: Compute::Direct(risk::tradeoff_curve),
     },
     FigureSpec {
         id: FigureId::TprVsSteps,
         title: "The attacker's TPR as training goes on: sampling against none",
-        params: &[
-            p::MECH.spec,
-            p::SIGMA.spec,
-            p::SCALE.spec,
-            p::EPS.spec,
-            p::K.spec,
-            p::Q.spec,
-            p::STEPS.spec,
-            p::FPR.spec,
+        params: params![
+            p::group::MECHANISM.params,
+            &[p::Q.spec, p::STEPS.spec, p::FPR.spec]
         ],
         compute: Compute::Deferred(risk::tpr_vs_steps),
     },
@@ -573,37 +514,28 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsUsers,
         title: "Central ε against the number of users, every shuffle bound",
-        params: &[
-            p::EPS0.spec,
-            p::USERS.spec,
-            p::DELTA.spec,
-            p::RANDOMIZER.spec,
-            p::K.spec,
+        params: params![
+            &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec],
+            p::group::RANDOMIZER.params
         ],
         compute: Compute::Deferred(shuffle::epsilon_vs_users),
     },
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsLocal,
         title: "Central ε against the local ε₀, every shuffle bound",
-        params: &[
-            p::EPS0.spec,
-            p::USERS.spec,
-            p::DELTA.spec,
-            p::RANDOMIZER.spec,
-            p::K.spec,
+        params: params![
+            &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec],
+            p::group::RANDOMIZER.params
         ],
         compute: Compute::Deferred(shuffle::epsilon_vs_local),
     },
     FigureSpec {
         id: FigureId::ShuffleVsSubsample,
         title: "What a central target allows: shuffling against subsampling",
-        params: &[
-            p::USERS.spec,
-            p::DELTA.spec,
-            p::RANDOMIZER.spec,
-            p::K.spec,
-            p::TARGET_EPS.spec,
-            p::P.spec,
+        params: params![
+            &[p::USERS.spec, p::DELTA.spec],
+            p::group::RANDOMIZER.params,
+            &[p::TARGET_EPS.spec, p::P.spec]
         ],
         compute: Compute::Deferred(shuffle::shuffle_vs_subsample),
     },

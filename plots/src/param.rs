@@ -9,8 +9,8 @@ use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{
-    Batching, ChoiceEnum, Count, Domain, Length, Mechanism, Noise, ParamSpec, Pick, RandomizerKind,
-    Real, Scale, ShowNaive, TradeoffView, Value,
+    Batching, ChoiceEnum, Count, Domain, Group, Length, Mechanism, Noise, ParamSpec, Pick,
+    RandomizerKind, Real, Rule, Scale, ShowNaive, TradeoffView, Value,
 };
 use std::marker::PhantomData;
 
@@ -820,4 +820,140 @@ declare_params! {
         },
         default: Value::Real(1.0),
     };
+}
+
+/// The parameter groups: parameters declared together with the rules that say when each matters
+/// ([`crate::params::Group`]).
+pub mod group {
+    use super::*;
+
+    /// The additive noise of a mechanism: Gaussian (σ) or Laplace (b); each size matters only for
+    /// its mechanism.
+    pub const NOISE: Group = Group {
+        name: "noise",
+        params: &[super::MECH.spec, SIGMA.spec, SCALE.spec],
+        rules: NOISE_RULES,
+    };
+
+    const NOISE_RULES: &[Rule] = &[
+        Rule {
+            param: SIGMA.spec,
+            when: MECH.spec,
+            is: &["gaussian"],
+        },
+        Rule {
+            param: SCALE.spec,
+            when: MECH.spec,
+            is: &["laplace"],
+        },
+    ];
+
+    /// A base mechanism and its parameter: the noise (σ or b) or randomized response's ε (and k for
+    /// the k-ary one).
+    pub const MECHANISM: Group = Group {
+        name: "mechanism",
+        params: &[super::MECH.spec, SIGMA.spec, SCALE.spec, EPS.spec, K.spec],
+        rules: &[
+            NOISE_RULES[0],
+            NOISE_RULES[1],
+            Rule {
+                param: EPS.spec,
+                when: MECH.spec,
+                is: &["randomized-response", "kary-randomized-response"],
+            },
+            Rule {
+                param: K.spec,
+                when: MECH.spec,
+                is: &["kary-randomized-response"],
+            },
+        ],
+    };
+
+    /// How a sample is drawn for amplification by subsampling: the rate p for Poisson sampling, the
+    /// sizes m and n for the fixed-size schemes.
+    pub const SUBSAMPLING: Group = Group {
+        name: "subsampling",
+        params: &[SCHEME.spec, P.spec, M.spec, N.spec],
+        rules: &[
+            Rule {
+                param: P.spec,
+                when: SCHEME.spec,
+                is: &["poisson"],
+            },
+            Rule {
+                param: M.spec,
+                when: SCHEME.spec,
+                is: &["without-replacement", "with-replacement"],
+            },
+            Rule {
+                param: N.spec,
+                when: SCHEME.spec,
+                is: &["without-replacement", "with-replacement"],
+            },
+        ],
+    };
+
+    /// How records reach a mechanism under Rényi DP: the rate q for both schemes, and n (so that
+    /// m = q·n) without replacement only.
+    pub const RDP_SAMPLING: Group = Group {
+        name: "rdp-sampling",
+        params: &[SCHEME.spec, Q.spec, N.spec],
+        rules: &[Rule {
+            param: N.spec,
+            when: SCHEME.spec,
+            is: &["without-replacement"],
+        }],
+    };
+
+    /// The attacker's view of a mechanism: the rate q samples the noise mechanisms only (randomized
+    /// response is accounted without sampling there).
+    pub const ATTACK_SAMPLING: Group = Group {
+        name: "attack-sampling",
+        params: &[super::MECH.spec, Q.spec, FPR.spec],
+        rules: &[Rule {
+            param: Q.spec,
+            when: MECH.spec,
+            is: &["gaussian", "laplace"],
+        }],
+    };
+
+    /// A training run's length, in epochs or in steps.
+    pub const LENGTH: Group = Group {
+        name: "length",
+        params: &[super::LENGTH.spec, EPOCHS.spec, STEPS.spec],
+        rules: &[
+            Rule {
+                param: EPOCHS.spec,
+                when: super::LENGTH.spec,
+                is: &["epochs"],
+            },
+            Rule {
+                param: STEPS.spec,
+                when: super::LENGTH.spec,
+                is: &["steps"],
+            },
+        ],
+    };
+
+    /// A local randomizer of the shuffle model, and k for k-ary randomized response.
+    pub const RANDOMIZER: Group = Group {
+        name: "randomizer",
+        params: &[super::RANDOMIZER.spec, K.spec],
+        rules: &[Rule {
+            param: K.spec,
+            when: super::RANDOMIZER.spec,
+            is: &["k-rr"],
+        }],
+    };
+
+    /// Every group, for the relevance rules and the tests.
+    pub static GROUPS: &[&Group] = &[
+        &NOISE,
+        &MECHANISM,
+        &SUBSAMPLING,
+        &RDP_SAMPLING,
+        &ATTACK_SAMPLING,
+        &LENGTH,
+        &RANDOMIZER,
+    ];
 }

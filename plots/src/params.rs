@@ -13,9 +13,11 @@ use crate::format::{compact_number, escape_display};
 pub use crate::param::PARAMS;
 
 mod choices;
+pub mod groups;
 pub use choices::{
     Batching, ChoiceEnum, Length, Mechanism, Noise, RandomizerKind, ShowNaive, TradeoffView,
 };
+pub use groups::{Group, Rule};
 
 /// How a numeric control maps positions to values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

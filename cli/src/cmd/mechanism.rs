@@ -3,65 +3,34 @@
 
 use amp_math::accounting::{Event, Sampler};
 use amp_math::rdp::Sampling;
-use amp_math::subsampling::Scheme;
 use amp_plots::figures::renyi::{self, RdpSetting};
-use amp_plots::param as p;
-use amp_plots::params::{ChoiceEnum, Mechanism, ParamValues, Value};
+use amp_plots::param::{self as p, group};
+use amp_plots::params::{ParamValues, Value};
 use clap::{Arg, ArgMatches};
 
 use crate::args::{self, given};
 
-/// The mechanism's flags.
+/// The mechanism's flags: the mechanism group (its parameter required for the chosen
+/// mechanism; k keeps its default) and how records reach it (n required without replacement).
 pub fn args() -> Vec<Arg> {
-    let mech = p::MECH.spec.name;
-    vec![
-        args::required(p::MECH),
-        args::param(p::SIGMA).required_if_eq(mech, "gaussian"),
-        args::param(p::SCALE).required_if_eq(mech, "laplace"),
-        args::param(p::EPS).required_if_eq_any([
-            (mech, "randomized-response"),
-            (mech, "kary-randomized-response"),
-        ]),
-        args::param(p::K),
-        args::param(p::Q),
-        args::param(p::SCHEME).requires(p::Q.spec.name),
-        args::param(p::N)
-            .requires(p::Q.spec.name)
-            .required_if_eq(p::SCHEME.spec.name, "without-replacement"),
-    ]
+    let mut out = args::group(&group::MECHANISM, &[p::K.spec]);
+    out[0] = args::required(p::MECH);
+    out.extend(args::group(&group::RDP_SAMPLING, &[]).into_iter().map(|a| {
+        if a.get_id() == p::Q.spec.name {
+            a
+        } else {
+            a.requires(p::Q.spec.name)
+        }
+    }));
+    out
 }
 
-/// The parameter values and the setting they describe; flags of another mechanism are refused.
+/// The parameter values and the setting they describe; a flag the chosen mechanism or scheme does
+/// not read is refused (by the groups' rules).
 pub fn setting(m: &ArgMatches) -> Result<(ParamValues, RdpSetting), String> {
     let mut values = args::values(m)?;
-    let mech = values.choice(p::MECH);
-    let why = format!("with --mechanism {}", mech.id());
-    match mech {
-        Mechanism::Gaussian => {
-            args::refuse(m, p::SCALE, &why)?;
-            args::refuse(m, p::EPS, &why)?;
-            args::refuse(m, p::K, &why)?;
-        }
-        Mechanism::Laplace => {
-            args::refuse(m, p::SIGMA, &why)?;
-            args::refuse(m, p::EPS, &why)?;
-            args::refuse(m, p::K, &why)?;
-        }
-        Mechanism::RandomizedResponse => {
-            args::refuse(m, p::SIGMA, &why)?;
-            args::refuse(m, p::SCALE, &why)?;
-            args::refuse(m, p::K, &why)?;
-        }
-        Mechanism::KaryRandomizedResponse => {
-            args::refuse(m, p::SIGMA, &why)?;
-            args::refuse(m, p::SCALE, &why)?;
-        }
-    }
-    if given(m, p::N) && values.choice(p::SCHEME) != Scheme::WithoutReplacement {
-        return Err(
-            "--n is used only with --scheme without-replacement (m = q·n of n records)".into(),
-        );
-    }
+    args::refuse_irrelevant(m, &group::MECHANISM, &values)?;
+    args::refuse_irrelevant(m, &group::RDP_SAMPLING, &values)?;
     if !given(m, p::Q) {
         // No sampling: the base mechanism (q = 1 under Poisson is the base curve).
         values.set(p::Q.spec, Value::Real(1.0))?;

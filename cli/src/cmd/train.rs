@@ -16,7 +16,6 @@ use crate::args::{self, given, on};
 use crate::output::{emit, lines, reading, to_value};
 
 pub fn command() -> Command {
-    let mech = p::MECH.spec.name;
     Command::new("train")
         .about("Privacy of a DP-SGD run: tight ε (PLD) with its lower bound, RDP ε, σ for a target, a statement")
         .arg(args::param(p::DATASET))
@@ -25,9 +24,8 @@ pub fn command() -> Command {
         .arg(args::param(p::STEPS))
         .group(ArgGroup::new("length").args([p::EPOCHS.spec.name, p::STEPS.spec.name]))
         .arg(args::param(p::BATCHING))
-        .arg(args::param(p::MECH))
-        .arg(args::param(p::SIGMA))
-        .arg(args::param(p::SCALE).required_if_eq(mech, "laplace"))
+        // σ keeps its default; b is required with --mechanism laplace.
+        .args(args::group(&p::group::NOISE, &[p::SIGMA.spec]))
         .arg(args::param(p::DELTA))
         .arg(args::param(p::TARGET_EPS))
         .arg(args::param(p::FPR))

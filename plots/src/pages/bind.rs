@@ -1,13 +1,11 @@
 //! Bindings between parameters: the checks that involve more than one parameter, and which
 //! controls matter for the current values.
 
-use amp_math::subsampling::Scheme;
-
 use crate::model::sampling::sampling;
 
 use super::View;
-use crate::param as p;
-use crate::params::{Length, Mechanism, ParamSpec, ParamValues, RandomizerKind};
+use crate::param::{self as p, group::GROUPS};
+use crate::params::{ParamSpec, ParamValues};
 
 /// A check that involves several parameters (each one alone is checked by its declaration).
 pub struct Constraint {
@@ -48,54 +46,13 @@ pub fn check_together(values: &ParamValues) -> Result<(), (&'static ParamSpec, S
     CONSTRAINTS.iter().try_for_each(|c| (c.check)(values))
 }
 
-/// Whether a parameter's control matters for the current values: the rate p only for Poisson
-/// sampling, the sizes m and n only for the fixed-size schemes. Hidden controls keep their values.
-///
-/// Where the view shows a mechanism choice (the Rényi DP page), only the chosen mechanism's
-/// parameter is relevant, the rate is q for both schemes, and n only sets m = q·n without
-/// replacement.
+/// Whether a parameter's control matters for the current values: every parameter group the view
+/// shows whole ([`crate::params::Group::applies`]) allows it (its rules hold). Hidden controls
+/// keep their values.
 pub fn is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
-    let shows = |q: &ParamSpec| view.params().iter().any(|s| s.name == q.name);
-    let is = |q: &ParamSpec| spec.name == q.name;
-    if shows(p::MECH.spec) {
-        let mech = values.choice(p::MECH);
-        let scheme = values.choice(p::SCHEME);
-        return if is(p::SIGMA.spec) {
-            mech == Mechanism::Gaussian
-        } else if is(p::SCALE.spec) {
-            mech == Mechanism::Laplace
-        } else if is(p::EPS.spec) {
-            matches!(
-                mech,
-                Mechanism::RandomizedResponse | Mechanism::KaryRandomizedResponse
-            )
-        } else if is(p::K.spec) {
-            mech == Mechanism::KaryRandomizedResponse
-        } else if is(p::Q.spec) && shows(p::FPR.spec) {
-            // The risk page samples noise only; randomized response is accounted without it.
-            matches!(mech, Mechanism::Gaussian | Mechanism::Laplace)
-        } else if is(p::N.spec) {
-            scheme == Scheme::WithoutReplacement
-        } else if is(p::EPOCHS.spec) {
-            values.choice(p::LENGTH) == Length::Epochs
-        } else if is(p::STEPS.spec) {
-            !shows(p::LENGTH.spec) || values.choice(p::LENGTH) == Length::Steps
-        } else {
-            true
-        };
-    }
-    if shows(p::RANDOMIZER.spec) && is(p::K.spec) {
-        return values.choice(p::RANDOMIZER) == RandomizerKind::KRr;
-    }
-    if !shows(p::SCHEME.spec) {
-        return true;
-    }
-    let poisson = values.choice(p::SCHEME) == Scheme::Poisson;
-    if is(p::P.spec) {
-        poisson
-    } else if is(p::M.spec) || is(p::N.spec) {
-        !poisson
-    } else {
-        true
-    }
+    let shown = view.params();
+    GROUPS
+        .iter()
+        .filter(|g| g.applies(shown))
+        .all(|g| g.allows(values, spec, shown))
 }

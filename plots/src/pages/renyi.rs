@@ -12,6 +12,7 @@ use super::{
 use crate::figures::renyi::{at_order, composition, mechanism, setting, step_curve};
 use crate::figures::{ChartError, FigureId};
 use crate::param as p;
+use crate::params;
 use crate::params::ParamValues;
 
 const BASE: ReadoutSpec = ReadoutSpec {
@@ -70,14 +71,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "The base mechanism",
             controls: &[Controls::new(
                 "Base mechanism",
-                &[
-                    p::MECH.spec,
-                    p::SIGMA.spec,
-                    p::SCALE.spec,
-                    p::EPS.spec,
-                    p::K.spec,
-                    p::ALPHA.spec,
-                ],
+                params![p::group::MECHANISM.params, &[p::ALPHA.spec]],
             )],
             results_title: Some("Its curve at α"),
             groups: &[Group::numbers(&[&BASE])],
@@ -89,10 +83,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Workbench(Workbench {
             label: "Subsampling",
-            controls: &[Controls::new(
-                "Sampling",
-                &[p::SCHEME.spec, p::Q.spec, p::N.spec],
-            )],
+            controls: &[Controls::new("Sampling", p::group::RDP_SAMPLING.params)],
             results_title: Some("The subsampled curve at α"),
             groups: &[Group::numbers(&[&AT_ORDER, &UPPER, &LOWER])],
         }),

@@ -19,6 +19,7 @@ use crate::figures::risk::{
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
 use crate::param as p;
+use crate::params;
 use crate::params::ParamValues;
 
 /// Readout: the certified upper bound on the attacker's TPR at the FPR.
@@ -145,15 +146,7 @@ pub static SPEC: PageSpec = PageSpec {
             controls: &[
                 Controls::new(
                     "Mechanism and run",
-                    &[
-                        p::MECH.spec,
-                        p::SIGMA.spec,
-                        p::SCALE.spec,
-                        p::EPS.spec,
-                        p::K.spec,
-                        p::Q.spec,
-                        p::STEPS.spec,
-                    ],
+                    params![p::group::MECHANISM.params, &[p::Q.spec, p::STEPS.spec]],
                 ),
                 Controls::new(
                     "The attacker",

@@ -15,6 +15,7 @@ use crate::figures::shuffle::{local_for_target, table};
 use crate::figures::{ChartError, FigureId};
 use crate::format::display_number;
 use crate::param as p;
+use crate::params;
 use crate::params::ParamValues;
 use crate::probe;
 
@@ -100,12 +101,9 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Your shuffle setting",
             controls: &[Controls::new(
                 "Users and their randomizer",
-                &[
-                    p::EPS0.spec,
-                    p::USERS.spec,
-                    p::DELTA.spec,
-                    p::RANDOMIZER.spec,
-                    p::K.spec,
+                params![
+                    &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec],
+                    p::group::RANDOMIZER.params
                 ],
             )],
             results_title: Some("Central privacy after shuffling"),

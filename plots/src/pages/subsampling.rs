@@ -7,6 +7,7 @@ use super::{Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section
 use crate::figures::{ChartError, FigureId};
 use crate::model::sampling::sampling;
 use crate::param as p;
+use crate::params;
 use crate::params::ParamValues;
 
 const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
@@ -49,14 +50,7 @@ pub static SPEC: PageSpec = PageSpec {
     sections: &[
         Section::Workbench(Workbench {
             label: "Parameters and results",
-            controls: &[Controls::new("Your parameters", &[
-                p::SCHEME.spec,
-                p::EPS.spec,
-                p::DELTA.spec,
-                p::P.spec,
-                p::M.spec,
-                p::N.spec,
-            ]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
+            controls: &[Controls::new("Your parameters", params![&[p::EPS.spec, p::DELTA.spec], p::group::SUBSAMPLING.params]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
             results_title: Some("Results"),
             groups: &[
                 Group::numbers(&[&EPSILON_PRIME, &DELTA_PRIME, &FACTOR, &INCLUSION]),

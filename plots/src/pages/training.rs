@@ -18,6 +18,7 @@ use crate::figures::training::{
 use crate::figures::{batching, ChartError, FigureId};
 use crate::format::short_number;
 use crate::param as p;
+use crate::params;
 use crate::params::{Batching, ChoiceEnum, ParamValues};
 use crate::probe;
 
@@ -153,25 +154,16 @@ pub static SPEC: PageSpec = PageSpec {
                     notes: &[&RUN_SHAPE],
                     ..Controls::new(
                         "Your run",
-                        &[
-                            p::DATASET.spec,
-                            p::BATCH.spec,
-                            p::LENGTH.spec,
-                            p::EPOCHS.spec,
-                            p::STEPS.spec,
-                            p::BATCHING.spec,
+                        params![
+                            &[p::DATASET.spec, p::BATCH.spec],
+                            p::group::LENGTH.params,
+                            &[p::BATCHING.spec]
                         ],
                     )
                 },
                 Controls::new(
                     "Noise and target",
-                    &[
-                        p::MECH.spec,
-                        p::SIGMA.spec,
-                        p::SCALE.spec,
-                        p::DELTA.spec,
-                        p::TARGET_EPS.spec,
-                    ],
+                    params![p::group::NOISE.params, &[p::DELTA.spec, p::TARGET_EPS.spec]],
                 ),
                 Controls {
                     remark: Some(
