@@ -76,7 +76,8 @@ mod subsampling;
 pub mod training;
 mod why;
 
-pub use limits::{group_digits, regime_sentence};
+pub use crate::format::group_digits;
+pub use limits::regime_sentence;
 
 pub use crate::chart::{
     Axis, Band, BoxStat, Chart, ChartError, ChartResult, Heatmap, LegendCorner, Marker, Outline,

@@ -9,8 +9,8 @@ use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{
-    Batching, ChoiceEnum, Count, Domain, Group, Length, Mechanism, Noise, ParamSpec, Pick,
-    RandomizerKind, Real, Rule, Scale, ShowNaive, TradeoffView, Value,
+    Batching, ChoiceEnum, Count, Domain, Group, Length, Mechanism, Noise, ParamSpec, PhaseCount,
+    Pick, RandomizerKind, Real, Rule, Scale, ShowNaive, TradeoffView, Value,
 };
 use std::marker::PhantomData;
 
@@ -712,6 +712,65 @@ declare_params! {
         default: Value::Choice(0),
     };
 
+    /// How many phases the training run has (`phases`): the first is described by the run's own
+    /// controls, each later one by its own batch size, length, sampler and noise.
+    PHASES: Pick<PhaseCount> = ParamSpec {
+        aliases: &[],
+        name: "phases",
+        symbol: "phases",
+        label: "Phases of the run",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "A run can change its noise, batch size, sampler or length part-way (a warm-up, a larger batch at the end); each phase is accounted and the whole run composed.",
+        domain: options::<PhaseCount>(),
+        default: Value::Choice(0),
+    };
+
+    /// Phase 2's batch size (`batch-2`).
+    BATCH_2: Count = BATCH.for_phase("batch-2", "B₂", "Batch size B, phase 2");
+    /// Phase 2's length given in (`length-2`).
+    LENGTH_2: Pick<Length> = LENGTH.for_phase("length-2", "length₂", "Length of phase 2 given");
+    /// Phase 2's epochs (`epochs-2`).
+    EPOCHS_2: Real = EPOCHS.for_phase("epochs-2", "epochs₂", "Epochs, phase 2");
+    /// Phase 2's steps (`steps-2`).
+    STEPS_2: Count = STEPS.for_phase("steps-2", "k₂", "Steps k, phase 2");
+    /// How phase 2 forms its batches (`batching-2`).
+    BATCHING_2: Pick<Batching> = BATCHING.for_phase("batching-2", "batching₂", "How batches are formed, phase 2");
+    /// Phase 2's noise multiplier (`sigma-2`).
+    SIGMA_2: Real = SIGMA.for_phase("sigma-2", "σ₂", "Noise multiplier σ, phase 2");
+    /// Phase 2's Laplace scale (`scale-2`).
+    SCALE_2: Real = SCALE.for_phase("scale-2", "b₂", "Laplace scale b, phase 2");
+
+    /// Phase 3's batch size (`batch-3`).
+    BATCH_3: Count = BATCH.for_phase("batch-3", "B₃", "Batch size B, phase 3");
+    /// Phase 3's length given in (`length-3`).
+    LENGTH_3: Pick<Length> = LENGTH.for_phase("length-3", "length₃", "Length of phase 3 given");
+    /// Phase 3's epochs (`epochs-3`).
+    EPOCHS_3: Real = EPOCHS.for_phase("epochs-3", "epochs₃", "Epochs, phase 3");
+    /// Phase 3's steps (`steps-3`).
+    STEPS_3: Count = STEPS.for_phase("steps-3", "k₃", "Steps k, phase 3");
+    /// How phase 3 forms its batches (`batching-3`).
+    BATCHING_3: Pick<Batching> = BATCHING.for_phase("batching-3", "batching₃", "How batches are formed, phase 3");
+    /// Phase 3's noise multiplier (`sigma-3`).
+    SIGMA_3: Real = SIGMA.for_phase("sigma-3", "σ₃", "Noise multiplier σ, phase 3");
+    /// Phase 3's Laplace scale (`scale-3`).
+    SCALE_3: Real = SCALE.for_phase("scale-3", "b₃", "Laplace scale b, phase 3");
+
+    /// Phase 4's batch size (`batch-4`).
+    BATCH_4: Count = BATCH.for_phase("batch-4", "B₄", "Batch size B, phase 4");
+    /// Phase 4's length given in (`length-4`).
+    LENGTH_4: Pick<Length> = LENGTH.for_phase("length-4", "length₄", "Length of phase 4 given");
+    /// Phase 4's epochs (`epochs-4`).
+    EPOCHS_4: Real = EPOCHS.for_phase("epochs-4", "epochs₄", "Epochs, phase 4");
+    /// Phase 4's steps (`steps-4`).
+    STEPS_4: Count = STEPS.for_phase("steps-4", "k₄", "Steps k, phase 4");
+    /// How phase 4 forms its batches (`batching-4`).
+    BATCHING_4: Pick<Batching> = BATCHING.for_phase("batching-4", "batching₄", "How batches are formed, phase 4");
+    /// Phase 4's noise multiplier (`sigma-4`).
+    SIGMA_4: Real = SIGMA.for_phase("sigma-4", "σ₄", "Noise multiplier σ, phase 4");
+    /// Phase 4's Laplace scale (`scale-4`).
+    SCALE_4: Real = SCALE.for_phase("scale-4", "b₄", "Laplace scale b, phase 4");
+
     /// Local privacy ε₀ (`eps0`).
     EPS0: Real = ParamSpec {
         aliases: &[],
@@ -946,6 +1005,120 @@ pub mod group {
         }],
     };
 
+    /// The controls of phase `n` of a training run: shown while the run has at least n phases,
+    /// each size for its mechanism and the length in the unit chosen.
+    macro_rules! phase_group {
+        ($name:literal, $from:expr, $batch:ident, $length:ident, $epochs:ident, $steps:ident,
+         $batching:ident, $sigma:ident, $scale:ident) => {
+            Group {
+                name: $name,
+                params: &[
+                    super::$batch.spec,
+                    super::$length.spec,
+                    super::$epochs.spec,
+                    super::$steps.spec,
+                    super::$batching.spec,
+                    super::$sigma.spec,
+                    super::$scale.spec,
+                ],
+                rules: &[
+                    Rule {
+                        param: super::$batch.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$length.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$epochs.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$epochs.spec,
+                        when: super::$length.spec,
+                        is: &["epochs"],
+                    },
+                    Rule {
+                        param: super::$steps.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$steps.spec,
+                        when: super::$length.spec,
+                        is: &["steps"],
+                    },
+                    Rule {
+                        param: super::$batching.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$sigma.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$sigma.spec,
+                        when: MECH.spec,
+                        is: &["gaussian"],
+                    },
+                    Rule {
+                        param: super::$scale.spec,
+                        when: PHASES.spec,
+                        is: $from,
+                    },
+                    Rule {
+                        param: super::$scale.spec,
+                        when: MECH.spec,
+                        is: &["laplace"],
+                    },
+                ],
+            }
+        };
+    }
+
+    /// Phase 2 of a training run.
+    pub const PHASE_2: Group = phase_group!(
+        "phase-2",
+        &["2", "3", "4"],
+        BATCH_2,
+        LENGTH_2,
+        EPOCHS_2,
+        STEPS_2,
+        BATCHING_2,
+        SIGMA_2,
+        SCALE_2
+    );
+    /// Phase 3 of a training run.
+    pub const PHASE_3: Group = phase_group!(
+        "phase-3",
+        &["3", "4"],
+        BATCH_3,
+        LENGTH_3,
+        EPOCHS_3,
+        STEPS_3,
+        BATCHING_3,
+        SIGMA_3,
+        SCALE_3
+    );
+    /// Phase 4 of a training run.
+    pub const PHASE_4: Group = phase_group!(
+        "phase-4",
+        &["4"],
+        BATCH_4,
+        LENGTH_4,
+        EPOCHS_4,
+        STEPS_4,
+        BATCHING_4,
+        SIGMA_4,
+        SCALE_4
+    );
+
     /// Every group, for the relevance rules and the tests.
     pub static GROUPS: &[&Group] = &[
         &NOISE,
@@ -955,5 +1128,8 @@ pub mod group {
         &ATTACK_SAMPLING,
         &LENGTH,
         &RANDOMIZER,
+        &PHASE_2,
+        &PHASE_3,
+        &PHASE_4,
     ];
 }

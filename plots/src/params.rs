@@ -15,7 +15,8 @@ pub use crate::param::PARAMS;
 mod choices;
 pub mod groups;
 pub use choices::{
-    Batching, ChoiceEnum, Length, Mechanism, Noise, RandomizerKind, ShowNaive, TradeoffView,
+    Batching, ChoiceEnum, Length, Mechanism, Noise, PhaseCount, RandomizerKind, ShowNaive,
+    TradeoffView,
 };
 pub use groups::{Group, Rule};
 
@@ -115,6 +116,25 @@ pub struct ParamSpec {
     pub domain: Domain,
     /// Default value. A choice parameter's default is its first option (`Value::Choice(0)`).
     pub default: Value,
+}
+
+impl ParamSpec {
+    /// The same parameter for a later phase of a run: another name (URL and flag), symbol and
+    /// label, the same domain, default and help (a const fn, for the declarations).
+    pub const fn for_phase(
+        &self,
+        name: &'static str,
+        symbol: &'static str,
+        label: &'static str,
+    ) -> ParamSpec {
+        ParamSpec {
+            name,
+            aliases: &[],
+            symbol,
+            label,
+            ..*self
+        }
+    }
 }
 
 /// Longest text accepted for one value (a 10 kB query value is rejected, not parsed).

@@ -202,6 +202,7 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
     ) && msg.contains("Rényi DP page"))
         || (values.real(p::DELTA) < 1e-11 && msg.contains("δ of at least 1e-11"))
         || msg.contains("more than this page accounts for")
+        || msg.contains("need a loss grid longer than")
         // Shuffled and balls-in-bins batches: Gaussian noise only, at most 10⁸ steps per epoch.
         || (mech == Mechanism::Laplace && msg.contains("bounds here are for Gaussian noise"))
         || (values.count(p::DATASET) as f64 / values.count(p::BATCH) as f64 > 1e8

@@ -8,7 +8,7 @@ use amp_math::accounting::{
 };
 use amp_math::rdp::Mechanism;
 use amp_math::risk::RiskTarget;
-use amp_plots::figures::{batching, training};
+use amp_plots::model::{batching, training};
 use amp_plots::param as p;
 use amp_plots::params::{Batching, ChoiceEnum};
 use clap::{ArgGroup, ArgMatches, Command};

@@ -3,7 +3,7 @@
 
 use amp_math::accounting::{Event, Sampler};
 use amp_math::rdp::Sampling;
-use amp_plots::figures::renyi::{self, RdpSetting};
+use amp_plots::model::renyi::{self, RdpSetting};
 use amp_plots::param::{self as p, group};
 use amp_plots::params::{ParamValues, Value};
 use clap::{Arg, ArgMatches};

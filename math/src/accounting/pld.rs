@@ -180,18 +180,13 @@ impl PldAccountant {
                     }
                     (EpochSampler::Shuffled, Estimate::Optimistic) => {
                         let step = self.shuffle_step(sigma, up)?;
-                        let pair = reshuffled_lower_pair(
-                            sigma,
-                            steps_per_epoch,
-                            low,
-                            self.epochs.slices,
-                            step,
-                        )?;
+                        let pair =
+                            lower_pair(sigma, steps_per_epoch, low, self.epochs.slices, step)?;
                         (step, pair)
                     }
                     (EpochSampler::BallsInBins, est) => {
                         let g = self.epochs.log_step_for(sigma, steps_per_epoch);
-                        let one = allocation_pld(sigma, steps_per_epoch, g, est)?;
+                        let one = balls_epoch(sigma, steps_per_epoch, g, est)?;
                         let epochs = match est {
                             Estimate::Pessimistic => up,
                             Estimate::Optimistic => low,
@@ -229,18 +224,21 @@ impl PldAccountant {
         count: u64,
         estimate: Estimate,
     ) -> Result<(f64, PldPair), MathError> {
-        let one = |h: f64, est: Estimate| {
-            let h = step_dividing(epsilon, h);
-            randomized_response(epsilon, k, h, est).map(|p| (h, p))
-        };
-        let step = match self.grid {
+        let step = self.rr_step(epsilon, k, count)?;
+        let (h, pair) = rr_release(epsilon, k, step, estimate)?;
+        Ok((h, pair.self_compose(count).map_err(|e| too_fine(e, h))?))
+    }
+
+    /// The grid step (before it is moved to divide ε) for `count` releases of randomized response.
+    fn rr_step(&self, epsilon: f64, k: u64, count: u64) -> Result<f64, MathError> {
+        Ok(match self.grid {
             Grid::Step(h) => h,
             Grid::Budget { buckets, .. } => {
                 let probe = step_dividing(epsilon, (epsilon / 4.0).min(0.05));
-                let (_, up) = one(probe, Estimate::Pessimistic)?;
+                let (_, up) = rr_release(epsilon, k, probe, Estimate::Pessimistic)?;
                 let width = up.composed_span(count) as f64 * probe;
                 let h = step_dividing(epsilon, (width / buckets.max(16) as f64).max(1e-300));
-                let (_, up) = one(h, Estimate::Pessimistic)?;
+                let (_, up) = rr_release(epsilon, k, h, Estimate::Pessimistic)?;
                 if up.composed_span(count) > 4 * buckets {
                     return Err(MathError::Inconsistent {
                         reason: format!(
@@ -252,9 +250,32 @@ impl PldAccountant {
                 }
                 h
             }
-        };
-        let (h, pair) = one(step, estimate)?;
-        Ok((h, pair.self_compose(count)?))
+        })
+    }
+
+    /// One release of a one-release event (no sampler, or Poisson sampling; randomized response
+    /// without sampling), both roundings, on the grid step this accountant uses for `count` of
+    /// them: for sweeps over the count, which compose each count from these pairs (one forward
+    /// transform; [`PldPair::self_compose_many`]). Returns the step and the (pessimistic,
+    /// optimistic) pairs.
+    pub fn release(&self, leaf: &Event, count: u64) -> Result<(f64, PldPair, PldPair), MathError> {
+        leaf.validate()?;
+        if let Some((epsilon, k)) = unsampled_rr(leaf) {
+            let step = self.rr_step(epsilon, k, count)?;
+            let (h, up) = rr_release(epsilon, k, step, Estimate::Pessimistic)?;
+            let (_, lo) = rr_release(epsilon, k, step, Estimate::Optimistic)?;
+            return Ok((h, up, lo));
+        }
+        let parts = Parts::new(self, &[(leaf, count)])?;
+        if !matches!(parts.parts[..], [(Part::Noise(..), _)]) {
+            return Err(MathError::Unsupported {
+                reason: "one release of additive noise or randomized response only".into(),
+            });
+        }
+        let step = self.step_of(&parts)?;
+        let up = parts.pairs(self, step, Estimate::Pessimistic)?;
+        let lo = parts.pairs(self, step, Estimate::Optimistic)?;
+        Ok((step, up[0].0.clone(), lo[0].0.clone()))
     }
 
     /// The grid step of shuffled epochs composed alone (the Gaussian at μ = √E/σ and the lower
@@ -298,6 +319,92 @@ impl PldAccountant {
             }
         }
     }
+}
+
+/// The last few values of an expensive piece of an accounting (a balls-in-bins epoch, a shuffled
+/// run's lower-bound pair), so that the readouts, the attacker's numbers and the figures, which
+/// ask for the same pieces with different grids or targets, compute each once. Not a formula.
+mod memo {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use crate::MathError;
+
+    /// (key, value) pairs, most recent last.
+    pub(super) type Slot<K, V> = RefCell<Vec<(K, Rc<V>)>>;
+
+    /// The value for `key`, made once and remembered (the last four keys).
+    pub(super) fn remembered<K: PartialEq, V>(
+        slot: &'static std::thread::LocalKey<Slot<K, V>>,
+        key: K,
+        make: impl FnOnce() -> Result<V, MathError>,
+    ) -> Result<Rc<V>, MathError> {
+        if let Some(hit) = slot.with(|c| {
+            c.borrow()
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
+        }) {
+            return Ok(hit);
+        }
+        let v = Rc::new(make()?);
+        slot.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= 4 {
+                c.remove(0);
+            }
+            c.push((key, v.clone()));
+        });
+        Ok(v)
+    }
+}
+
+/// [`reshuffled_lower_pair`], remembered.
+fn lower_pair(
+    sigma: f64,
+    steps_per_epoch: u64,
+    epochs: u64,
+    slices: usize,
+    step: f64,
+) -> Result<PldPair, MathError> {
+    type Key = (u64, u64, u64, usize, u64);
+    thread_local! {
+        static SLOT: memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let key = (
+        sigma.to_bits(),
+        steps_per_epoch,
+        epochs,
+        slices,
+        step.to_bits(),
+    );
+    memo::remembered(&SLOT, key, || {
+        reshuffled_lower_pair(sigma, steps_per_epoch, epochs, slices, step)
+    })
+    .map(|p| (*p).clone())
+}
+
+/// [`allocation_pld`] of one epoch, remembered.
+fn balls_epoch(
+    sigma: f64,
+    steps_per_epoch: u64,
+    log_step: f64,
+    estimate: Estimate,
+) -> Result<PldPair, MathError> {
+    type Key = (u64, u64, u64, Estimate);
+    thread_local! {
+        static SLOT: memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let key = (
+        sigma.to_bits(),
+        steps_per_epoch,
+        log_step.to_bits(),
+        estimate,
+    );
+    memo::remembered(&SLOT, key, || {
+        allocation_pld(sigma, steps_per_epoch, log_step, estimate)
+    })
+    .map(|p| (*p).clone())
 }
 
 /// The pessimistic PLD of E shuffled epochs: the Gaussian mechanism at μ = √E/σ (sensitivity 1),
@@ -420,10 +527,9 @@ impl Parts {
                     }
                     Part::Shuffled(sigma, t, up, low) => match estimate {
                         Estimate::Pessimistic => (shuffle_upper(*sigma, *up, step)?, 1),
-                        Estimate::Optimistic => (
-                            reshuffled_lower_pair(*sigma, *t, *low, acc.epochs.slices, step)?,
-                            1,
-                        ),
+                        Estimate::Optimistic => {
+                            (lower_pair(*sigma, *t, *low, acc.epochs.slices, step)?, 1)
+                        }
                     },
                     Part::Balls(atoms, up, low) => match estimate {
                         Estimate::Pessimistic => (atoms.0.pld(step), *up),
@@ -494,9 +600,8 @@ impl Accountant for PldAccountant {
         if let Some((sigma, t, up, low)) = lone_shuffle(event) {
             event.validate()?;
             let upper = deterministic_epsilon(sigma, up, Neighbours::ZeroOut, delta)?;
-            let lower =
-                reshuffled_lower_pair(sigma, t, low, self.epochs.slices, self.epochs.lower_step)?
-                    .epsilon_for_delta(delta)?;
+            let lower = lower_pair(sigma, t, low, self.epochs.slices, self.epochs.lower_step)?
+                .epsilon_for_delta(delta)?;
             return Ok(Bounds {
                 upper,
                 lower: Some(lower.min(upper)),
@@ -519,9 +624,8 @@ impl Accountant for PldAccountant {
         if let Some((sigma, t, up, low)) = lone_shuffle(event) {
             event.validate()?;
             let upper = deterministic_delta(sigma, up, Neighbours::ZeroOut, epsilon)?;
-            let lower =
-                reshuffled_lower_pair(sigma, t, low, self.epochs.slices, self.epochs.lower_step)?
-                    .delta_for_epsilon(epsilon);
+            let lower = lower_pair(sigma, t, low, self.epochs.slices, self.epochs.lower_step)?
+                .delta_for_epsilon(epsilon);
             return Ok(Bounds {
                 upper,
                 lower: Some(lower.min(upper)),
@@ -550,6 +654,18 @@ impl Accountant for PldAccountant {
             Target::Risk(r) => r.risk(&upper),
         }
     }
+}
+
+/// k-ary randomized response at ε on a grid step moved to divide ε (so its PLD is exact): the
+/// step used and the pair.
+fn rr_release(
+    epsilon: f64,
+    k: u64,
+    step: f64,
+    estimate: Estimate,
+) -> Result<(f64, PldPair), MathError> {
+    let h = step_dividing(epsilon, step);
+    randomized_response(epsilon, k, h, estimate).map(|p| (h, p))
 }
 
 /// (ε, k) of k-ary randomized response on every record (no sampler, or Poisson sampling at

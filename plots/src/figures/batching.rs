@@ -10,426 +10,24 @@
 //! not a whole number of epochs is rounded up for the upper bounds and down (to at least one) for
 //! the lower bounds, so the band still holds the truth.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use amp_math::batching::{
-    allocation_pld, deterministic_epsilon, deterministic_mu, reshuffled_lower_epsilon,
-    reshuffled_lower_epsilon_at, reshuffled_lower_pair, Neighbours,
-};
-use amp_math::pld::{Estimate, PldPair};
-use amp_math::Relation;
+use amp_math::accounting::{calibrate, Search};
+use amp_math::batching::{deterministic_epsilon, reshuffled_lower_epsilon_at, Neighbours};
+use amp_math::pld::{self, Estimate, Noise};
 
 use super::group_digits;
-use super::training::{cached_band, setting, Training};
 use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;
+use crate::model::batching::{allocation_plds, epochs, gaussian_sigma, log_step_within};
+use crate::model::training::{setting, CALIBRATION, FIGURE};
 use crate::param as p;
-use crate::params::Batching;
 use crate::params::ParamValues;
-use amp_math::pld;
 
-/// The relation the three samplers are compared on.
-pub const RELATION: Relation = Relation::ZeroOut;
-
-/// The log-grid step of the balls-in-bins sums while the controls move, and once they rest: the
-/// bracket of one epoch is about g·log₂T wide in the loss.
-pub const QUICK_LOG_STEP: f64 = 8e-3;
-/// See [`QUICK_LOG_STEP`].
-pub const FINE_LOG_STEP: f64 = 1e-3;
 /// The log-grid step of `batching-comparison`'s balls-in-bins bands (before its work budget).
 const COMPARISON_LOG_STEP: f64 = 4e-3;
-/// The Poisson accountant's budget for a calibration to a target (the training page's refined one).
-const FINE_BUCKETS: usize = super::training::FINE;
-/// Work budget of one balls-in-bins PLD (`amp_math::batching::allocation_work`; about a second
-/// natively): a small σ or many steps per epoch coarsen the grid to stay within it.
-pub const WORK_BUDGET: f64 = 1.2e9;
-
-/// The log-grid step used for balls in bins: the requested one, coarsened to the work budget.
-/// The requested step is divided by σ when σ > 1 (the loss, and so the rounding it can bear,
-/// shrinks as the noise grows).
-pub fn log_step_for(sigma: f64, steps_per_epoch: u64, requested: f64) -> f64 {
-    log_step_within(sigma, steps_per_epoch, requested, WORK_BUDGET)
-}
-
-/// [`log_step_for`] within another work budget.
-pub fn log_step_within(sigma: f64, steps_per_epoch: u64, requested: f64, budget: f64) -> f64 {
-    let wanted = requested / sigma.max(1.0);
-    amp_math::batching::affordable_log_step(sigma, steps_per_epoch, wanted, budget).max(1e-5)
-}
-
 /// Work budget of the balls-in-bins PLD of the comparison figure.
 const COMPARISON_BUDGET: f64 = 2e8;
-
 /// Work budget of each balls-in-bins evaluation inside the noise figure's calibrations.
 const NOISE_FIGURE_BUDGET: f64 = 1e7;
-
-/// A band: the exact ε at δ lies in [lower, upper]; `upper` is certified.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Band {
-    /// Lower bound on ε.
-    pub lower: f64,
-    /// Certified upper bound on ε.
-    pub upper: f64,
-}
-
-/// The shape of the reader's run as the shuffle and balls-in-bins analyses see it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Epochs {
-    /// Steps per epoch T.
-    pub steps_per_epoch: u64,
-    /// Whole epochs for the upper bounds (rounded up).
-    pub upper: u64,
-    /// Whole epochs for the lower bounds (rounded down, at least 1).
-    pub lower: u64,
-}
-
-/// Noise multiplier of the run, or why these samplers are not accounted for it.
-pub fn gaussian_sigma(t: &Training) -> Result<f64, String> {
-    match t.noise {
-        amp_math::pld::Noise::Gaussian(s) => Ok(s),
-        amp_math::pld::Noise::Laplace(_) => Err(
-            "the shuffle and balls-in-bins bounds here are for Gaussian noise (DP-SGD); \
-             choose the Gaussian mechanism"
-                .into(),
-        ),
-    }
-}
-
-/// T and the whole epochs of the run (see the module notes).
-pub fn epochs(t: &Training) -> Epochs {
-    let steps_per_epoch = ((t.dataset as f64 / t.batch as f64).round() as u64).max(1);
-    // Epochs as the reader gave them (the page's steps are rounded from them), else steps / T;
-    // within 1% of a whole number counts as that number.
-    let mut e = if t.by_epochs {
-        t.epochs()
-    } else {
-        t.steps as f64 / steps_per_epoch as f64
-    };
-    if (e - e.round()).abs() <= 0.01 * e.round() {
-        e = e.round();
-    }
-    Epochs {
-        steps_per_epoch,
-        upper: (e.ceil() as u64).max(1),
-        lower: (e.floor() as u64).max(1),
-    }
-}
-
-/// Slices of the largest batch sum and loss-grid step of the reshuffled lower bound once the
-/// controls rest (as [`amp_math::batching::reshuffled_lower_epsilon`]).
-const LOWER_SLICES: usize = 20_000;
-/// See [`LOWER_SLICES`].
-const LOWER_STEP: f64 = 1e-4;
-/// The same while a control moves: a tenth of the slices on a ten times coarser grid (about ten
-/// times faster; still a valid, slightly weaker, lower bound).
-const QUICK_LOWER: (usize, f64) = (2_000, 1e-3);
-
-/// (slices, grid step) of the shuffle lower bound, quick or refined.
-fn lower_grid(quick: bool) -> (usize, f64) {
-    if quick {
-        QUICK_LOWER
-    } else {
-        (LOWER_SLICES, LOWER_STEP)
-    }
-}
-
-/// The last few (key, value) pairs of one expensive function.
-type Memo<K, V> = RefCell<Vec<(K, Rc<V>)>>;
-
-/// Remembers the last few values of an expensive function of a key (the readouts, the attacker
-/// numbers and the CLI ask for the same ones).
-fn remembered<K: PartialEq + Copy + 'static, V: 'static>(
-    cache: &'static std::thread::LocalKey<Memo<K, V>>,
-    key: K,
-    make: impl FnOnce() -> Result<V, String>,
-) -> Result<Rc<V>, String> {
-    if let Some(hit) = cache.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-    }) {
-        return Ok(hit);
-    }
-    let v = Rc::new(make()?);
-    cache.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= 4 {
-            c.remove(0);
-        }
-        c.push((key, v.clone()));
-    });
-    Ok(v)
-}
-
-/// Reshuffled shuffling's lower-bound PLDs (Chua et al.'s pair through the largest batch sum,
-/// composed over the rounded-down epochs) with `slices` slices on a loss grid of step `step`,
-/// remembered.
-pub fn shuffle_lower_pair(
-    sigma: f64,
-    e: Epochs,
-    slices: usize,
-    step: f64,
-) -> Result<Rc<PldPair>, String> {
-    type Entry = ((u64, u64, u64, usize, u64), Rc<PldPair>);
-    thread_local! {
-        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-    }
-    let key = (
-        sigma.to_bits(),
-        e.steps_per_epoch,
-        e.lower,
-        slices,
-        step.to_bits(),
-    );
-    remembered(&CACHE, key, || {
-        reshuffled_lower_pair(sigma, e.steps_per_epoch, e.lower, slices, step)
-            .map_err(|x| x.to_string())
-    })
-}
-
-/// Shuffled fixed-size batches, reshuffled every epoch: the deterministic-batches upper bound
-/// (analytic Gaussian at μ = √E/σ) and Chua et al.'s reshuffled lower bound (`quick`: on the
-/// coarser grid used while a control moves).
-pub fn shuffle_band(sigma: f64, e: Epochs, delta: f64, quick: bool) -> Result<Band, String> {
-    let upper = deterministic_epsilon(sigma, e.upper, Neighbours::ZeroOut, delta)
-        .map_err(|x| x.to_string())?;
-    let (slices, step) = lower_grid(quick);
-    let lower = shuffle_lower_pair(sigma, e, slices, step)?
-        .epsilon_for_delta(delta)
-        .map_err(|x| x.to_string())?;
-    Ok(Band {
-        lower: lower.min(upper),
-        upper,
-    })
-}
-
-/// One epoch of balls-in-bins as (pessimistic, optimistic) PLDs, remembered for the last few
-/// settings (the readouts and the figures ask for the same ones).
-pub fn allocation_plds(
-    sigma: f64,
-    steps_per_epoch: u64,
-    log_step: f64,
-) -> Result<Rc<(PldPair, PldPair)>, String> {
-    type Entry = ((u64, u64, u64), Rc<(PldPair, PldPair)>);
-    thread_local! {
-        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-    }
-    let key = (sigma.to_bits(), steps_per_epoch, log_step.to_bits());
-    remembered(&CACHE, key, || {
-        let up = allocation_pld(sigma, steps_per_epoch, log_step, Estimate::Pessimistic)
-            .map_err(|x| x.to_string())?;
-        let lo = allocation_pld(sigma, steps_per_epoch, log_step, Estimate::Optimistic)
-            .map_err(|x| x.to_string())?;
-        Ok((up, lo))
-    })
-}
-
-/// Balls in bins over the whole run as (pessimistic PLDs composed over the rounded-up epochs,
-/// optimistic ones over the rounded-down epochs), remembered. `log_step` as given (already
-/// through [`log_step_for`]).
-pub fn balls_pairs(sigma: f64, e: Epochs, log_step: f64) -> Result<Rc<(PldPair, PldPair)>, String> {
-    type Entry = ((u64, u64, u64, u64, u64), Rc<(PldPair, PldPair)>);
-    thread_local! {
-        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-    }
-    let key = (
-        sigma.to_bits(),
-        e.steps_per_epoch,
-        log_step.to_bits(),
-        e.upper,
-        e.lower,
-    );
-    remembered(&CACHE, key, || {
-        let one = allocation_plds(sigma, e.steps_per_epoch, log_step)?;
-        let over = |pld: &PldPair, epochs: u64| -> Result<PldPair, String> {
-            if epochs == 1 {
-                Ok(pld.clone())
-            } else {
-                pld.self_compose(epochs).map_err(|x| x.to_string())
-            }
-        };
-        Ok((over(&one.0, e.upper)?, over(&one.1, e.lower)?))
-    })
-}
-
-/// ε at δ of one epoch's PLD composed over `epochs` epochs.
-fn epsilon_after(pld: &PldPair, epochs: u64, delta: f64) -> Result<f64, String> {
-    let eps = if epochs == 1 {
-        pld.epsilon_for_delta(delta)
-    } else {
-        pld.self_compose(epochs)
-            .and_then(|all| all.epsilon_for_delta(delta))
-    };
-    eps.map_err(|x| x.to_string())
-}
-
-/// Balls-in-bins: the exact pair's PLD bracketed by rounding up and down, composed over the epochs
-/// (the upper bound at the rounded-up count, the lower at the rounded-down one).
-pub fn balls_band(sigma: f64, e: Epochs, delta: f64, log_step: f64) -> Result<Band, String> {
-    let log_step = log_step_for(sigma, e.steps_per_epoch, log_step);
-    let pairs = balls_pairs(sigma, e, log_step)?;
-    let upper = pairs
-        .0
-        .epsilon_for_delta(delta)
-        .map_err(|x| x.to_string())?;
-    let lower = pairs
-        .1
-        .epsilon_for_delta(delta)
-        .map_err(|x| x.to_string())?;
-    Ok(Band {
-        lower: lower.min(upper),
-        upper,
-    })
-}
-
-/// The membership attacker against the reader's loop as its sampler forms batches: the
-/// certified (upper) and the reachable (lower) PLDs of the whole run, zero-out. Poisson: the
-/// training page's composed band. Shuffle: upper, the Gaussian mechanism at μ = √E/σ (every
-/// fixed order gives exactly this trade-off, and a shuffled run is a mixture of fixed orders
-/// chosen independently of the data), discretised pessimistically; lower, Chua et al.'s pair
-/// through the largest batch sum ([`shuffle_lower_pair`]). Balls in bins: [`balls_pairs`].
-pub fn attack_pairs(
-    batching: Batching,
-    t: &Training,
-    buckets: usize,
-    log_step: f64,
-    quick: bool,
-) -> Result<(f64, PldPair, PldPair), String> {
-    match batching {
-        Batching::Poisson => {
-            let band = cached_band(t, buckets)?;
-            Ok((band.step, band.upper.clone(), band.lower.clone()))
-        }
-        Batching::Shuffle => {
-            let sigma = gaussian_sigma(t)?;
-            let e = epochs(t);
-            let mu =
-                deterministic_mu(sigma, e.upper, Neighbours::ZeroOut).map_err(|x| x.to_string())?;
-            // One grid for both (the trade-off needs it): the lower bound's own step unless the
-            // Gaussian's loss range needs a coarser one within the budget.
-            let (slices, lower_step) = lower_grid(quick);
-            let noise = pld::Noise::Gaussian(1.0 / mu);
-            let step = pld::step_for_budget(noise, 1.0, 1, buckets)
-                .map_err(|x| x.to_string())?
-                .max(lower_step);
-            let upper = pld::poisson_gaussian(1.0 / mu, 1.0, step, Estimate::Pessimistic)
-                .map_err(|x| x.to_string())?;
-            let lower = shuffle_lower_pair(sigma, e, slices, step)?;
-            Ok((step, upper, (*lower).clone()))
-        }
-        Batching::BallsInBins => {
-            let sigma = gaussian_sigma(t)?;
-            let e = epochs(t);
-            let g = log_step_for(sigma, e.steps_per_epoch, log_step);
-            let pairs = balls_pairs(sigma, e, g)?;
-            Ok((pairs.0.remove.step, pairs.0.clone(), pairs.1.clone()))
-        }
-    }
-}
-
-/// Poisson sampling at q = B/|x| for the run's steps, from the training page's composed band.
-pub fn poisson_band(t: &Training, buckets: usize) -> Result<Band, String> {
-    let band = cached_band(t, buckets)?;
-    let (upper, lower) = band.epsilon(t.delta).map_err(|x| x.to_string())?;
-    Ok(Band { lower, upper })
-}
-
-/// The band of the sampler the reader's loop uses.
-/// `quick`: the shuffle lower bound on the coarser grid used while a control moves (the others
-/// follow `buckets` and `log_step`).
-pub fn band_for(
-    batching: Batching,
-    t: &Training,
-    buckets: usize,
-    log_step: f64,
-    quick: bool,
-) -> Result<Band, String> {
-    match batching {
-        Batching::Poisson => poisson_band(t, buckets),
-        Batching::Shuffle => shuffle_band(gaussian_sigma(t)?, epochs(t), t.delta, quick),
-        Batching::BallsInBins => balls_band(gaussian_sigma(t)?, epochs(t), t.delta, log_step),
-    }
-}
-
-/// How each sampler's numbers are obtained (the `method` of the CLI's JSON).
-pub fn method(batching: Batching) -> &'static str {
-    match batching {
-        Batching::Poisson => {
-            "privacy loss distribution of the Poisson-subsampled Gaussian, composed by FFT (pessimistic and optimistic grids)"
-        }
-        Batching::Shuffle => {
-            "upper: each example in one batch per epoch, E Gaussian steps composed exactly (analytic Gaussian, mu = sqrt(E)/sigma); lower: Chua et al. 2024 pair through the largest batch sum, composed over reshuffled epochs"
-        }
-        Batching::BallsInBins => {
-            "PLD of the balls-in-bins pair (Chua et al. 2025; Feldman & Shenfeld 2025), sums rounded up and down on a geometric grid, composed over epochs"
-        }
-    }
-}
-
-/// A copyable privacy statement of a shuffled or balls-in-bins run (Gaussian noise), quoting its
-/// own band (never the Poisson number).
-pub fn statement(
-    t: &Training,
-    batching: Batching,
-    band: &Band,
-    log_step: f64,
-) -> Result<String, String> {
-    let sigma = gaussian_sigma(t)?;
-    let e = epochs(t);
-    let (sampler, how) = match batching {
-        Batching::Poisson => {
-            return Err("internal: the Poisson statement is the training page's".into())
-        }
-        Batching::Shuffle => (
-            format!(
-                "shuffling the data every epoch and cutting it into {} batches of {} examples",
-                group_digits(e.steps_per_epoch),
-                group_digits(t.batch)
-            ),
-            "from composing the Gaussian mechanism over the epochs, valid for any order of the \
-             batches; the lower bound is the test of Chua et al. (2024) on reshuffled epochs"
-                .to_string(),
-        ),
-        Batching::BallsInBins => (
-            format!(
-                "placing each example in one of {} steps of every epoch uniformly at random \
-                 (batches of {} examples on average)",
-                group_digits(e.steps_per_epoch),
-                group_digits(t.batch)
-            ),
-            format!(
-                "from the privacy loss distribution of the balls-in-bins pair (Chua et al. 2025), \
-                 computed with sums rounded up and down (log-grid step {})",
-                short_number(log_step_for(sigma, e.steps_per_epoch, log_step), 2)
-            ),
-        ),
-    };
-    let length = if e.upper == e.lower {
-        format!("{} epochs", group_digits(e.upper))
-    } else {
-        format!(
-            "{} steps (between {} and {} epochs)",
-            group_digits(t.steps),
-            group_digits(e.lower),
-            group_digits(e.upper)
-        )
-    };
-    Ok(format!(
-        "Training with DP-SGD on {} examples, {sampler}, with Gaussian noise of standard deviation \
-         {}·C added to the sum of per-example gradients clipped to L2 norm C, for {length}, \
-         satisfies (ε, δ)-differential privacy with ε = {} and δ = {}, for datasets that differ in \
-         one example whose gradient is replaced by zero (replacing it by another example doubles \
-         the sensitivity). The ε is a certified upper bound {how}; the exact ε of this training \
-         loop is at least {}.",
-        group_digits(t.dataset),
-        short_number(sigma, 4),
-        short_number(band.upper, 4),
-        short_number(t.delta, 3),
-        short_number(band.lower, 4),
-    ))
-}
 
 /// Whole epochs drawn by `batching-comparison`: up to 12 counts from 1 to twice the reader's
 /// (at least 4), equally spaced and distinct.
@@ -453,7 +51,7 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
     // Poisson: one PLD, composed for every count's steps at once.
     let ks: Vec<u64> = counts.iter().map(|&c| c * tt).collect();
     let k_max = *ks.last().unwrap_or(&1);
-    let h = pld::step_for_budget(t.noise, t.q, k_max, super::training::FIGURE)?;
+    let h = pld::step_for_budget(t.noise, t.q, k_max, FIGURE)?;
     let many = |est| {
         t.noise
             .poisson(t.q, h, est)
@@ -595,40 +193,12 @@ fn sigma_for(
     lo: f64,
     hi: f64,
 ) -> Option<f64> {
-    sigma_within(eps, target, lo, hi, 0.01)
-}
-
-/// [`sigma_for`] to relative accuracy `rel` (the σ returned meets the target; σ/(1 + rel) may not).
-fn sigma_within(
-    eps: impl Fn(f64) -> Result<f64, String>,
-    target: f64,
-    lo: f64,
-    hi: f64,
-    rel: f64,
-) -> Option<f64> {
-    let fits = |s: f64| eps(s).map(|e| e <= target).unwrap_or(false);
-    let (mut lo, mut hi) = (lo.max(0.1), hi.min(1000.0));
-    if !fits(hi) {
-        (lo, hi) = (hi, 1000.0);
-        if !fits(hi) {
-            return None;
-        }
-    }
-    if fits(lo) {
-        (lo, hi) = (0.1, lo);
-        if fits(lo) {
-            return Some(lo);
-        }
-    }
-    while hi / lo > 1.0 + rel {
-        let mid = (lo * hi).sqrt();
-        if fits(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Some(hi)
+    calibrate(
+        |s| eps(s).map_err(|reason| amp_math::MathError::NoSolution { reason }),
+        target,
+        Search::Bisection { lo, hi, rel: 0.01 },
+    )
+    .ok()
 }
 
 /// `batching-noise`: the noise multiplier σ each sampler needs for the reader's target ε at δ,
@@ -669,8 +239,8 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         let (lo, hi) = shuffle.map_or((0.1, 1000.0), |s| (s / 30.0, s * 1.5));
         let poisson = sigma_for(
             |s| {
-                let noise = amp_math::pld::Noise::Gaussian(s);
-                let h = pld::step_for_budget(noise, q, steps, super::training::CALIBRATION)
+                let noise = Noise::Gaussian(s);
+                let h = pld::step_for_budget(noise, q, steps, CALIBRATION)
                     .map_err(|x| x.to_string())?;
                 noise
                     .upper_epsilon(q, steps, t.delta, h)
@@ -696,9 +266,19 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         let balls = sigma_for(
             |s| {
                 let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
-                let up = allocation_pld(s, steps_per_epoch, g, Estimate::Pessimistic)
-                    .map_err(|x| x.to_string())?;
-                epsilon_after(&up, e.upper, t.delta)
+                let up = amp_math::batching::allocation_pld(
+                    s,
+                    steps_per_epoch,
+                    g,
+                    Estimate::Pessimistic,
+                )
+                .map_err(|x| x.to_string())?;
+                let all = if e.upper == 1 {
+                    up
+                } else {
+                    up.self_compose(e.upper).map_err(|x| x.to_string())?
+                };
+                all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
             },
             target,
             b_lo,
@@ -714,9 +294,10 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         }
     }
     let all: Vec<f64> = lines.iter().flatten().map(|p| p.1).collect();
-    if all.is_empty() {
+    // A line needs two batch sizes to be drawn; a lone point is no curve.
+    if lines.iter().all(|l| l.len() < 2) {
         return Err(ChartError::NotApplicable(format!(
-            "no σ up to 1,000 reaches ε = {} here",
+            "no σ up to 1,000 reaches ε = {} at more than one batch size here",
             short_number(target, 3)
         )));
     }
@@ -762,57 +343,4 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         label: format!("you: σ = {}", short_number(gaussian_sigma(&t)?, 3)),
     });
     Ok(c)
-}
-
-/// The noise multiplier for a target ε at δ with a sampler, for the run's |x|, B and length:
-/// (σ whose certified upper bound meets the target, σ below which the sampler's lower bound
-/// already exceeds it, if known), each to relative accuracy `rel` between 0.1 and 1,000. Balls in
-/// bins at the log-grid step the readouts use for each σ.
-pub fn sigma_for_target(
-    batching: Batching,
-    t: &Training,
-    target: f64,
-    log_step: f64,
-    rel: f64,
-) -> Result<(f64, Option<f64>), String> {
-    let e = epochs(t);
-    let tt = e.steps_per_epoch;
-    let delta = t.delta;
-    let det = |s: f64| {
-        deterministic_epsilon(s, e.upper, Neighbours::ZeroOut, delta).map_err(|x| x.to_string())
-    };
-    let none = || format!("no σ between 0.1 and 1,000 meets ε ≤ {target}");
-    // Fixed batches bound every sampler here from above except Poisson; bracket around them.
-    let fixed = sigma_within(det, target, 0.1, 1000.0, rel).ok_or_else(none)?;
-    let (lo, hi) = (fixed / 30.0, fixed * 1.5);
-    match batching {
-        Batching::Poisson => {
-            let s = super::training::calibrate(t, t.q, t.steps, target, FINE_BUCKETS, rel)?;
-            Ok((s, None))
-        }
-        Batching::Shuffle => {
-            let needs = sigma_within(
-                |s| reshuffled_lower_epsilon(s, tt, e.lower, delta).map_err(|x| x.to_string()),
-                target,
-                lo,
-                hi,
-                rel,
-            );
-            Ok((fixed, needs))
-        }
-        Batching::BallsInBins => {
-            let at = |s: f64, upper: bool| -> Result<f64, String> {
-                let plds = allocation_plds(s, tt, log_step_for(s, tt, log_step))?;
-                let (pld, k) = if upper {
-                    (&plds.0, e.upper)
-                } else {
-                    (&plds.1, e.lower)
-                };
-                epsilon_after(pld, k, delta)
-            };
-            let enough = sigma_within(|s| at(s, true), target, lo, hi, rel).ok_or_else(none)?;
-            let needs = sigma_within(|s| at(s, false), target, lo, enough, rel);
-            Ok((enough, needs))
-        }
-    }
 }

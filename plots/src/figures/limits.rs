@@ -11,7 +11,7 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, Heatmap, LegendCorner, Marker, Outline,
     Role, Series,
 };
-use crate::format::short_number;
+use crate::format::{group_digits, short_number};
 use crate::param as p;
 use crate::params::ParamValues;
 
@@ -568,19 +568,6 @@ pub fn regime_sentence(
         fixed2(r.noise_factor),
         fixed2(r.noise_factor_bound)
     )
-}
-
-/// 60000 → "60,000".
-pub fn group_digits(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 fn fixed2(x: f64) -> String {

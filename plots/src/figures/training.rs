@@ -1,302 +1,36 @@
-//! Figures and readouts of the training page: tight (ε, δ) accounting of DP-SGD with privacy loss
-//! distributions ([`amp_math::pld`]), beside Rényi DP, for Poisson-sampled batches under
-//! add/remove-one-example neighbours (seed 001's machine-learning regime; issue 6).
-//!
-//! Cost is bounded by a budget of FFT buckets per composition rather than by a fixed grid step
-//! ([`pld::step_for_budget`]): what follows a slider uses [`QUICK`], the numbers shown once the
-//! controls rest use [`FINE`]. A coarser grid never makes the upper bound invalid, only the band
-//! between the two bounds wider, and the band is always shown.
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! Figures of the training page: ε against the run's length, its privacy profile, the noise a
+//! target needs, and seed 001's noise ratio for the Gaussian mechanism, from the model
+//! ([`crate::model::training`]). A run of phases is drawn whole where the figure is about the run
+//! (its length, its profile); the sweeps over the batch size or the rate are about its first
+//! phase and say so.
 
 use amp_math::limits::noise_ratio;
 use amp_math::pld::{self, Estimate, Noise};
-use amp_math::rdp::{
-    self, epsilon_for_delta_over_steps, Conversion, Converted, Curve, Mechanism, Sampling,
-};
+use amp_math::rdp::{self, epsilon_for_delta_over_steps, Conversion};
 
-use super::renyi::{drawn_rdp_delta, step_curve, RdpSetting};
+use amp_math::accounting::{EpochSettings, RdpAccountant};
+
 use super::{
     group_digits, log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner,
     Marker, Role, Series,
 };
 use crate::format::short_number;
+use crate::model::renyi::{drawn_rdp_delta, step_curve};
+use crate::model::run::steps_for_epochs;
+use crate::model::training::{
+    accountant, cached_band, calibrate_at, rdp_epsilon, setting, Training, CALIBRATION, FIGURE,
+    MAX_STEPS, QUICK,
+};
 use crate::param as p;
-use crate::params::{Batching, Length, Mechanism as MechanismChoice, ParamValues};
-
-/// FFT buckets per composition for numbers that follow a slider (about 10 ms natively). Budgets
-/// are 90% of a power of two, so that the Chernoff window's slack does not double the transform.
-pub const QUICK: usize = 29_500;
-/// FFT buckets per composition for the refined numbers (grid step about [`pld::DEFAULT_STEP`]
-/// for DP-SGD runs of about 2,000–10,000 steps at ε ≈ 7; finer for smaller ε).
-pub const FINE: usize = 236_000;
-/// Budget per composition in the ε-against-epochs figure (one forward transform, one inverse per
-/// point).
-pub(crate) const FIGURE: usize = 14_700;
-/// Budget per evaluation inside a calibration for a figure (many evaluations per point).
-pub(crate) const CALIBRATION: usize = 1_840;
-/// Most steps the page accounts for.
-pub const MAX_STEPS: u64 = 1_000_000_000;
-
-/// The reader's training run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Training {
-    /// The noise added to the clipped gradient sum (sensitivity 1).
-    pub noise: Noise,
-    /// Sampling rate q = B/|x|.
-    pub q: f64,
-    /// Steps k.
-    pub steps: u64,
-    /// δ.
-    pub delta: f64,
-    /// |x|.
-    pub dataset: u64,
-    /// B (expected batch size).
-    pub batch: u64,
-    /// Whether the length was given in epochs (else in steps).
-    pub by_epochs: bool,
-    /// How the loop forms its batches (the tight PLD numbers are for Poisson sampling; the other
-    /// samplers have their own bands, `figures::batching`).
-    pub batching: Batching,
-}
-
-impl Training {
-    /// Epochs the steps make: k·q.
-    pub fn epochs(&self) -> f64 {
-        self.steps as f64 * self.q
-    }
-
-    /// The Rényi DP view of the same mechanism.
-    pub fn rdp_setting(&self) -> RdpSetting {
-        RdpSetting {
-            mech: mechanism(self.noise),
-            sampling: Sampling::Poisson { q: self.q },
-            sizes: None,
-        }
-    }
-
-    /// The noise in words: "Gaussian noise, σ = 1.1".
-    pub fn noise_label(&self) -> String {
-        match self.noise {
-            Noise::Gaussian(s) => format!("Gaussian noise, σ = {}", short_number(s, 4)),
-            Noise::Laplace(b) => format!("Laplace noise, b = {}", short_number(b, 4)),
-        }
-    }
-}
-
-fn mechanism(noise: Noise) -> Mechanism {
-    match noise {
-        Noise::Gaussian(sigma) => Mechanism::Gaussian { sigma },
-        Noise::Laplace(scale) => Mechanism::Laplace { scale },
-    }
-}
-
-/// Steps of `epochs` passes at rate q: epochs/q rounded, at least 1.
-pub fn steps_for_epochs(epochs: f64, q: f64) -> u64 {
-    (epochs / q).round().clamp(1.0, u64::MAX as f64) as u64
-}
-
-/// The reader's run, or why it cannot be accounted for.
-pub fn setting(values: &ParamValues) -> Result<Training, String> {
-    let noise = match values.choice(p::MECH) {
-        MechanismChoice::Gaussian => Noise::Gaussian(values.real(p::SIGMA)),
-        MechanismChoice::Laplace => Noise::Laplace(values.real(p::SCALE)),
-        MechanismChoice::RandomizedResponse | MechanismChoice::KaryRandomizedResponse => {
-            return Err(
-                "DP-SGD adds Gaussian or Laplace noise to the clipped gradients; \
-                 randomized response is on the Rényi DP page"
-                    .into(),
-            )
-        }
-    };
-    let (dataset, batch) = (values.count(p::DATASET), values.count(p::BATCH));
-    let q = batch as f64 / dataset as f64;
-    let by_epochs = values.choice(p::LENGTH) == Length::Epochs;
-    let steps = if by_epochs {
-        steps_for_epochs(values.real(p::EPOCHS), q)
-    } else {
-        values.count(p::STEPS)
-    };
-    if steps > MAX_STEPS {
-        return Err(format!(
-            "{} steps is more than this page accounts for (at most {})",
-            group_digits(steps),
-            group_digits(MAX_STEPS)
-        ));
-    }
-    let delta = values.real(p::DELTA);
-    if delta < 1e-11 {
-        return Err("the tight accountant needs δ of at least 1e-11".into());
-    }
-    Ok(Training {
-        noise,
-        q,
-        steps,
-        delta,
-        dataset,
-        batch,
-        by_epochs,
-        batching: values.choice(p::BATCHING),
-    })
-}
-
-/// Warnings about the setting that do not stop the accounting (shown beside the readouts).
-pub fn warnings(t: &Training) -> Vec<String> {
-    let mut out = Vec::new();
-    if t.batching != Batching::Poisson {
-        out.push(
-            "The tight ε above is for Poisson sampling, not for your loop: it is what a Poisson \
-             accountant would report. Your loop's own band is under \u{201c}How batches are \
-             formed\u{201d}, on the zero-out relation."
-                .into(),
-        );
-    }
-    if t.delta >= 1.0 / t.dataset as f64 {
-        out.push(format!(
-            "δ = {} is at least 1/|x| = {}: a mechanism that publishes one random example \
-             outright meets such a δ. Choose δ well below 1/|x|.",
-            short_number(t.delta, 3),
-            short_number(1.0 / t.dataset as f64, 3)
-        ));
-    }
-    out
-}
-
-/// The composed band of the reader's run at a budget, remembered for the last run (the readouts
-/// and the privacy profile need the same one).
-pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String> {
-    type Key = (Noise, u64, u64, usize);
-    thread_local! {
-        static LAST: RefCell<Option<(Key, Rc<pld::Band>)>> = const { RefCell::new(None) };
-    }
-    let key = (t.noise, t.q.to_bits(), t.steps, buckets);
-    if let Some(b) = LAST.with(|c| {
-        c.borrow()
-            .as_ref()
-            .and_then(|(k, b)| (*k == key).then(|| b.clone()))
-    }) {
-        return Ok(b);
-    }
-    let band = Rc::new(
-        pld::Band::within(t.noise, t.q, t.steps, buckets, pld::STEP_RANGE.0)
-            .map_err(|e| e.to_string())?,
-    );
-    LAST.with(|c| *c.borrow_mut() = Some((key, band.clone())));
-    Ok(band)
-}
-
-/// The noise (σ, or b for Laplace) whose certified ε at δ over the run is at most `target`, to
-/// relative accuracy `rel`, at a budget.
-pub fn calibrate(
-    t: &Training,
-    q: f64,
-    steps: u64,
-    target: f64,
-    buckets: usize,
-    rel: f64,
-) -> Result<f64, String> {
-    super::risk::sigma_for_epsilon(t.noise, q, steps, t.delta, target, buckets, rel)
-}
-
-/// Everything the readouts show.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Account {
-    /// Certified upper bound on ε at δ (pessimistic PLD).
-    pub upper: f64,
-    /// Lower bound on ε at δ (optimistic PLD).
-    pub lower: f64,
-    /// The grid step used.
-    pub step: f64,
-    /// ε from Rényi DP (improved conversion) with its order.
-    pub rdp: Result<Converted, String>,
-    /// The noise for the target ε (certified), or why there is none.
-    pub calibrated: Result<f64, String>,
-    /// Whether these are the refined numbers.
-    pub fine: bool,
-}
-
-/// The readouts at a budget: [`QUICK`] while the controls move, [`FINE`] once they rest.
-pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
-    let t = setting(values)?;
-    let band = cached_band(&t, if fine { FINE } else { QUICK })?;
-    let (upper, lower) = band.epsilon(t.delta).map_err(|e| e.to_string())?;
-    let rdp = step_curve(&t.rdp_setting())
-        .map_err(|e| e.to_string())
-        .and_then(|c| {
-            rdp::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
-                .map_err(|e| e.to_string())
-        });
-    let (cal_budget, cal_rel) = if fine { (QUICK, 1e-4) } else { (3_680, 1e-3) };
-    let calibrated = calibrate(
-        &t,
-        t.q,
-        t.steps,
-        values.real(p::TARGET_EPS),
-        cal_budget,
-        cal_rel,
-    );
-    Ok(Account {
-        upper,
-        lower,
-        step: band.step,
-        rdp,
-        calibrated,
-        fine,
-    })
-}
-
-/// A copyable privacy statement of the run, in plain words.
-pub fn statement(t: &Training, a: &Account) -> String {
-    let length = if t.by_epochs {
-        format!(
-            "{} steps ({} epochs)",
-            group_digits(t.steps),
-            short_number(t.epochs(), 4)
-        )
-    } else {
-        format!("{} steps", group_digits(t.steps))
-    };
-    let sampling = match t.batching {
-        Batching::Poisson => "Poisson-sampled batches of expected size",
-        Batching::Shuffle => "batches of fixed size",
-        Batching::BallsInBins => "balls-in-bins batches of expected size",
-    };
-    let noise = match t.noise {
-        Noise::Gaussian(s) => format!(
-            "Gaussian noise of standard deviation {}·C (noise multiplier σ = {0}) added to the sum \
-             of per-example gradients clipped to L2 norm C",
-            short_number(s, 4)
-        ),
-        Noise::Laplace(b) => format!(
-            "Laplace noise of scale {}·C added to the sum of per-example gradients clipped to L1 \
-             norm C",
-            short_number(b, 4)
-        ),
-    };
-    format!(
-        "Training with DP-SGD on {} examples, {sampling} {} (rate q = {}), {noise}, for {length}, \
-         satisfies (ε, δ)-differential privacy with ε = {} and δ = {}, for datasets that differ by \
-         adding or removing one example. The ε is a certified upper bound from a privacy loss \
-         distribution accountant (grid step {}); the exact ε of this mechanism is at least {}.",
-        group_digits(t.dataset),
-        group_digits(t.batch),
-        short_number(t.q, 4),
-        short_number(a.upper, 4),
-        short_number(t.delta, 3),
-        short_number(a.step, 2),
-        short_number(a.lower, 4),
-    )
-}
-
-fn rdp_curve(t: &Training) -> Result<Curve, String> {
-    step_curve(&t.rdp_setting()).map_err(|e| e.to_string())
-}
+use crate::params::{Mechanism as MechanismChoice, ParamValues};
 
 /// `epsilon-vs-epochs`: ε at δ against the length of training (epochs, or steps), the tight band
 /// with its certified upper bound, and the RDP line.
 pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
+    if t.is_phased() {
+        return phased_epsilon_vs_length(&t);
+    }
     let here = if t.by_epochs {
         t.epochs()
     } else {
@@ -331,7 +65,7 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
             upper.push((x, eu));
         }
     }
-    let rdp: Vec<(f64, f64)> = rdp_curve(&t)
+    let rdp: Vec<(f64, f64)> = step_curve(&t.rdp_setting())
         .ok()
         .and_then(|c| {
             let kf: Vec<f64> = ks.iter().map(|&k| k as f64).collect();
@@ -345,13 +79,66 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
                 .collect()
         })
         .unwrap_or_default();
+    length_chart(&t, here, h, band, upper, rdp)
+}
+
+/// [`epsilon_vs_epochs`] for a run of phases: every phase's length scaled together, from a
+/// sixteenth to twice the run (x: the run's epochs, or steps, in all), each point the whole run
+/// composed at the figure's budget (Poisson sampling in every phase, as the tight readout).
+fn phased_epsilon_vs_length(t: &Training) -> ChartResult {
+    let here = if t.by_epochs {
+        t.total_epochs()
+    } else {
+        t.total_steps() as f64
+    };
+    let acc = accountant(FIGURE, EpochSettings::FINE);
+    let rdp_acc = RdpAccountant::default();
+    let mut band = Vec::new();
+    let mut upper = Vec::new();
+    let mut rdp = Vec::new();
+    let mut step = f64::NAN;
+    for i in 1..=16 {
+        let f = 2.0 * i as f64 / 16.0;
+        let run = t.scaled(f).poisson_event();
+        let x = here * f;
+        if let Ok(b) = acc.band(&run) {
+            step = b.step;
+            if let Ok((eu, el)) = b.epsilon(t.delta) {
+                band.push((x, el.max(0.0), eu));
+                upper.push((x, eu));
+            }
+        }
+        if let Ok(c) = rdp_acc.converted(&run, t.delta) {
+            if c.epsilon.is_finite() {
+                rdp.push((x, c.epsilon));
+            }
+        }
+    }
+    length_chart(t, here, step, band, upper, rdp)
+}
+
+/// The chart of ε against the run's length: the band, its upper line, the RDP line and the
+/// reader's own point from the readouts' band.
+fn length_chart(
+    t: &Training,
+    here: f64,
+    h: f64,
+    band: Vec<(f64, f64, f64)>,
+    upper: Vec<(f64, f64)>,
+    rdp: Vec<(f64, f64)>,
+) -> ChartResult {
     let y_max = upper
         .iter()
         .chain(&rdp)
         .map(|p| p.1)
         .fold(0.0f64, f64::max)
         .max(1e-6);
-    let x_label = if t.by_epochs { "epochs" } else { "steps k" };
+    let x_label = match (t.by_epochs, t.is_phased()) {
+        (true, false) => "epochs",
+        (false, false) => "steps k",
+        (true, true) => "epochs, all phases",
+        (false, true) => "steps k, all phases",
+    };
     // The reader's own point from the readouts' band (the same numbers as the readouts).
     let now = cached_band(&t, QUICK)
         .ok()
@@ -370,7 +157,7 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
             "ε at δ = {} against {x_label} for {}, q = {}: at {} {x_label} the tight accountant \
              gives ε between {} and {}{}.",
             short_number(t.delta, 3),
-            t.noise_label(),
+            run_label(t),
             short_number(t.q, 4),
             short_number(here, 4),
             now.map(|e| short_number(e.1, 4)).unwrap_or_else(|| "—".into()),
@@ -405,10 +192,20 @@ pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
 }
 
 fn rdp_at(t: &Training) -> Option<f64> {
-    let c = rdp_curve(t).ok()?;
-    rdp::epsilon_for_delta(&c.times(t.steps as f64), t.delta, Conversion::Improved)
-        .ok()
-        .map(|c| c.epsilon)
+    rdp_epsilon(t).ok().map(|c| c.epsilon)
+}
+
+/// The run's noise in words, and its phases when it has several.
+fn run_label(t: &Training) -> String {
+    if t.is_phased() {
+        format!(
+            "{} phases (the first: {})",
+            t.phases().len(),
+            t.noise_label()
+        )
+    } else {
+        t.noise_label()
+    }
 }
 
 /// `privacy-profile`: δ(ε) of the run, the tight band and the RDP bound, on a log δ axis.
@@ -433,9 +230,9 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
             upper.push((e, hi));
         }
     }
-    let rdp: Vec<(f64, f64)> = rdp_curve(&t)
+    let rdp: Vec<(f64, f64)> = RdpAccountant::default()
+        .curve(&t.poisson_event())
         .map(|c| {
-            let c = c.times(t.steps as f64);
             xs.iter()
                 .filter_map(|&e| {
                     let d = drawn_rdp_delta(&c, e)?;
@@ -451,8 +248,8 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
         format!(
             "The privacy profile δ(ε) of {} steps of {} at q = {}: δ = {} is reached at ε ≤ {} \
              (certified); every (ε, δ(ε)) on the curve holds at once.",
-            group_digits(t.steps),
-            t.noise_label(),
+            group_digits(t.total_steps()),
+            run_label(&t),
             short_number(t.q, 4),
             short_number(t.delta, 3),
             short_number(e_here, 4)
@@ -508,7 +305,7 @@ pub fn noise_for_target(values: &ParamValues) -> ChartResult {
     for &b in &batches {
         let q = b as f64 / t.dataset as f64;
         let k = steps_for_epochs(epochs, q).min(MAX_STEPS);
-        match calibrate(&t, q, k, target, CALIBRATION, 2e-3) {
+        match calibrate_at(&t, q, k, target, CALIBRATION, 2e-3) {
             Ok(s) => {
                 sigma.push((b as f64, s));
                 per.push((b as f64, s / b as f64));
@@ -629,7 +426,7 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
     let mut ratio = Vec::new();
     let mut failed = 0;
     for &p in &ps {
-        match calibrate(&t, p, k, target, CALIBRATION, 2e-3) {
+        match calibrate_at(&t, p, k, target, CALIBRATION, 2e-3) {
             Ok(s) => ratio.push((p, (p * full / s).min(1.5))),
             Err(_) => failed += 1,
         }

@@ -233,8 +233,8 @@ const BINS: usize = 140;
 /// weight, so δ is at most the shaded mass (Sommer, Meiser & Mohammadi 2019; Koskela, Jälkö &
 /// Honkela 2020).
 pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
-    use super::training::{setting, FIGURE};
     use super::{group_digits, Band};
+    use crate::model::training::{setting, FIGURE};
     use amp_math::pld::{self, Estimate, Pld};
 
     let t = setting(values)?;

@@ -2,5 +2,10 @@
 //! before anything is drawn (runs as events, settings, cached accountings, calibrations and the
 //! sentences that describe them). Figures only turn these values into charts.
 
+pub mod batching;
+pub mod memo;
+pub mod renyi;
+pub mod risk;
 pub mod run;
 pub mod sampling;
+pub mod training;

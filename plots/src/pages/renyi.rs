@@ -9,8 +9,8 @@ use super::{
     Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
     Workbench,
 };
-use crate::figures::renyi::{at_order, composition, mechanism, setting, step_curve};
 use crate::figures::{ChartError, FigureId};
+use crate::model::renyi::{at_order, composition, mechanism, setting, step_curve};
 use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
@@ -135,7 +135,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         rel,
     );
     let at = at_order(v);
-    let pick = |f: fn(&crate::figures::renyi::AtOrder) -> Result<f64, ChartError>| {
+    let pick = |f: fn(&crate::model::renyi::AtOrder) -> Result<f64, ChartError>| {
         at.clone().and_then(|a| f(&a))
     };
     // The guarantee at α: exact where known, otherwise the upper bound.

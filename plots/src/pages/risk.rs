@@ -12,12 +12,12 @@ use super::{
     Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
     TableRow, TableSpec, Widget, Workbench,
 };
-use crate::figures::risk::{
-    attack, epsilon_at_delta, gdp, membership_sentence, percent, setting, sigma_for_epsilon,
-    sigma_for_risk, steps_for_risk, Attack, Run, Source, FINE, MAX_STEPS, QUICK,
-};
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
+use crate::model::risk::{
+    attack, epsilon_at_delta, gdp, membership_sentence, percent, setting, sigma_for_epsilon,
+    sigma_for_risk, steps_for_risk, Attack, Numbers, Run, Source, FINE, MAX_STEPS, QUICK,
+};
 use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
@@ -299,7 +299,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let nums = acc
         .clone()
         .and_then(|(r, a)| a.numbers(r.fpr, r.prior).map(|n| (r, a, n)));
-    let get = |f: fn(&crate::figures::risk::Numbers) -> f64| {
+    let get = |f: fn(&Numbers) -> f64| {
         nums.as_ref()
             .map(|(_, _, n)| f(n))
             .map_err(|e| ChartError::from(e.clone()))
@@ -410,7 +410,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     });
     let for_steps = run.as_ref().map_err(Clone::clone).and_then(|r| {
         steps_for_risk(
-            r.source,
+            r,
             r.q,
             RiskTarget::Tpr {
                 fpr: r.fpr,

@@ -11,12 +11,14 @@ use super::{
     Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
     Widget, Workbench,
 };
-use crate::figures::risk::{membership_sentence, Attack, Numbers};
-use crate::figures::training::{
-    account, cached_band, setting, statement, warnings, Account, FINE, QUICK,
-};
-use crate::figures::{batching, ChartError, FigureId};
+use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
+use crate::model::batching;
+use crate::model::risk::{membership_sentence, Attack, Numbers};
+use crate::model::training::{
+    account, cached_band, phased_statement, setting, statement, warnings, Account, Training, FINE,
+    QUICK,
+};
 use crate::param as p;
 use crate::params;
 use crate::params::{Batching, ChoiceEnum, ParamValues};
@@ -251,7 +253,35 @@ fn measured(v: &ParamValues, precision: Precision) -> Result<Account, String> {
     })
 }
 
-/// Every number of the page: DP-SGD with Poisson-sampled batches, add/remove one.
+/// What the run amounts to: its rate, steps and epochs (each phase's, when it has several).
+fn run_shape(t: &Training) -> String {
+    if !t.is_phased() {
+        return format!(
+            "q = B/|x| = {}; k = {} steps ({} epochs).",
+            short_number(t.q, 4),
+            t.steps,
+            short_number(t.epochs(), 4)
+        );
+    }
+    let phases: Vec<String> = t
+        .phases()
+        .iter()
+        .enumerate()
+        .map(|(i, ph)| {
+            format!(
+                "phase {}: q = {}, k = {} ({} epochs)",
+                i + 1,
+                short_number(ph.q, 4),
+                ph.steps,
+                short_number(ph.epochs(), 4)
+            )
+        })
+        .collect();
+    format!("{}; {} steps in all.", phases.join("; "), t.total_steps())
+}
+
+/// Every number of the page: DP-SGD with Poisson-sampled batches, add/remove one; the other
+/// samplers on the zero-out relation; a run of phases composed.
 pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     const R: Relation = Relation::AddRemove;
     let run = setting(v);
@@ -287,33 +317,26 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&CALIBRATED, field(|a| a.calibrated.clone()), R);
     r.push(&GRID_STEP, field(|a| Ok(a.step)), R);
     let shape = match &run {
-        Ok(t) => format!(
-            "q = B/|x| = {}; k = {} steps ({} epochs).",
-            short_number(t.q, 4),
-            t.steps,
-            short_number(t.epochs(), 4)
-        ),
+        Ok(t) => run_shape(t),
         Err(e) => e.clone(),
     };
     r.note(&RUN_SHAPE, Some(shape));
     let warned = run.as_ref().map(warnings).unwrap_or_default();
     r.note(&WARNINGS, (!warned.is_empty()).then(|| warned.join("\n")));
-    // The three samplers on the zero-out relation.
-    let log_step = match precision {
-        Precision::Quick => batching::QUICK_LOG_STEP,
-        Precision::Fine => batching::FINE_LOG_STEP,
-    };
-    let buckets = if precision == Precision::Fine {
-        FINE
+    // The three samplers on the zero-out relation (every phase formed the same way).
+    let quick = precision == Precision::Quick;
+    let log_step = if quick {
+        batching::QUICK_LOG_STEP
     } else {
-        QUICK
+        batching::FINE_LOG_STEP
     };
+    let buckets = if quick { QUICK } else { FINE };
     let sampler = |b: Batching| {
         run.as_ref()
             .map_err(Clone::clone)
             .and_then(|t| {
                 probe::span(&format!("batching:{}", b.id()), || {
-                    batching::band_for(b, t, buckets, log_step, precision == Precision::Quick)
+                    batching::band_for(b, t, buckets, log_step, quick)
                 })
             })
             .map_err(ChartError::from)
@@ -338,17 +361,27 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             } else {
                 format!("{} to {} epochs", e.lower, e.upper)
             };
+            let shape = if t.is_phased() {
+                format!(
+                    "every phase formed the same way (phase 1: T = {} steps per epoch, {epochs})",
+                    e.steps_per_epoch
+                )
+            } else {
+                format!("T = {} steps per epoch, {epochs}", e.steps_per_epoch)
+            };
             format!(
                 "All three on the zero-out relation (one example's gradient replaced by 0; for \
-                 Poisson sampling the same pair as add/remove), sensitivity 1: T = {} steps per \
-                 epoch, {epochs}. Shuffling is reshuffled every epoch; its upper bound holds for \
-                 any order.",
-                e.steps_per_epoch
+                 Poisson sampling the same pair as add/remove), sensitivity 1: {shape}. \
+                 Shuffling is reshuffled every epoch; its upper bound holds for any order."
             )
         }),
     );
     let chosen = v.choice(p::BATCHING);
+    let phased = run.as_ref().is_ok_and(Training::is_phased);
     let text = match (&run, &acc, chosen) {
+        (Ok(t), _, _) if phased => batching::own_band(t, buckets, log_step, quick)
+            .ok()
+            .map(|(b, rel, step)| phased_statement(t, b.upper, b.lower, step, rel)),
         (Ok(t), Ok(a), Batching::Poisson) => Some(statement(t, a)),
         (Ok(t), _, b) => {
             let band = if b == Batching::Shuffle {
@@ -362,11 +395,12 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         }
         _ => None,
     };
-    // The membership attacker against the loop as its sampler forms batches, from the same
+    // The membership attacker against the loop as its phases form batches, from the same
     // composed PLDs as its ε.
     let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
+        let sampler = (!phased).then_some(chosen);
         let (step, upper, lower) = probe::span("batching:attack", || {
-            batching::attack_pairs(chosen, t, buckets, log_step, precision == Precision::Quick)
+            batching::attack_pairs(sampler, t, buckets, log_step, quick)
         })?;
         Attack::new(step, upper, lower)?.numbers(v.real(p::FPR), v.real(p::PRIOR))
     });
@@ -376,7 +410,11 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             .map(f)
             .map_err(|e| ChartError::from(e.clone()))
     };
-    let attacked = if chosen == Batching::Poisson { R } else { Z };
+    let attacked = match &run {
+        Ok(t) if phased => t.event(None).relation().unwrap_or(Z),
+        _ if chosen == Batching::Poisson => R,
+        _ => Z,
+    };
     r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
     r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
     r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);

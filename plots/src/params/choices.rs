@@ -159,3 +159,29 @@ choices! {
         KRr = "k-rr", "k-ary randomized response";
     }
 }
+
+choices! {
+    /// How many phases a training run has (the training page's "Add a phase").
+    pub enum PhaseCount {
+        /// One phase: the run as the controls above describe it.
+        One = "1", "One phase";
+        /// Two phases.
+        Two = "2", "Two phases";
+        /// Three phases.
+        Three = "3", "Three phases";
+        /// Four phases.
+        Four = "4", "Four phases";
+    }
+}
+
+impl PhaseCount {
+    /// The number of phases.
+    pub fn count(self) -> usize {
+        self.index() + 1
+    }
+
+    /// The choice for a number of phases (clamped to 1–4).
+    pub fn of(n: usize) -> PhaseCount {
+        PhaseCount::ALL[n.clamp(1, PhaseCount::ALL.len()) - 1]
+    }
+}

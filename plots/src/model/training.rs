@@ -1,0 +1,637 @@
+//! The training page's model: a DP-SGD run of one or more phases (seed 001's machine-learning
+//! regime; issue 6; runs of phases, issue 34), as events ([`amp_math::accounting::Event`]),
+//! accounted with privacy loss distributions ([`PldAccountant`]) beside Rényi DP, under add/remove
+//! one example (Poisson sampling) or zero-out (the other samplers).
+//!
+//! Cost is bounded by a budget of FFT buckets per composition rather than by a fixed grid step
+//! ([`Grid::Budget`]): what follows a slider uses [`QUICK`], the numbers shown once the controls
+//! rest use [`FINE`]. A coarser grid never makes the upper bound invalid, only the band between the
+//! two bounds wider, and the band is always shown.
+
+use std::rc::Rc;
+
+use amp_math::accounting::{
+    calibrate_event, EpochSampler, EpochSettings, Event, PldAccountant, RdpAccountant, Search,
+    Target,
+};
+use amp_math::pld::{self, Noise};
+use amp_math::rdp::{Converted, Mechanism, Sampling};
+
+use super::memo::remembered;
+use super::renyi::RdpSetting;
+use super::run::{epoch_shape, steps_for_epochs, Length as RunLength, Phase, PhaseSampling, Run};
+use crate::format::{group_digits, short_number};
+use crate::param as p;
+use crate::params::{
+    Batching, Count, Length, Mechanism as MechanismChoice, ParamValues, PhaseCount, Pick, Real,
+};
+
+/// FFT buckets per composition for numbers that follow a slider (about 10 ms natively). Budgets
+/// are 90% of a power of two, so that the Chernoff window's slack does not double the transform.
+pub const QUICK: usize = 29_500;
+/// FFT buckets per composition for the refined numbers (grid step about [`pld::DEFAULT_STEP`]
+/// for DP-SGD runs of about 2,000–10,000 steps at ε ≈ 7; finer for smaller ε).
+pub const FINE: usize = 236_000;
+/// Budget per composition in the ε-against-epochs figure (one forward transform, one inverse per
+/// point).
+pub const FIGURE: usize = 14_700;
+/// Budget per evaluation inside a calibration for a figure (many evaluations per point).
+pub const CALIBRATION: usize = 1_840;
+/// Most steps the page accounts for (in one phase).
+pub const MAX_STEPS: u64 = 1_000_000_000;
+/// Most phases a run on the page has.
+pub const MAX_PHASES: usize = 4;
+
+/// One phase of the reader's run: its noise, batches, length and sampler.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainingPhase {
+    /// The noise added to the clipped gradient sum (sensitivity 1).
+    pub noise: Noise,
+    /// B (expected batch size).
+    pub batch: u64,
+    /// Sampling rate q = B/|x|.
+    pub q: f64,
+    /// Steps k.
+    pub steps: u64,
+    /// Whether the length was given in epochs (else in steps).
+    pub by_epochs: bool,
+    /// How the loop forms its batches.
+    pub batching: Batching,
+}
+
+/// The reader's training run. The fields describe its first phase (the page's own controls, and
+/// all of a one-phase run); `more` holds the phases after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Training {
+    /// The noise added to the clipped gradient sum (sensitivity 1).
+    pub noise: Noise,
+    /// Sampling rate q = B/|x|.
+    pub q: f64,
+    /// Steps k.
+    pub steps: u64,
+    /// δ.
+    pub delta: f64,
+    /// |x|.
+    pub dataset: u64,
+    /// B (expected batch size).
+    pub batch: u64,
+    /// Whether the length was given in epochs (else in steps).
+    pub by_epochs: bool,
+    /// How the loop forms its batches (the tight PLD numbers are for Poisson sampling; the other
+    /// samplers have their own bands, [`super::batching`]).
+    pub batching: Batching,
+    /// The phases after the first, in order.
+    pub more: [Option<TrainingPhase>; MAX_PHASES - 1],
+}
+
+impl TrainingPhase {
+    /// Epochs the steps make: k·q.
+    pub fn epochs(&self) -> f64 {
+        self.steps as f64 * self.q
+    }
+
+    /// The phase as an event with the given sampler (its own, or another to compare): Poisson
+    /// sampling at q for its steps, or whole epochs of the other samplers
+    /// ([`epoch_shape`]).
+    pub fn event(&self, dataset: u64, sampler: Batching) -> Event {
+        let mechanism = mechanism(self.noise);
+        let epochs = |sampler| {
+            let (t, up, low) = epoch_shape(dataset, self.batch, self.steps, self.by_epochs);
+            Event::Epochs {
+                sampler,
+                mechanism,
+                steps_per_epoch: t,
+                upper_epochs: up,
+                lower_epochs: low,
+            }
+        };
+        match sampler {
+            Batching::Poisson => Event::poisson(mechanism, self.q).repeated(self.steps),
+            Batching::Shuffle => epochs(EpochSampler::Shuffled),
+            Batching::BallsInBins => epochs(EpochSampler::BallsInBins),
+        }
+    }
+
+    /// The same phase with another noise size.
+    pub fn with_noise(self, size: f64) -> TrainingPhase {
+        TrainingPhase {
+            noise: self.noise.with_size(size),
+            ..self
+        }
+    }
+}
+
+impl Training {
+    /// Epochs the first phase's steps make: k·q.
+    pub fn epochs(&self) -> f64 {
+        self.first().epochs()
+    }
+
+    /// The first phase.
+    pub fn first(&self) -> TrainingPhase {
+        TrainingPhase {
+            noise: self.noise,
+            batch: self.batch,
+            q: self.q,
+            steps: self.steps,
+            by_epochs: self.by_epochs,
+            batching: self.batching,
+        }
+    }
+
+    /// Every phase, in order.
+    pub fn phases(&self) -> Vec<TrainingPhase> {
+        std::iter::once(self.first())
+            .chain(self.more.iter().flatten().copied())
+            .collect()
+    }
+
+    /// Whether the run has more than one phase.
+    pub fn is_phased(&self) -> bool {
+        self.more.iter().any(Option::is_some)
+    }
+
+    /// The whole run as an event, every phase with `sampler` (`None`: each with its own). With
+    /// Poisson sampling this is what a Poisson accountant reports (the page's tight ε).
+    pub fn event(&self, sampler: Option<Batching>) -> Event {
+        let events: Vec<Event> = self
+            .phases()
+            .iter()
+            .map(|ph| ph.event(self.dataset, sampler.unwrap_or(ph.batching)))
+            .collect();
+        match <[Event; 1]>::try_from(events) {
+            Ok([one]) => one,
+            Err(many) => Event::Composed(many),
+        }
+    }
+
+    /// The run with Poisson sampling in every phase (the page's tight ε).
+    pub fn poisson_event(&self) -> Event {
+        self.event(Some(Batching::Poisson))
+    }
+
+    /// The same run with one noise size in every phase (what a calibration varies).
+    pub fn with_noise(&self, size: f64) -> Training {
+        let mut t = *self;
+        t.noise = t.noise.with_size(size);
+        for ph in t.more.iter_mut().flatten() {
+            *ph = ph.with_noise(size);
+        }
+        t
+    }
+
+    /// The same run with every phase's length scaled by `factor` (at least one step each).
+    pub fn scaled(&self, factor: f64) -> Training {
+        let scale = |k: u64| ((k as f64 * factor).round() as u64).max(1);
+        let mut t = *self;
+        t.steps = scale(t.steps);
+        for ph in t.more.iter_mut().flatten() {
+            ph.steps = scale(ph.steps);
+        }
+        t
+    }
+
+    /// Steps over all phases.
+    pub fn total_steps(&self) -> u64 {
+        self.phases().iter().map(|ph| ph.steps).sum()
+    }
+
+    /// Epochs over all phases.
+    pub fn total_epochs(&self) -> f64 {
+        self.phases().iter().map(TrainingPhase::epochs).sum()
+    }
+
+    /// The Rényi DP view of the first phase's mechanism.
+    pub fn rdp_setting(&self) -> RdpSetting {
+        RdpSetting {
+            mech: mechanism(self.noise),
+            sampling: Sampling::Poisson { q: self.q },
+            sizes: None,
+        }
+    }
+
+    /// The noise in words: "Gaussian noise, σ = 1.1" (the first phase's).
+    pub fn noise_label(&self) -> String {
+        match self.noise {
+            Noise::Gaussian(s) => format!("Gaussian noise, σ = {}", short_number(s, 4)),
+            Noise::Laplace(b) => format!("Laplace noise, b = {}", short_number(b, 4)),
+        }
+    }
+
+    /// The run as a run file ([`Run`]): each phase with its own sampler, Poisson phases by their
+    /// dataset and batch sizes, the length as the reader gave it.
+    pub fn run(&self) -> Run {
+        let phases = self
+            .phases()
+            .iter()
+            .map(|ph| Phase {
+                mechanism: mechanism(ph.noise),
+                sampling: match ph.batching {
+                    Batching::Poisson => PhaseSampling::Poisson {
+                        q: ph.q,
+                        sizes: Some((self.dataset, ph.batch)),
+                    },
+                    b => PhaseSampling::Epochs {
+                        sampler: if b == Batching::Shuffle {
+                            EpochSampler::Shuffled
+                        } else {
+                            EpochSampler::BallsInBins
+                        },
+                        dataset: self.dataset,
+                        batch: ph.batch,
+                    },
+                },
+                length: if ph.by_epochs {
+                    RunLength::Epochs(ph.epochs())
+                } else {
+                    RunLength::Steps(ph.steps)
+                },
+            })
+            .collect();
+        Run {
+            delta: self.delta,
+            phases,
+        }
+    }
+}
+
+/// The base mechanism of a noise.
+pub fn mechanism(noise: Noise) -> Mechanism {
+    match noise {
+        Noise::Gaussian(sigma) => Mechanism::Gaussian { sigma },
+        Noise::Laplace(scale) => Mechanism::Laplace { scale },
+    }
+}
+
+/// The controls of one phase: its batch size, length and unit, sampler, and noise sizes.
+struct PhaseParams {
+    batch: Count,
+    length: Pick<Length>,
+    epochs: Real,
+    steps: Count,
+    batching: Pick<Batching>,
+    sigma: Real,
+    scale: Real,
+}
+
+/// The controls of phases 2, 3 and 4.
+const LATER: [PhaseParams; MAX_PHASES - 1] = [
+    PhaseParams {
+        batch: p::BATCH_2,
+        length: p::LENGTH_2,
+        epochs: p::EPOCHS_2,
+        steps: p::STEPS_2,
+        batching: p::BATCHING_2,
+        sigma: p::SIGMA_2,
+        scale: p::SCALE_2,
+    },
+    PhaseParams {
+        batch: p::BATCH_3,
+        length: p::LENGTH_3,
+        epochs: p::EPOCHS_3,
+        steps: p::STEPS_3,
+        batching: p::BATCHING_3,
+        sigma: p::SIGMA_3,
+        scale: p::SCALE_3,
+    },
+    PhaseParams {
+        batch: p::BATCH_4,
+        length: p::LENGTH_4,
+        epochs: p::EPOCHS_4,
+        steps: p::STEPS_4,
+        batching: p::BATCHING_4,
+        sigma: p::SIGMA_4,
+        scale: p::SCALE_4,
+    },
+];
+
+/// One phase from its controls, or why it cannot be accounted for.
+fn phase(
+    values: &ParamValues,
+    noise: Noise,
+    batch: u64,
+    by_epochs: bool,
+    epochs: f64,
+    steps: u64,
+    batching: Batching,
+    which: &str,
+) -> Result<TrainingPhase, String> {
+    let dataset = values.count(p::DATASET);
+    if batch > dataset {
+        return Err(format!(
+            "{which}: the batch size B = {batch} cannot exceed the dataset size |x| = {dataset}"
+        ));
+    }
+    let q = batch as f64 / dataset as f64;
+    let steps = if by_epochs {
+        steps_for_epochs(epochs, q)
+    } else {
+        steps
+    };
+    if steps > MAX_STEPS {
+        return Err(format!(
+            "{} steps is more than this page accounts for (at most {})",
+            group_digits(steps),
+            group_digits(MAX_STEPS)
+        ));
+    }
+    Ok(TrainingPhase {
+        noise,
+        batch,
+        q,
+        steps,
+        by_epochs,
+        batching,
+    })
+}
+
+/// The reader's run, or why it cannot be accounted for.
+pub fn setting(values: &ParamValues) -> Result<Training, String> {
+    let noise = |sigma: Real, scale: Real| match values.choice(p::MECH) {
+        MechanismChoice::Gaussian => Ok(Noise::Gaussian(values.real(sigma))),
+        MechanismChoice::Laplace => Ok(Noise::Laplace(values.real(scale))),
+        MechanismChoice::RandomizedResponse | MechanismChoice::KaryRandomizedResponse => Err(
+            "DP-SGD adds Gaussian or Laplace noise to the clipped gradients; \
+             randomized response is on the Rényi DP page"
+                .to_string(),
+        ),
+    };
+    let first = phase(
+        values,
+        noise(p::SIGMA, p::SCALE)?,
+        values.count(p::BATCH),
+        values.choice(p::LENGTH) == Length::Epochs,
+        values.real(p::EPOCHS),
+        values.count(p::STEPS),
+        values.choice(p::BATCHING),
+        "phase 1",
+    )?;
+    let count = values.choice::<PhaseCount>(p::PHASES).count();
+    let mut more = [None; MAX_PHASES - 1];
+    for (i, (slot, c)) in more.iter_mut().zip(&LATER).enumerate().take(count - 1) {
+        *slot = Some(phase(
+            values,
+            noise(c.sigma, c.scale)?,
+            values.count(c.batch),
+            values.choice(c.length) == Length::Epochs,
+            values.real(c.epochs),
+            values.count(c.steps),
+            values.choice(c.batching),
+            &format!("phase {}", i + 2),
+        )?);
+    }
+    let delta = values.real(p::DELTA);
+    if delta < 1e-11 {
+        return Err("the tight accountant needs δ of at least 1e-11".into());
+    }
+    Ok(Training {
+        noise: first.noise,
+        q: first.q,
+        steps: first.steps,
+        delta,
+        dataset: values.count(p::DATASET),
+        batch: first.batch,
+        by_epochs: first.by_epochs,
+        batching: first.batching,
+        more,
+    })
+}
+
+/// Warnings about the setting that do not stop the accounting (shown beside the readouts).
+pub fn warnings(t: &Training) -> Vec<String> {
+    let mut out = Vec::new();
+    let own = t.phases().iter().any(|ph| ph.batching != Batching::Poisson);
+    if own && !t.is_phased() {
+        out.push(
+            "The tight ε above is for Poisson sampling, not for your loop: it is what a Poisson \
+             accountant would report. Your loop's own band is under \u{201c}How batches are \
+             formed\u{201d}, on the zero-out relation."
+                .into(),
+        );
+    } else if own {
+        out.push(
+            "The tight ε above treats every phase as Poisson-sampled: it is what a Poisson \
+             accountant would report. Your run, each phase with its own sampler, is in the \
+             statement below and the attacker's numbers, on the zero-out relation."
+                .into(),
+        );
+    }
+    if t.delta >= 1.0 / t.dataset as f64 {
+        out.push(format!(
+            "δ = {} is at least 1/|x| = {}: a mechanism that publishes one random example \
+             outright meets such a δ. Choose δ well below 1/|x|.",
+            short_number(t.delta, 3),
+            short_number(1.0 / t.dataset as f64, 3)
+        ));
+    }
+    out
+}
+
+/// The PLD accountant at a budget of buckets, with the balls-in-bins and shuffle settings of the
+/// precision (`quick`: those that follow a slider).
+pub fn accountant(buckets: usize, epochs: EpochSettings) -> PldAccountant {
+    PldAccountant::with_budget(buckets, pld::STEP_RANGE.0, epochs)
+}
+
+/// The composed band of an event at a budget, remembered for the last few (the readouts, the
+/// attacker's numbers and the figures ask for the same ones).
+pub fn band_of(event: &Event, acc: &PldAccountant) -> Result<Rc<pld::Band>, String> {
+    type Key = (Event, PldAccountant);
+    thread_local! {
+        static SLOT: super::memo::Slot<Key, pld::Band> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    remembered(&SLOT, (event.clone(), *acc), || {
+        acc.band(event).map_err(|e| e.to_string())
+    })
+}
+
+/// The composed band of the reader's run with Poisson sampling in every phase (the tight ε), at
+/// a budget.
+pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String> {
+    band_of(
+        &t.poisson_event(),
+        &accountant(buckets, EpochSettings::FINE),
+    )
+}
+
+/// The noise (σ, or b for Laplace), the same in every phase, whose certified ε at δ over the run
+/// (Poisson sampling) is at most `target`, to relative accuracy `rel`, at a budget.
+pub fn calibrate(t: &Training, target: f64, buckets: usize, rel: f64) -> Result<f64, String> {
+    calibrate_event(
+        &accountant(buckets, EpochSettings::FINE),
+        |s| t.with_noise(s).poisson_event(),
+        Target::Epsilon {
+            epsilon: target,
+            delta: t.delta,
+        },
+        Search::Noise { rel },
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// [`calibrate`] of the first phase alone at another rate and length (the figures' sweeps).
+pub fn calibrate_at(
+    t: &Training,
+    q: f64,
+    steps: u64,
+    target: f64,
+    buckets: usize,
+    rel: f64,
+) -> Result<f64, String> {
+    let one = Training {
+        q,
+        steps,
+        more: [None; MAX_PHASES - 1],
+        batching: Batching::Poisson,
+        ..*t
+    };
+    calibrate(&one, target, buckets, rel)
+}
+
+/// The Rényi DP ε of the run with Poisson sampling in every phase (improved conversion).
+pub fn rdp_epsilon(t: &Training) -> Result<Converted, String> {
+    RdpAccountant::default()
+        .converted(&t.poisson_event(), t.delta)
+        .map_err(|e| e.to_string())
+}
+
+/// Everything the readouts show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Account {
+    /// Certified upper bound on ε at δ (pessimistic PLD).
+    pub upper: f64,
+    /// Lower bound on ε at δ (optimistic PLD).
+    pub lower: f64,
+    /// The grid step used.
+    pub step: f64,
+    /// ε from Rényi DP (improved conversion) with its order.
+    pub rdp: Result<Converted, String>,
+    /// The noise for the target ε (certified), or why there is none.
+    pub calibrated: Result<f64, String>,
+    /// Whether these are the refined numbers.
+    pub fine: bool,
+}
+
+/// The readouts at a budget: [`QUICK`] while the controls move, [`FINE`] once they rest.
+pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
+    let t = setting(values)?;
+    let band = cached_band(&t, if fine { FINE } else { QUICK })?;
+    let (upper, lower) = band.epsilon(t.delta).map_err(|e| e.to_string())?;
+    let rdp = rdp_epsilon(&t);
+    let (cal_budget, cal_rel) = if fine { (QUICK, 1e-4) } else { (3_680, 1e-3) };
+    let calibrated = calibrate(&t, values.real(p::TARGET_EPS), cal_budget, cal_rel);
+    Ok(Account {
+        upper,
+        lower,
+        step: band.step,
+        rdp,
+        calibrated,
+        fine,
+    })
+}
+
+/// The length of a phase in words: "2,250 steps" or "2,250 steps (90 epochs)".
+fn length_words(ph: &TrainingPhase) -> String {
+    if ph.by_epochs {
+        format!(
+            "{} steps ({} epochs)",
+            group_digits(ph.steps),
+            short_number(ph.epochs(), 4)
+        )
+    } else {
+        format!("{} steps", group_digits(ph.steps))
+    }
+}
+
+/// How a phase forms its batches, in words.
+fn sampler_words(b: Batching) -> &'static str {
+    match b {
+        Batching::Poisson => "Poisson-sampled batches of expected size",
+        Batching::Shuffle => "batches of fixed size",
+        Batching::BallsInBins => "balls-in-bins batches of expected size",
+    }
+}
+
+/// The noise of a phase in words, for the statement.
+fn noise_words(noise: Noise) -> String {
+    match noise {
+        Noise::Gaussian(s) => format!(
+            "Gaussian noise of standard deviation {}·C (noise multiplier σ = {0}) added to the sum \
+             of per-example gradients clipped to L2 norm C",
+            short_number(s, 4)
+        ),
+        Noise::Laplace(b) => format!(
+            "Laplace noise of scale {}·C added to the sum of per-example gradients clipped to L1 \
+             norm C",
+            short_number(b, 4)
+        ),
+    }
+}
+
+/// A copyable privacy statement of a one-phase run with Poisson sampling, in plain words.
+pub fn statement(t: &Training, a: &Account) -> String {
+    format!(
+        "Training with DP-SGD on {} examples, {} {} (rate q = {}), {}, for {}, \
+         satisfies (ε, δ)-differential privacy with ε = {} and δ = {}, for datasets that differ by \
+         adding or removing one example. The ε is a certified upper bound from a privacy loss \
+         distribution accountant (grid step {}); the exact ε of this mechanism is at least {}.",
+        group_digits(t.dataset),
+        sampler_words(t.batching),
+        group_digits(t.batch),
+        short_number(t.q, 4),
+        noise_words(t.noise),
+        length_words(&t.first()),
+        short_number(a.upper, 4),
+        short_number(t.delta, 3),
+        short_number(a.step, 2),
+        short_number(a.lower, 4),
+    )
+}
+
+/// A copyable privacy statement of a run of phases, each with its own sampler, quoting the band
+/// of the run as its phases form batches (`upper`, `lower`, on the grid step `step`) and the
+/// relation it holds for.
+pub fn phased_statement(
+    t: &Training,
+    upper: f64,
+    lower: f64,
+    step: f64,
+    relation: amp_math::Relation,
+) -> String {
+    let phases: Vec<String> = t
+        .phases()
+        .iter()
+        .enumerate()
+        .map(|(i, ph)| {
+            format!(
+                "({}) {} {} (rate q = {}), {}, for {}",
+                i + 1,
+                sampler_words(ph.batching),
+                group_digits(ph.batch),
+                short_number(ph.q, 4),
+                noise_words(ph.noise),
+                length_words(ph)
+            )
+        })
+        .collect();
+    let neighbours = match relation {
+        amp_math::Relation::AddRemove => "differ by adding or removing one example",
+        _ => {
+            "differ in one example whose gradient is replaced by zero (replacing it by another \
+             example doubles the sensitivity)"
+        }
+    };
+    format!(
+        "Training with DP-SGD on {} examples in {} phases, {}, satisfies (ε, δ)-differential \
+         privacy with ε = {} and δ = {}, for datasets that {neighbours}. The ε is a certified upper \
+         bound from a privacy loss distribution accountant composing the phases (grid step {}); \
+         the exact ε of this training run is at least {}.",
+        group_digits(t.dataset),
+        t.phases().len(),
+        phases.join("; "),
+        short_number(upper, 4),
+        short_number(t.delta, 3),
+        short_number(step, 2),
+        short_number(lower, 4),
+    )
+}
