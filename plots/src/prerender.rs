@@ -285,6 +285,9 @@ fn workbench(w: &Workbench, ctx: &Ctx) -> String {
 }
 
 fn control_block(c: &Controls, ctx: &Ctx) -> String {
+    if !crate::pages::block_is_shown(ctx.view, ctx.values, c) {
+        return String::new();
+    }
     format!(
         "<h2>{}</h2><div class=\"controls\">{}</div>{}{}{}",
         esc(c.title),
@@ -479,6 +482,8 @@ fn widget(w: Widget, ctx: &Ctx) -> String {
         // The simulation runs in the app; its panel and tables fill in once it has.
         Widget::SimPanel => "<div class=\"sim-panel\"><div class=\"sim-status\"><span>Waiting to start.</span></div></div>".to_string(),
         Widget::Reproduction | Widget::TableOne => String::new(),
+        // The same markup as the app's (one phase: nothing to remove).
+        Widget::Phases => "<div class=\"phases\"><button type=\"button\" data-testid=\"add-phase\">Add a phase</button><button type=\"button\" data-testid=\"remove-phase\" disabled>Remove the last phase</button><button type=\"button\" data-testid=\"download-run\">Download run</button><label class=\"file-button\">Open run<input type=\"file\" accept=\".json,application/json\" data-testid=\"open-run\"></label><p class=\"error\" data-testid=\"run-file-error\" aria-live=\"polite\"></p></div>".to_string(),
     }
 }
 

@@ -131,13 +131,24 @@ fn workbench(w: &'static Workbench, readings: Memo<Readings>) -> AnyView {
     .into_any()
 }
 
+/// A block of controls under its heading; a block none of whose controls matter at these values
+/// (a phase the run does not have) is left out.
 fn controls(c: &'static ControlBlock, readings: Memo<Readings>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let shown = Memo::new(move |_| {
+        let view = state.view.get();
+        state
+            .values
+            .with(|v| amp_plots::pages::block_is_shown(view, v, c))
+    });
     view! {
-        <h2>{c.title}</h2>
-        <Controls names=c.params />
-        {c.notes.iter().map(|n| note(n, readings)).collect_view()}
-        {c.remark.map(|t| view! { <p class="small">{t}</p> })}
-        {c.widget.map(widget)}
+        <Show when=move || shown.get()>
+            <h2>{c.title}</h2>
+            <Controls names=c.params />
+            {c.notes.iter().map(|n| note(n, readings)).collect_view()}
+            {c.remark.map(|t| view! { <p class="small">{t}</p> })}
+            {c.widget.map(widget)}
+        </Show>
     }
 }
 
@@ -227,5 +238,6 @@ fn widget(w: Widget) -> AnyView {
         Widget::TableOne => view! { <accuracy::TableOne /> }.into_any(),
         Widget::AccountingStatus => view! { <training::AccountingStatus /> }.into_any(),
         Widget::Statement => view! { <training::Statement /> }.into_any(),
+        Widget::Phases => view! { <training::Phases /> }.into_any(),
     }
 }

@@ -1,10 +1,16 @@
 //! Widgets of the pages that refine their numbers (`page=training`, `page=risk`, declared in
-//! `amp_plots::pages`): the status line saying whether the numbers are quick or refined, and the
-//! training page's copyable privacy statement.
+//! `amp_plots::pages`): the status line saying whether the numbers are quick or refined, the
+//! training page's copyable privacy statement, and its phases (add, remove, the run file).
 
 use amp_plots::format::compact_number;
+use amp_plots::model::run::Run;
+use amp_plots::model::training::{setting, values_for_run, MAX_PHASES};
+use amp_plots::pages::check_together;
 use amp_plots::pages::training::STATEMENT;
+use amp_plots::param as p;
+use amp_plots::params::{ChoiceEnum, PhaseCount, Value};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::browser;
 use crate::pages::declared::{PageReadings, Refined};
@@ -47,6 +53,88 @@ pub fn Statement() -> impl IntoView {
                 }
             }>"Copy statement"</button>
             {move || copied.get().then(|| view! { <span class="small" role="status">" Copied."</span> })}
+        </div>
+    }
+}
+
+/// The run's phases: "Add a phase" and "Remove the last phase" (they set `phases`, so the URL
+/// holds the run), "Download run" (the run file `amplify account --run` reads) and "Open run" (a
+/// run file shown on the page; a file the page cannot show is refused in one line next to the
+/// button, and the page keeps its settings).
+#[component]
+pub fn Phases() -> impl IntoView {
+    let state = expect_context::<crate::state::AppState>();
+    let count = Memo::new(move |_| {
+        state
+            .values
+            .with(|v| v.choice::<PhaseCount>(p::PHASES).count())
+    });
+    let message = RwSignal::new(String::new());
+    let set_count = move |n: usize| {
+        state.set_value(p::PHASES.spec, Value::Choice(PhaseCount::of(n).index()));
+        message.set(String::new());
+    };
+    let download = move |_| {
+        let run = state.values.with_untracked(setting);
+        match run {
+            Ok(t) => {
+                let href = browser::text_data_url("application/json", &t.run().to_json());
+                if !browser::download("run.json", &href) {
+                    message.set("The browser refused the download.".into());
+                }
+            }
+            Err(e) => message.set(format!("No run to download: {e}")),
+        }
+    };
+    let open = move |ev: web_sys::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let text = file.text();
+        wasm_bindgen_futures::spawn_local(async move {
+            let read = wasm_bindgen_futures::JsFuture::from(text)
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            let Some(text) = read else {
+                message.set("The file could not be read.".into());
+                return;
+            };
+            let next = Run::from_json(&text).and_then(|run| {
+                let v = state.values.with_untracked(|v| values_for_run(&run, v))?;
+                check_together(&v).map_err(|(_, msg)| msg)?;
+                setting(&v)?;
+                Ok(v)
+            });
+            match next {
+                Ok(v) => {
+                    state.drafts.set(Default::default());
+                    state.errors.set(Default::default());
+                    state.values.set(v);
+                    message.set(String::new());
+                }
+                Err(e) => message.set(format!("Not opened: {e}")),
+            }
+        });
+    };
+    view! {
+        <div class="phases">
+            <button type="button" data-testid="add-phase" disabled=move || { count.get() >= MAX_PHASES }
+                on:click=move |_| set_count(count.get_untracked() + 1)>"Add a phase"</button>
+            <button type="button" data-testid="remove-phase" disabled=move || { count.get() <= 1 }
+                on:click=move |_| set_count(count.get_untracked() - 1)>"Remove the last phase"</button>
+            <button type="button" data-testid="download-run" on:click=download>"Download run"</button>
+            <label class="file-button">"Open run"
+                <input type="file" accept=".json,application/json" data-testid="open-run" on:change=open />
+            </label>
+            <p class="error" data-testid="run-file-error" aria-live="polite">{move || message.get()}</p>
         </div>
     }
 }

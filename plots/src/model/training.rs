@@ -305,17 +305,26 @@ const LATER: [PhaseParams; MAX_PHASES - 1] = [
     },
 ];
 
-/// One phase from its controls, or why it cannot be accounted for.
-fn phase(
-    values: &ParamValues,
+/// One phase's controls as read: its noise, batch size, length (in epochs or steps) and sampler.
+struct PhaseInput {
     noise: Noise,
     batch: u64,
     by_epochs: bool,
     epochs: f64,
     steps: u64,
     batching: Batching,
-    which: &str,
-) -> Result<TrainingPhase, String> {
+}
+
+/// One phase from its controls, or why it cannot be accounted for.
+fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<TrainingPhase, String> {
+    let PhaseInput {
+        noise,
+        batch,
+        by_epochs,
+        epochs,
+        steps,
+        batching,
+    } = input;
     let dataset = values.count(p::DATASET);
     if batch > dataset {
         return Err(format!(
@@ -358,12 +367,14 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
     };
     let first = phase(
         values,
-        noise(p::SIGMA, p::SCALE)?,
-        values.count(p::BATCH),
-        values.choice(p::LENGTH) == Length::Epochs,
-        values.real(p::EPOCHS),
-        values.count(p::STEPS),
-        values.choice(p::BATCHING),
+        PhaseInput {
+            noise: noise(p::SIGMA, p::SCALE)?,
+            batch: values.count(p::BATCH),
+            by_epochs: values.choice(p::LENGTH) == Length::Epochs,
+            epochs: values.real(p::EPOCHS),
+            steps: values.count(p::STEPS),
+            batching: values.choice(p::BATCHING),
+        },
         "phase 1",
     )?;
     let count = values.choice::<PhaseCount>(p::PHASES).count();
@@ -371,12 +382,14 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
     for (i, (slot, c)) in more.iter_mut().zip(&LATER).enumerate().take(count - 1) {
         *slot = Some(phase(
             values,
-            noise(c.sigma, c.scale)?,
-            values.count(c.batch),
-            values.choice(c.length) == Length::Epochs,
-            values.real(c.epochs),
-            values.count(c.steps),
-            values.choice(c.batching),
+            PhaseInput {
+                noise: noise(c.sigma, c.scale)?,
+                batch: values.count(c.batch),
+                by_epochs: values.choice(c.length) == Length::Epochs,
+                epochs: values.real(c.epochs),
+                steps: values.count(c.steps),
+                batching: values.choice(c.batching),
+            },
             &format!("phase {}", i + 2),
         )?);
     }
@@ -634,4 +647,133 @@ pub fn phased_statement(
         short_number(step, 2),
         short_number(lower, 4),
     )
+}
+
+/// The page's parameter values showing a run file's run (the training page's "Open run"), on top
+/// of `values`: δ, the mechanism, |x|, and each phase's batch size, length, sampler and noise. A run
+/// the page cannot show is refused with the reason: more than [`MAX_PHASES`] phases, randomized
+/// response, sampling without sampler or without replacement, phases on datasets of different
+/// sizes, Gaussian and Laplace noise mixed. (The caller checks the constraints between
+/// parameters, `crate::pages::check_together`, as for any change of values.) A Poisson phase given by its rate alone gets the batch
+/// size round(q·|x|), |x| from the other phases or the page.
+pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, String> {
+    if run.phases.len() > MAX_PHASES {
+        return Err(format!(
+            "the page shows at most {MAX_PHASES} phases (the file has {}); amplify account --run accounts any number",
+            run.phases.len()
+        ));
+    }
+    let sizes = |ph: &Phase| match ph.sampling {
+        PhaseSampling::Poisson {
+            sizes: Some((d, _)),
+            ..
+        }
+        | PhaseSampling::Epochs { dataset: d, .. } => Some(d),
+        _ => None,
+    };
+    let datasets: Vec<u64> = run.phases.iter().filter_map(sizes).collect();
+    if datasets.windows(2).any(|w| w[0] != w[1]) {
+        return Err("the page's phases share one dataset size; this file's phases differ".into());
+    }
+    let dataset = datasets
+        .first()
+        .copied()
+        .unwrap_or_else(|| values.count(p::DATASET));
+    let gaussian = matches!(run.phases[0].mechanism, Mechanism::Gaussian { .. });
+    let mut v = values.clone();
+    let set =
+        |v: &mut ParamValues, spec: &'static crate::params::ParamSpec, x: crate::params::Value| {
+            v.set(spec, x).map_err(|e| format!("{}: {e}", spec.label))
+        };
+    use crate::params::Value;
+    set(&mut v, p::DATASET.spec, Value::Count(dataset))?;
+    set(&mut v, p::DELTA.spec, Value::Real(run.delta))?;
+    v.set_choice(
+        p::MECH,
+        if gaussian {
+            MechanismChoice::Gaussian
+        } else {
+            MechanismChoice::Laplace
+        },
+    );
+    v.set_choice(p::PHASES, PhaseCount::of(run.phases.len()));
+    struct Slots {
+        batch: Count,
+        length: Pick<Length>,
+        epochs: Real,
+        steps: Count,
+        batching: Pick<Batching>,
+        sigma: Real,
+        scale: Real,
+    }
+    let first = Slots {
+        batch: p::BATCH,
+        length: p::LENGTH,
+        epochs: p::EPOCHS,
+        steps: p::STEPS,
+        batching: p::BATCHING,
+        sigma: p::SIGMA,
+        scale: p::SCALE,
+    };
+    let later = LATER.iter().map(|c| Slots {
+        batch: c.batch,
+        length: c.length,
+        epochs: c.epochs,
+        steps: c.steps,
+        batching: c.batching,
+        sigma: c.sigma,
+        scale: c.scale,
+    });
+    for (i, (ph, slot)) in run
+        .phases
+        .iter()
+        .zip(std::iter::once(first).chain(later))
+        .enumerate()
+    {
+        let which = format!("phase {}", i + 1);
+        let (batch, batching) = match ph.sampling {
+            PhaseSampling::Poisson { q, sizes } => (
+                sizes.map_or(((q * dataset as f64).round() as u64).max(1), |(_, b)| b),
+                Batching::Poisson,
+            ),
+            PhaseSampling::Epochs { sampler, batch, .. } => (
+                batch,
+                match sampler {
+                    EpochSampler::Shuffled => Batching::Shuffle,
+                    EpochSampler::BallsInBins => Batching::BallsInBins,
+                },
+            ),
+            PhaseSampling::None | PhaseSampling::WithoutReplacement { .. } => return Err(format!(
+                "{which}: the page forms batches by Poisson sampling, shuffling or balls in bins; \
+                     this phase has {} (amplify account --run accounts it)",
+                ph.sampling.id()
+            )),
+        };
+        match (ph.mechanism, gaussian) {
+            (Mechanism::Gaussian { sigma }, true) => {
+                set(&mut v, slot.sigma.spec, Value::Real(sigma))?
+            }
+            (Mechanism::Laplace { scale }, false) => {
+                set(&mut v, slot.scale.spec, Value::Real(scale))?
+            }
+            _ => {
+                return Err(format!(
+                    "{which}: the page's phases all add Gaussian noise or all Laplace noise"
+                ))
+            }
+        }
+        set(&mut v, slot.batch.spec, Value::Count(batch))?;
+        v.set_choice(slot.batching, batching);
+        match ph.length {
+            RunLength::Steps(k) => {
+                v.set_choice(slot.length, Length::Steps);
+                set(&mut v, slot.steps.spec, Value::Count(k))?;
+            }
+            RunLength::Epochs(e) => {
+                v.set_choice(slot.length, Length::Epochs);
+                set(&mut v, slot.epochs.spec, Value::Real(e))?;
+            }
+        }
+    }
+    Ok(v)
 }

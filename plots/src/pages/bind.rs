@@ -39,7 +39,39 @@ pub static CONSTRAINTS: &[Constraint] = &[
             }
         },
     },
+    Constraint {
+        params: &[p::BATCH_2.spec, p::DATASET.spec, p::PHASES.spec],
+        check: |v| phase_batch(v, 2, p::BATCH_2),
+    },
+    Constraint {
+        params: &[p::BATCH_3.spec, p::DATASET.spec, p::PHASES.spec],
+        check: |v| phase_batch(v, 3, p::BATCH_3),
+    },
+    Constraint {
+        params: &[p::BATCH_4.spec, p::DATASET.spec, p::PHASES.spec],
+        check: |v| phase_batch(v, 4, p::BATCH_4),
+    },
 ];
+
+/// A later phase's batch size is at most the dataset size, while the run has that phase.
+fn phase_batch(
+    v: &ParamValues,
+    phase: usize,
+    batch: crate::params::Count,
+) -> Result<(), (&'static ParamSpec, String)> {
+    let active = v.choice::<crate::params::PhaseCount>(p::PHASES).count() >= phase;
+    let (b, d) = (v.count(batch), v.count(p::DATASET));
+    if active && b > d {
+        Err((
+            batch.spec,
+            format!(
+                "the batch size of phase {phase}, {b}, cannot exceed the dataset size |x| = {d}"
+            ),
+        ))
+    } else {
+        Ok(())
+    }
+}
 
 /// Check every constraint; the first that fails names the parameter to blame and why.
 pub fn check_together(values: &ParamValues) -> Result<(), (&'static ParamSpec, String)> {

@@ -345,6 +345,12 @@ pub struct Controls {
     pub widget: Option<Widget>,
 }
 
+/// Whether a block of controls is shown: some control of it matters at these values (a block
+/// without controls always is).
+pub fn block_is_shown(view: View, values: &ParamValues, c: &Controls) -> bool {
+    c.params.is_empty() || c.params.iter().any(|s| is_relevant(view, values, s))
+}
+
 impl Controls {
     /// Controls alone.
     pub const fn new(title: &'static str, params: &'static [&'static ParamSpec]) -> Controls {
@@ -410,6 +416,8 @@ pub enum Widget {
     AccountingStatus,
     /// The plain-language statement of the run with a copy button (training).
     Statement,
+    /// "Add a phase", "Remove the last phase", and the run file: download and open (training).
+    Phases,
 }
 
 impl Widget {

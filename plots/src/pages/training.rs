@@ -154,12 +154,13 @@ pub static SPEC: PageSpec = PageSpec {
             controls: &[
                 Controls {
                     notes: &[&RUN_SHAPE],
+                    widget: Some(Widget::Phases),
                     ..Controls::new(
                         "Your run",
                         params![
                             &[p::DATASET.spec, p::BATCH.spec],
                             p::group::LENGTH.params,
-                            &[p::BATCHING.spec]
+                            &[p::BATCHING.spec, p::PHASES.spec]
                         ],
                     )
                 },
@@ -167,6 +168,9 @@ pub static SPEC: PageSpec = PageSpec {
                     "Noise and target",
                     params![p::group::NOISE.params, &[p::DELTA.spec, p::TARGET_EPS.spec]],
                 ),
+                Controls::new("Phase 2", p::group::PHASE_2.params),
+                Controls::new("Phase 3", p::group::PHASE_3.params),
+                Controls::new("Phase 4", p::group::PHASE_4.params),
                 Controls {
                     remark: Some(
                         "What the run means for someone testing whether one example was in it; \
