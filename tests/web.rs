@@ -1,6 +1,7 @@
 //! Browser tests: the app mounted in headless Chromium by wasm-bindgen-test-runner.
 //! Run with `cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web`.
-//! Leptos effects run asynchronously, so every check waits for a timer tick first.
+//! Leptos effects run asynchronously, so every check waits for the condition it asserts (polling
+//! with a generous deadline: a cold browser on a fresh machine is slow), never a fixed time.
 #![cfg(target_arch = "wasm32")]
 
 use amplification_explorer::App;
@@ -18,6 +19,29 @@ async fn tick(ms: i32) {
             .unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+}
+
+/// How long a condition may take to hold (a cold Chromium on a fresh machine, under load).
+const DEADLINE_MS: f64 = 30_000.0;
+
+/// Wait until `ready()` holds, checking every 20 ms; panic naming `what` after [`DEADLINE_MS`].
+async fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let start = js_sys::Date::now();
+    loop {
+        if ready() {
+            return;
+        }
+        assert!(
+            js_sys::Date::now() - start < DEADLINE_MS,
+            "timed out after {DEADLINE_MS} ms waiting for {what}"
+        );
+        tick(20).await;
+    }
+}
+
+/// Whether an element matching `selector` exists under `host`.
+fn has(host: &Element, selector: &str) -> bool {
+    host.query_selector(selector).ok().flatten().is_some()
 }
 
 fn document() -> web_sys::Document {
@@ -66,7 +90,7 @@ async fn mount(query: &str) -> (Element, Box<dyn std::any::Any>) {
     let host = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
     let handle = leptos::mount::mount_to(host.clone().unchecked_into::<HtmlElement>(), App);
-    tick(30).await;
+    wait_for("the app to mount", || host.child_element_count() > 0).await;
     (host, Box::new(handle))
 }
 
@@ -119,6 +143,13 @@ async fn subsampling_page_mounts_with_readouts_and_figures() {
         .unwrap();
     assert_eq!(badge, "add/remove one");
     // Every figure of the page is in the DOM and painted.
+    wait_for("the figures to be painted", || {
+        host.query_selector_all("canvas[data-painted=true]")
+            .map(|l| l.length())
+            .unwrap_or(0)
+            == 3
+    })
+    .await;
     for id in [
         "amplification-vs-rate",
         "amplification-vs-epsilon",
@@ -145,25 +176,36 @@ async fn typing_updates_readouts_and_bad_text_keeps_the_last_valid_state() {
     let (host, handle) = mount("?page=subsampling&eps=1&p=0.01").await;
     type_into(&host, "field-eps", "2");
     // The URL is written once the controls have been still for URL_DEBOUNCE_MS.
-    tick(amplification_explorer::URL_DEBOUNCE_MS as i32 + 60).await;
+    let search = || web_sys::window().unwrap().location().search().unwrap();
+    wait_for("the URL to hold eps=2", || search().contains("eps=2")).await;
     // mpmath: log(1 + 0.01(e² − 1)).
     assert!(close(
         data_value(&host, "epsilon-prime"),
         0.061_932_529_416_331_81
     ));
-    let search = web_sys::window().unwrap().location().search().unwrap();
-    assert!(search.contains("eps=2"), "{search}");
     // The figures follow: their text alternatives name the new ε and its ε′.
-    let summary = find(&host, "[data-figure=amplification-vs-rate] .figure-summary")
-        .text_content()
-        .unwrap();
+    let summary = || {
+        find(&host, "[data-figure=amplification-vs-rate] .figure-summary")
+            .text_content()
+            .unwrap()
+    };
+    wait_for("the figure's summary to follow ε", || {
+        summary().contains("your ε = 2")
+    })
+    .await;
+    let summary = summary();
     assert!(
         summary.contains("your ε = 2") && summary.contains("0.06193"),
         "{summary}"
     );
 
     type_into(&host, "field-eps", "abc");
-    tick(30).await;
+    let error = |id: &str| {
+        find(&host, &format!("[data-testid=error-{id}]"))
+            .text_content()
+            .unwrap_or_default()
+    };
+    wait_for("the message under ε", || !error("eps").is_empty()).await;
     let err = find(&host, "[data-testid=error-eps]")
         .text_content()
         .unwrap();
@@ -189,7 +231,13 @@ async fn fixed_size_scheme_switches_relation_and_refuses_m_above_n() {
         0.017_036_863_236_176_55
     ));
     type_into(&host, "field-m", "70000");
-    tick(30).await;
+    wait_for("the message under m", || {
+        !find(&host, "[data-testid=error-m]")
+            .text_content()
+            .unwrap_or_default()
+            .is_empty()
+    })
+    .await;
     let err = find(&host, "[data-testid=error-m]").text_content().unwrap();
     assert!(err.contains("cannot exceed"), "{err}");
     assert!(close(
@@ -257,7 +305,13 @@ async fn limits_page_mounts_with_its_readouts() {
     assert_eq!(host.query_selector_all("canvas").unwrap().length(), 6);
     // A batch larger than the dataset is refused next to the batch field; the readouts stay.
     type_into(&host, "field-batch", "70000");
-    tick(30).await;
+    wait_for("the message under B", || {
+        !find(&host, "[data-testid=error-batch]")
+            .text_content()
+            .unwrap_or_default()
+            .is_empty()
+    })
+    .await;
     let err = find(&host, "[data-testid=error-batch]")
         .text_content()
         .unwrap();
@@ -282,23 +336,11 @@ async fn accuracy_page_mounts_with_readouts_and_starts_the_simulation() {
         .query_selector("[data-testid=sim-panel]")
         .unwrap()
         .is_some());
-    // A tiny simulation (10 runs, N = 1001) finishes within a second of slices.
-    for _ in 0..40 {
-        if host
-            .query_selector("[data-testid=sim-done]")
-            .unwrap()
-            .is_some()
-        {
-            break;
-        }
-        tick(50).await;
-    }
-    assert!(
-        host.query_selector("[data-testid=sim-done]")
-            .unwrap()
-            .is_some(),
-        "simulation did not finish"
-    );
+    // A tiny simulation (10 runs, N = 1001) finishes in slices.
+    wait_for("the simulation to finish", || {
+        has(&host, "[data-testid=sim-done]")
+    })
+    .await;
     drop(handle);
     host.remove();
 }
@@ -336,12 +378,17 @@ async fn renyi_page_mounts_with_public_values() {
     assert!(note.contains("whole orders"), "{note}");
     // Laplace under Poisson sampling has an exact curve too (both directions of the divergence),
     // strictly below the general upper bound.
+    let gaussian_base = data_value(&host, "rdp-base-at-order");
     let select: web_sys::HtmlSelectElement = find(&host, "#ctl-mech").dyn_into().unwrap();
     select.set_value("laplace");
     select
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
-    tick(60).await;
+    wait_for("the Laplace curves", || {
+        has(&host, "[data-testid=field-scale]")
+            && data_value(&host, "rdp-base-at-order") != gaussian_base
+    })
+    .await;
     let kind = find(&host, "[data-testid=curve-kind]")
         .text_content()
         .unwrap();
@@ -366,12 +413,10 @@ async fn training_page_shows_the_band_then_refines_it() {
     .await;
     // Wait for the refined numbers (computed once the controls rest).
     let status = || find(&host, "[data-testid=accounting-status]");
-    for _ in 0..100 {
-        if status().get_attribute("data-state").as_deref() == Some("final") {
-            break;
-        }
-        tick(50).await;
-    }
+    wait_for("the refined numbers", || {
+        status().get_attribute("data-state").as_deref() == Some("final")
+    })
+    .await;
     assert_eq!(
         status().get_attribute("data-state").as_deref(),
         Some("final")
@@ -429,7 +474,11 @@ async fn the_crash_page_replaces_the_app_with_a_message_and_a_reset_link() {
 #[wasm_bindgen_test]
 async fn shuffling_page_shows_the_published_range_and_the_exact_value() {
     let (host, _handle) = mount("?page=shuffling&eps0=4&users=100000&delta=1e-6").await;
-    tick(50).await;
+    wait_for("the shuffle bound", || {
+        data_value(&host, "shuffle-epsilon").is_finite()
+            && data_value(&host, "shuffle-published-upper").is_finite()
+    })
+    .await;
     // Feldman, McMillan & Talwar 2021: their code's range [0.16754, 0.17279]; exact 0.16977.
     assert!((data_value(&host, "shuffle-published-lower") - 0.16754).abs() < 5e-6);
     assert!((data_value(&host, "shuffle-published-upper") - 0.17279).abs() < 5e-6);
@@ -437,4 +486,45 @@ async fn shuffling_page_shows_the_published_range_and_the_exact_value() {
     let efm = find(&host, "[data-testid=bound-efmrtt19]");
     assert_eq!(efm.get_attribute("data-valid").as_deref(), Some("false"));
     assert!(efm.text_content().unwrap().contains("not valid here"));
+}
+
+#[wasm_bindgen_test]
+async fn training_page_adds_and_removes_a_phase() {
+    let (host, handle) =
+        mount("?page=training&dataset=60000&batch=600&sigma=1&length=steps&steps=1000&delta=1e-5")
+            .await;
+    let status = || find(&host, "[data-testid=accounting-status]");
+    let refined = || status().get_attribute("data-state").as_deref() == Some("final");
+    wait_for("the refined numbers", refined).await;
+    let one = data_value(&host, "tight-epsilon");
+    assert!(!has(&host, "[data-testid=field-sigma-2]"), "no phase 2 yet");
+    let click = |id: &str| {
+        find(&host, &format!("[data-testid={id}]"))
+            .dyn_into::<HtmlElement>()
+            .unwrap()
+            .click()
+    };
+    click("add-phase");
+    wait_for("phase 2's controls", || {
+        has(&host, "[data-testid=field-sigma-2]")
+    })
+    .await;
+    let search = || web_sys::window().unwrap().location().search().unwrap();
+    wait_for("the URL to hold phases=2", || search().contains("phases=2")).await;
+    // The second phase (its defaults: 3 epochs of batches of 256 at σ = 5) adds privacy loss.
+    wait_for("the refined numbers of the two phases", || {
+        refined() && data_value(&host, "tight-epsilon") > one
+    })
+    .await;
+    click("remove-phase");
+    wait_for("phase 2's controls to go", || {
+        !has(&host, "[data-testid=field-sigma-2]")
+    })
+    .await;
+    wait_for("the one-phase numbers again", || {
+        refined() && data_value(&host, "tight-epsilon") == one
+    })
+    .await;
+    drop(handle);
+    host.remove();
 }

@@ -62,6 +62,22 @@ async function painted(page) {
   });
 }
 
+/** Wait until the layout has stopped moving: the figures painted and every canvas, legend and
+ * caption box the same over five animation frames in a row (after a resize the app redraws at
+ * the new size; no fixed wait, which a slow machine can outlast). */
+async function settled(page) {
+  await painted(page);
+  await page.waitForFunction(() => {
+    const boxes = [...document.querySelectorAll('canvas, .figure-legend, .figure-summary')]
+      .map((e) => { const b = e.getBoundingClientRect(); return `${b.x},${b.y},${b.width},${b.height}`; })
+      .join(';') + `|${document.documentElement.scrollHeight}`;
+    const w = window;
+    if (w.__lastBoxes === boxes) w.__sameFrames = (w.__sameFrames || 0) + 1;
+    else { w.__lastBoxes = boxes; w.__sameFrames = 0; }
+    return w.__sameFrames >= 5;
+  }, null, { polling: 'raf', timeout: 60_000 });
+}
+
 const value = (page, testid) => page.getAttribute(`[data-testid="${testid}"]`, 'data-value');
 
 /** The readout's full-precision value is exactly the CLI's double (same math, same libm). */
@@ -174,9 +190,15 @@ test('the document title names the page or the embedded figure; modified clicks 
   // Ctrl-click (and Shift-click) on a navigation link opens a new tab or window: the page in
   // this one does not change.
   const pagesBefore = page.context().pages().length;
+  // The browser opens each in a new tab or window: wait for both to exist, then check that this
+  // page stayed where it was.
+  const opened = new Promise((resolve) => {
+    let n = 0;
+    page.context().on('page', () => { if (++n === 2) resolve(); });
+  });
   await page.click('[data-testid=nav-limits]', { modifiers: ['Control'] });
   await page.click('[data-testid=nav-shuffling]', { modifiers: ['Shift'] });
-  await page.waitForTimeout(300);
+  await Promise.race([opened, new Promise((_, fail) => setTimeout(() => fail(new Error('the modified clicks opened no new tabs in 30 s')), 30_000))]);
   assert.equal(new URL(page.url()).pathname, '/renyi/');
   assert.equal(await page.locator('[data-testid=rdp-at-order]').count(), 1);
   for (const p of page.context().pages().slice(pagesBefore)) await p.close();
@@ -209,8 +231,7 @@ test('an embed fills its frame from 320 to 1200 px wide: no band between the pic
     for (const [width, height] of [[320, 560], [600, 450], [1200, 800], [1200, 1100]]) {
       const { page, problems } = await open(`/?embed=${id}`);
       await page.setViewportSize({ width, height });
-      await painted(page);
-      await page.waitForTimeout(300);
+      await settled(page);
       const m = await page.evaluate(() => {
         const box = (s) => document.querySelector(s).getBoundingClientRect();
         // On a phone the legend is listed under the picture, before the caption.
@@ -687,7 +708,12 @@ test('colour theme follows the system, the toggle overrides it and is remembered
     ctx.drawImage(src, 0, 0);
     return ctx.getImageData(1, 1, 1, 1).data[0];
   });
-  const waitRed = async (ok) => { for (let i = 0; i < 100 && !ok(await redAt()); i++) await page.waitForTimeout(50); assert.ok(ok(await redAt())); };
+  // Poll the pixel until the repaint shows the theme (30 s at most: a cold browser is slow).
+  const waitRed = async (ok) => {
+    const until = Date.now() + 30_000;
+    while (!ok(await redAt()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(ok(await redAt()));
+  };
   await waitRed((r) => r < 60);
   const bg = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   assert.equal(await bg(), 'rgb(13, 17, 23)');

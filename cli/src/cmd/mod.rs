@@ -8,6 +8,7 @@ pub mod figures;
 pub mod iteration;
 pub mod mechanism;
 pub mod median_sim;
+pub mod page;
 pub mod plot;
 pub mod prerender;
 pub mod ratio;
@@ -82,6 +83,10 @@ pub const ALL: &[Cmd] = &[
     Cmd {
         command: iteration::command,
         run: iteration::run,
+    },
+    Cmd {
+        command: page::command,
+        run: page::run,
     },
     Cmd {
         command: figures::command,

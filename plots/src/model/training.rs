@@ -743,11 +743,13 @@ pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, St
                     EpochSampler::BallsInBins => Batching::BallsInBins,
                 },
             ),
-            PhaseSampling::None | PhaseSampling::WithoutReplacement { .. } => return Err(format!(
+            PhaseSampling::None | PhaseSampling::WithoutReplacement { .. } => {
+                return Err(format!(
                 "{which}: the page forms batches by Poisson sampling, shuffling or balls in bins; \
                      this phase has {} (amplify account --run accounts it)",
                 ph.sampling.id()
-            )),
+            ))
+            }
         };
         match (ph.mechanism, gaussian) {
             (Mechanism::Gaussian { sigma }, true) => {

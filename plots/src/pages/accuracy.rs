@@ -8,7 +8,8 @@ use amp_math::accuracy::{
 use amp_math::Relation;
 
 use super::{
-    Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget, Workbench,
+    BoundKind, Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget,
+    Workbench,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::param as p;
@@ -19,48 +20,56 @@ pub const EPSILON_N: ReadoutSpec = ReadoutSpec {
     id: "epsilon-n",
     label: "ε_n on the sample",
     digits: 5,
+    bound: BoundKind::Exact,
 };
 /// Readout: δ_n on the sample.
 pub const DELTA_N: ReadoutSpec = ReadoutSpec {
     id: "delta-n",
     label: "δ_n on the sample",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: q = 1 − ε²/ε_n².
 pub const Q_VALUE: ReadoutSpec = ReadoutSpec {
     id: "q-value",
     label: "q = 1 − ε²/ε_n²",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Rate at which q reaches the target.
 pub const RATE_FOR_Q: ReadoutSpec = ReadoutSpec {
     id: "rate-for-q",
     label: "Rate at which q reaches the target",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: the limit of q as ε → 0, 1 − (n/N)².
 pub const Q_LIMIT: ReadoutSpec = ReadoutSpec {
     id: "q-limit",
     label: "q as ε → 0: 1 − (n/N)² (its upper bound)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the sample mean's sampling variance.
 pub const SAMPLING_VARIANCE: ReadoutSpec = ReadoutSpec {
     id: "sampling-variance",
     label: "Sampling variance (1 − n/N)·S²_N/n",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: the no-gain threshold q·V_N.
 pub const NO_GAIN: ReadoutSpec = ReadoutSpec {
     id: "no-gain-threshold",
     label: "No-gain threshold 2(R/N)²(ε⁻² − ε_n⁻²) = q·V_N: a gain needs the sampling variance below it",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: V_n / V_N at your rate.
 pub const MEAN_RATIO: ReadoutSpec = ReadoutSpec {
     id: "mean-variance-ratio",
     label: "V_n / V_N at your rate",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 
 /// The declaration.

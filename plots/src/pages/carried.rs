@@ -99,9 +99,11 @@ impl Readings {
                             id,
                             label: "",
                             digits: 0,
+                            bound: super::BoundKind::Exact,
                         })),
                         value,
                         relation,
+                        bound: None,
                     });
                 }
                 ("s", Some(said), text) => {

@@ -4,8 +4,8 @@ use amp_math::subsampling::amplified_epsilon;
 use amp_math::Relation;
 
 use super::{
-    Controls, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget,
-    Workbench,
+    BoundKind, Controls, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
+    Widget, Workbench,
 };
 use crate::figures::iteration::readouts as by_position;
 use crate::figures::shuffle::tightest;
@@ -18,12 +18,14 @@ pub const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
     id: "home-epsilon-prime",
     label: "ε′",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// The central ε of the shuffling row.
 pub const SHUFFLE_EPSILON: ReadoutSpec = ReadoutSpec {
     id: "home-shuffle-epsilon",
     label: "central ε",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// The name of the bound that gave it.
 pub const SHUFFLE_BOUND: NoteSpec = NoteSpec {
@@ -35,12 +37,14 @@ pub const ITERATION_EPSILON: ReadoutSpec = ReadoutSpec {
     id: "home-iteration-epsilon",
     label: "ε of the first record",
     digits: 3,
+    bound: BoundKind::Upper,
 };
 /// The ε without amplification of the iteration row.
 pub const ITERATION_PLAIN: ReadoutSpec = ReadoutSpec {
     id: "home-iteration-plain",
     label: "ε without amplification",
     digits: 3,
+    bound: BoundKind::Upper,
 };
 
 /// The declaration.

@@ -4,8 +4,8 @@
 use amp_math::Relation;
 
 use super::{
-    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, Workbench,
 };
 use crate::figures::iteration::{inapplicable, readouts as by_position};
 use crate::figures::FigureId;
@@ -17,18 +17,21 @@ pub const FIRST: ReadoutSpec = ReadoutSpec {
     id: "iteration-epsilon-first",
     label: "ε at δ for the first record (t = 1)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: ε at δ for the record in the middle (t = ⌈T/2⌉).
 pub const MIDDLE: ReadoutSpec = ReadoutSpec {
     id: "iteration-epsilon-middle",
     label: "ε at δ for the record in the middle (t = ⌈T/2⌉)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: ε at δ without amplification (every record; the last one's too).
 pub const PLAIN: ReadoutSpec = ReadoutSpec {
     id: "iteration-epsilon-plain",
     label: "ε at δ without amplification (every record; the last one's too)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Sentence `iteration-warning`.
 pub const WARNING: NoteSpec = NoteSpec {

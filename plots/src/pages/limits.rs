@@ -8,8 +8,8 @@ use amp_math::limits::{
 use amp_math::Relation;
 
 use super::{
-    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, Workbench,
 };
 use crate::figures::{regime_sentence, ChartError, FigureId};
 use crate::param as p;
@@ -20,78 +20,91 @@ pub const EPSILON_P: ReadoutSpec = ReadoutSpec {
     id: "epsilon-p",
     label: "ε_p the sample may spend",
     digits: 5,
+    bound: BoundKind::Exact,
 };
 /// Readout: Noise ratio R = p·ε_p/ε.
 pub const NOISE_RATIO: ReadoutSpec = ReadoutSpec {
     id: "noise-ratio",
     label: "Noise ratio R = p·ε_p/ε",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Noise factor 1/R.
 pub const NOISE_FACTOR: ReadoutSpec = ReadoutSpec {
     id: "noise-factor",
     label: "Noise factor 1/R",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Floor log(1 + c)/c.
 pub const RATIO_FLOOR: ReadoutSpec = ReadoutSpec {
     id: "ratio-floor",
     label: "Floor log(1 + c)/c",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Most extra noise c/log(1 + c).
 pub const NOISE_BOUND: ReadoutSpec = ReadoutSpec {
     id: "noise-bound",
     label: "Most extra noise c/log(1 + c)",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 /// Readout: Sampling rate p = B/|x|.
 pub const REGIME_P: ReadoutSpec = ReadoutSpec {
     id: "regime-p",
     label: "Sampling rate p = B/|x|",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Steps k.
 pub const REGIME_STEPS: ReadoutSpec = ReadoutSpec {
     id: "regime-steps",
     label: "Steps k",
     digits: 6,
+    bound: BoundKind::Exact,
 };
 /// Readout: Per-step ε = ε*/√k.
 pub const REGIME_EPS: ReadoutSpec = ReadoutSpec {
     id: "regime-epsilon-per-step",
     label: "Per-step ε = ε*/√k",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: c = ε/p.
 pub const C_VALUE: ReadoutSpec = ReadoutSpec {
     id: "c-value",
     label: "c = ε/p",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: the shortest run keeping ε ≤ c·p at this batch size.
 pub const PROPORTIONAL_STEPS: ReadoutSpec = ReadoutSpec {
     id: "proportional-steps",
     label: "Steps for ε ≤ c·p at this batch size (c from above): (ε*·|x|/(c·B))²",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: the epochs that run takes.
 pub const PROPORTIONAL_EPOCHS: ReadoutSpec = ReadoutSpec {
     id: "proportional-epochs",
     label: "Epochs that takes: ε*²·|x|/(c²·B)",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Noise factor 1/R.
 pub const REGIME_FACTOR: ReadoutSpec = ReadoutSpec {
     id: "regime-noise-factor",
     label: "Noise factor 1/R",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 /// Readout: Bound c/log(1 + c).
 pub const REGIME_BOUND: ReadoutSpec = ReadoutSpec {
     id: "regime-noise-bound",
     label: "Bound c/log(1 + c)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Sentence `regime-sentence`.
 pub const REGIME_SENTENCE: NoteSpec = NoteSpec {

@@ -144,6 +144,37 @@ pub struct ReadoutSpec {
     pub label: &'static str,
     /// Significant digits shown (the full value is in `data-value`).
     pub digits: usize,
+    /// What the number is with respect to the quantity its label names ([`BoundKind`]); a reading
+    /// may say otherwise at some values ([`Reading::bound`]).
+    pub bound: BoundKind,
+}
+
+/// What a number is with respect to the quantity it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// Certified: the quantity is at most this (ε, δ, an attacker's success, the noise that is
+    /// enough).
+    Upper,
+    /// The quantity is at least this (a lower bound on ε, the most steps or the largest ε₀ that
+    /// still meet a target).
+    Lower,
+    /// The quantity itself, to the function's stated accuracy (a formula, an input, a grid step).
+    Exact,
+    /// An approximation that is neither bound (a central-limit value, a heuristic, a ratio of
+    /// bounds).
+    Estimate,
+}
+
+impl BoundKind {
+    /// Machine name: `upper`, `lower`, `exact`, `estimate`.
+    pub fn id(self) -> &'static str {
+        match self {
+            BoundKind::Upper => "upper",
+            BoundKind::Lower => "lower",
+            BoundKind::Exact => "exact",
+            BoundKind::Estimate => "estimate",
+        }
+    }
 }
 
 /// A sentence a page computes (a warning, a summary in words): its `data-testid` and style.
@@ -205,6 +236,16 @@ pub struct Reading {
     pub value: Result<f64, ChartError>,
     /// The neighbouring relation it holds for.
     pub relation: Relation,
+    /// What the number is, when it differs from its declaration's [`ReadoutSpec::bound`] at
+    /// these values (an exact curve where the declaration allows an upper bound, say).
+    pub bound: Option<BoundKind>,
+}
+
+impl Reading {
+    /// What the number is: the reading's own word, else its declaration's.
+    pub fn bound(&self) -> BoundKind {
+        self.bound.unwrap_or(self.spec.bound)
+    }
 }
 
 /// Everything a page computes from the parameter values: numbers and sentences.
@@ -230,6 +271,23 @@ impl Readings {
             spec,
             value,
             relation,
+            bound: None,
+        });
+    }
+
+    /// Add a number that is, at these values, something other than its declaration says.
+    pub fn push_bound(
+        &mut self,
+        spec: &'static ReadoutSpec,
+        value: Result<f64, ChartError>,
+        relation: Relation,
+        bound: BoundKind,
+    ) {
+        self.numbers.push(Reading {
+            spec,
+            value,
+            relation,
+            bound: Some(bound),
         });
     }
 

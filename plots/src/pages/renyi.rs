@@ -6,8 +6,8 @@ use amp_math::subsampling::Scheme;
 use amp_math::Relation;
 
 use super::{
-    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::model::renyi::{at_order, composition, mechanism, setting, step_curve};
@@ -19,41 +19,49 @@ const BASE: ReadoutSpec = ReadoutSpec {
     id: "rdp-base-at-order",
     label: "Base ε(α)",
     digits: 5,
+    bound: BoundKind::Exact,
 };
 const AT_ORDER: ReadoutSpec = ReadoutSpec {
     id: "rdp-at-order",
     label: "ε(α): exact where known, else the upper bound",
     digits: 5,
+    bound: BoundKind::Exact,
 };
 const UPPER: ReadoutSpec = ReadoutSpec {
     id: "rdp-upper-at-order",
     label: "Upper bound",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 const LOWER: ReadoutSpec = ReadoutSpec {
     id: "rdp-lower-at-order",
     label: "Lower bound (whole orders)",
     digits: 5,
+    bound: BoundKind::Lower,
 };
 const COMPOSED: ReadoutSpec = ReadoutSpec {
     id: "composed-epsilon",
     label: "ε at δ, improved conversion",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 const ORDER: ReadoutSpec = ReadoutSpec {
     id: "optimal-order",
     label: "Optimal order α*",
     digits: 3,
+    bound: BoundKind::Exact,
 };
 const COMPOSED_CLASSIC: ReadoutSpec = ReadoutSpec {
     id: "composed-epsilon-classic",
     label: "ε at δ, classic conversion",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 const COMPOSED_DELTA: ReadoutSpec = ReadoutSpec {
     id: "composed-delta",
     label: "δ at the target ε (improved)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 const CURVE_KIND: NoteSpec = NoteSpec {
     id: "curve-kind",
@@ -138,11 +146,17 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let pick = |f: fn(&crate::model::renyi::AtOrder) -> Result<f64, ChartError>| {
         at.clone().and_then(|a| f(&a))
     };
-    // The guarantee at α: exact where known, otherwise the upper bound.
-    r.push(
+    // The guarantee at α: exact where known, otherwise the upper bound (and said so).
+    let exact = at.as_ref().is_ok_and(|a| a.exact.is_ok());
+    r.push_bound(
         &AT_ORDER,
         pick(|a| a.exact.clone().or_else(|_| a.upper.clone())),
         rel,
+        if exact {
+            BoundKind::Exact
+        } else {
+            BoundKind::Upper
+        },
     );
     r.push(&UPPER, pick(|a| a.upper.clone()), rel);
     r.push(&LOWER, pick(|a| a.lower.clone()), rel);

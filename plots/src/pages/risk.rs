@@ -9,8 +9,8 @@
 use amp_math::risk::{eps_delta_tpr, gdp_tpr, RiskTarget};
 
 use super::{
-    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    TableRow, TableSpec, Widget, Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, TableRow, TableSpec, Widget, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
@@ -27,78 +27,91 @@ pub const TPR_AT_FPR: ReadoutSpec = ReadoutSpec {
     id: "tpr-at-fpr",
     label: "Attacker's TPR at FPR α: no attack does better (certified)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower bound on the best attacker's TPR at the FPR.
 pub const TPR_AT_FPR_LOWER: ReadoutSpec = ReadoutSpec {
     id: "tpr-at-fpr-lower",
     label: "Attacker's TPR at FPR α: the best attack reaches at least",
     digits: 4,
+    bound: BoundKind::Lower,
 };
 /// Readout: the certified upper bound on the advantage.
 pub const ADVANTAGE: ReadoutSpec = ReadoutSpec {
     id: "advantage",
     label: "Advantage max(TPR − FPR) = δ(0): upper bound",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower bound on the advantage.
 pub const ADVANTAGE_LOWER: ReadoutSpec = ReadoutSpec {
     id: "advantage-lower",
     label: "Advantage: lower bound",
     digits: 4,
+    bound: BoundKind::Lower,
 };
 /// Readout: the certified upper bound on the Bayes-optimal success.
 pub const BAYES: ReadoutSpec = ReadoutSpec {
     id: "bayes-success",
     label: "Best chance of guessing membership right, prior π: upper bound",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower bound on the Bayes-optimal success.
 pub const BAYES_LOWER: ReadoutSpec = ReadoutSpec {
     id: "bayes-success-lower",
     label: "Best chance of guessing right: lower bound",
     digits: 4,
+    bound: BoundKind::Lower,
 };
 /// Readout: Gaussian DP's μ (exact, or the central-limit value).
 pub const GDP_MU: ReadoutSpec = ReadoutSpec {
     id: "gdp-mu",
     label: "Gaussian DP μ",
     digits: 4,
+    bound: BoundKind::Estimate,
 };
 /// Readout: the certified ε at δ.
 pub const EPSILON: ReadoutSpec = ReadoutSpec {
     id: "risk-epsilon",
     label: "ε at δ (certified): the run as an (ε, δ) summary",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the TPR at the FPR that the (ε, δ) summary alone allows.
 pub const EPS_DELTA_TPR: ReadoutSpec = ReadoutSpec {
     id: "eps-delta-tpr",
     label: "TPR at α that this (ε, δ) alone allows",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the noise for the target TPR at the FPR.
 pub const SIGMA_FOR_RISK: ReadoutSpec = ReadoutSpec {
     id: "sigma-for-risk",
     label: "Noise for the target TPR at α (σ, or b for Laplace)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the most steps that keep the TPR at the FPR within the target.
 pub const STEPS_FOR_RISK: ReadoutSpec = ReadoutSpec {
     id: "steps-for-risk",
     label: "Most steps with the TPR at α within the target, at this noise",
     digits: 3,
+    bound: BoundKind::Lower,
 };
 /// Readout: the noise for the target ε at δ.
 pub const SIGMA_FOR_EPSILON: ReadoutSpec = ReadoutSpec {
     id: "sigma-for-epsilon",
     label: "Noise for the target ε at δ",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the noise for the target advantage.
 pub const SIGMA_FOR_ADVANTAGE: ReadoutSpec = ReadoutSpec {
     id: "sigma-for-advantage",
     label: "Noise for the target advantage",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// The attacker's TPR at the usual false-positive rates and the reader's.
 pub const TPR_TABLE: TableSpec = TableSpec {
@@ -117,6 +130,7 @@ pub const GRID_STEP: ReadoutSpec = ReadoutSpec {
     id: "risk-grid-step",
     label: "PLD grid step h",
     digits: 3,
+    bound: BoundKind::Exact,
 };
 /// The plain-language sentence a practitioner can paste.
 pub const SENTENCE: NoteSpec = NoteSpec {
@@ -328,10 +342,17 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             Err("Gaussian DP's μ is given for Gaussian noise; choose the Gaussian mechanism".into())
         })
     });
-    r.push(
+    // Exact without sampling; the central-limit value with it, an estimate.
+    let exact = matches!(mu, Ok((_, true)));
+    r.push_bound(
         &GDP_MU,
         mu.clone().map(|m| m.0).map_err(ChartError::from),
         relation,
+        if exact {
+            BoundKind::Exact
+        } else {
+            BoundKind::Estimate
+        },
     );
     let gdp_text = match (&mu, &nums) {
         (Ok((m, true)), _) => Some(format!(

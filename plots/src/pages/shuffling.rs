@@ -8,8 +8,8 @@ use amp_math::subsampling::{base_epsilon, subsampled_rr, SUBSAMPLED_RR_RELATION}
 use amp_math::Relation;
 
 use super::{
-    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    TableRow, TableSpec, Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, TableRow, TableSpec, Workbench,
 };
 use crate::figures::shuffle::{local_for_target, table};
 use crate::figures::{ChartError, FigureId};
@@ -24,24 +24,28 @@ pub const CENTRAL: ReadoutSpec = ReadoutSpec {
     id: "shuffle-epsilon",
     label: "Central ε, tightest valid bound",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower end of the exact clone evaluation.
 pub const CLONE_LOWER: ReadoutSpec = ReadoutSpec {
     id: "shuffle-epsilon-lower",
     label: "Lower end of the tightest exact clone evaluation (it meets the upper end)",
     digits: 5,
+    bound: BoundKind::Lower,
 };
 /// Readout: the published numerical method's optimistic run.
 pub const PUBLISHED_LOWER: ReadoutSpec = ReadoutSpec {
     id: "shuffle-published-lower",
     label: "Published numerical method (10 halvings), optimistic run (not a lower bound)",
     digits: 5,
+    bound: BoundKind::Estimate,
 };
 /// Readout: the published numerical method's pessimistic run.
 pub const PUBLISHED_UPPER: ReadoutSpec = ReadoutSpec {
     id: "shuffle-published-upper",
     label: "Published numerical method, pessimistic run (an upper bound)",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 /// Sentence: which bound is the tightest.
 pub const BEST_NAME: NoteSpec = NoteSpec {
@@ -59,12 +63,14 @@ pub const LOCAL_FOR_TARGET: ReadoutSpec = ReadoutSpec {
     id: "local-epsilon-for-target",
     label: "Largest local ε₀ each user may use",
     digits: 5,
+    bound: BoundKind::Lower,
 };
 /// Readout: the largest ε on a Poisson sample for the same target.
 pub const SUBSAMPLE_FOR_TARGET: ReadoutSpec = ReadoutSpec {
     id: "subsample-epsilon-for-target",
     label: "Largest ε on a Poisson sample at rate p",
     digits: 5,
+    bound: BoundKind::Lower,
 };
 /// Sentence: which bound gives the local ε₀.
 pub const LOCAL_NAME: NoteSpec = NoteSpec {
@@ -76,18 +82,21 @@ pub const SRR_EXACT: ReadoutSpec = ReadoutSpec {
     id: "srr-exact",
     label: "Exact ε of the subsampled mechanism",
     digits: 5,
+    bound: BoundKind::Exact,
 };
 /// Readout: the heuristic εp.
 pub const SRR_LINEAR: ReadoutSpec = ReadoutSpec {
     id: "srr-linear",
     label: "The heuristic εp",
     digits: 5,
+    bound: BoundKind::Estimate,
 };
 /// Readout: the subsampling theorem's bound.
 pub const SRR_THEOREM: ReadoutSpec = ReadoutSpec {
     id: "srr-theorem",
     label: "The subsampling theorem log(1 + p(e^ε − 1))",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 
 /// The declaration.

@@ -3,7 +3,9 @@
 use amp_math::subsampling::{amplify, base_delta, base_epsilon};
 use amp_math::EpsDelta;
 
-use super::{Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench};
+use super::{
+    BoundKind, Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+};
 use crate::figures::{ChartError, FigureId};
 use crate::model::sampling::sampling;
 use crate::param as p;
@@ -14,31 +16,37 @@ const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
     id: "epsilon-prime",
     label: "Amplified ε′",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 const DELTA_PRIME: ReadoutSpec = ReadoutSpec {
     id: "delta-prime",
     label: "Amplified δ′",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 const FACTOR: ReadoutSpec = ReadoutSpec {
     id: "amplification-factor",
     label: "ε′ / ε",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 const INCLUSION: ReadoutSpec = ReadoutSpec {
     id: "inclusion-probability",
     label: "Chance a record is sampled",
     digits: 4,
+    bound: BoundKind::Exact,
 };
 const BASE_EPSILON: ReadoutSpec = ReadoutSpec {
     id: "base-epsilon",
     label: "Base ε the sample may spend",
     digits: 5,
+    bound: BoundKind::Lower,
 };
 const BASE_DELTA: ReadoutSpec = ReadoutSpec {
     id: "base-delta",
     label: "Base δ the sample may spend",
     digits: 4,
+    bound: BoundKind::Lower,
 };
 
 /// The declaration.

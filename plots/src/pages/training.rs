@@ -8,8 +8,8 @@
 use amp_math::Relation;
 
 use super::{
-    Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
-    Widget, Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, Widget, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
@@ -29,60 +29,70 @@ pub const TIGHT: ReadoutSpec = ReadoutSpec {
     id: "tight-epsilon",
     label: "ε at δ, tight (certified upper bound)",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower bound on ε at δ (optimistic PLD).
 pub const TIGHT_LOWER: ReadoutSpec = ReadoutSpec {
     id: "tight-epsilon-lower",
     label: "ε at δ, lower bound: the true ε is at least this",
     digits: 5,
+    bound: BoundKind::Lower,
 };
 /// Readout: ε at δ from Rényi DP.
 pub const RDP_EPSILON: ReadoutSpec = ReadoutSpec {
     id: "rdp-epsilon",
     label: "ε at δ from Rényi DP",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 /// Readout: the optimal Rényi order.
 pub const RDP_ORDER: ReadoutSpec = ReadoutSpec {
     id: "rdp-order",
     label: "Optimal Rényi order α*",
     digits: 3,
+    bound: BoundKind::Exact,
 };
 /// Readout: how loose Rényi DP is here.
 pub const RDP_GAP: ReadoutSpec = ReadoutSpec {
     id: "rdp-gap",
     label: "RDP ε over the tight ε",
     digits: 4,
+    bound: BoundKind::Estimate,
 };
 /// Readout: the noise that meets the target ε.
 pub const CALIBRATED: ReadoutSpec = ReadoutSpec {
     id: "calibrated-sigma",
     label: "Noise for the target ε (σ, or b for Laplace)",
     digits: 5,
+    bound: BoundKind::Upper,
 };
 /// The PLD grid step the numbers were computed on (shown by the status line).
 pub const GRID_STEP: ReadoutSpec = ReadoutSpec {
     id: "grid-step",
     label: "PLD grid step h",
     digits: 3,
+    bound: BoundKind::Exact,
 };
 /// Readout: the certified upper bound on a membership attacker's TPR at the FPR.
 pub const RUN_TPR: ReadoutSpec = ReadoutSpec {
     id: "run-tpr-at-fpr",
     label: "Attacker's TPR at FPR α (certified upper bound)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the certified upper bound on the attacker's advantage.
 pub const RUN_ADVANTAGE: ReadoutSpec = ReadoutSpec {
     id: "run-advantage",
     label: "Attacker's advantage max(TPR − FPR) (upper bound)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the certified upper bound on the Bayes-optimal success.
 pub const RUN_BAYES: ReadoutSpec = ReadoutSpec {
     id: "run-bayes-success",
     label: "Best chance of guessing membership right, prior π (upper bound)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: ε at δ of the run with Poisson sampling, on the zero-out relation (the same pair as
 /// add/remove for this mechanism): what a Poisson accountant reports.
@@ -90,30 +100,35 @@ pub const EPS_POISSON: ReadoutSpec = ReadoutSpec {
     id: "epsilon-poisson",
     label: "Poisson sampling: ε at δ (what a Poisson accountant reports)",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the certified upper bound on ε for shuffled fixed-size batches.
 pub const EPS_SHUFFLE: ReadoutSpec = ReadoutSpec {
     id: "epsilon-shuffle",
     label: "Shuffled fixed-size batches: ε at δ, certified upper bound",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower bound on ε for shuffled batches (reshuffled every epoch).
 pub const EPS_SHUFFLE_LOWER: ReadoutSpec = ReadoutSpec {
     id: "epsilon-shuffle-lower",
     label: "Shuffled fixed-size batches: ε is at least",
     digits: 4,
+    bound: BoundKind::Lower,
 };
 /// Readout: the certified upper bound on ε for balls-in-bins batches.
 pub const EPS_BNB: ReadoutSpec = ReadoutSpec {
     id: "epsilon-balls-in-bins",
     label: "Balls in bins: ε at δ, certified upper bound",
     digits: 4,
+    bound: BoundKind::Upper,
 };
 /// Readout: the lower bound on ε for balls-in-bins batches.
 pub const EPS_BNB_LOWER: ReadoutSpec = ReadoutSpec {
     id: "epsilon-balls-in-bins-lower",
     label: "Balls in bins: ε is at least",
     digits: 4,
+    bound: BoundKind::Lower,
 };
 /// Sentence: how the samplers see the run (steps per epoch, epochs, the relation).
 pub const SAMPLERS: NoteSpec = NoteSpec {
