@@ -6,8 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { serve } from './server.mjs';
 import { launch, droppedByRedirect } from './browser.mjs';
 
@@ -91,10 +91,61 @@ function cli(args) {
   return JSON.parse(execFileSync(AMPLIFY, [...args, '--json'], { encoding: 'utf8' }));
 }
 
+/** Every page's numbers at settings other than the defaults (and a run of phases, randomized
+ * response, sampling without replacement), against `amplify page <id> --json` at the same
+ * settings: every readout the CLI gives a number has exactly that double in the page's
+ * `data-value`, and every readout without one shows none. */
+const PAGE_SETTINGS = [
+  ['home', 'eps=2&p=0.05'],
+  ['subsampling', 'scheme=without-replacement&eps=0.5&delta=1e-7&m=300&n=50000'],
+  ['limits', 'eps=0.3&p=0.002&c=3&dataset=120000&batch=512&epochs=5&total-eps=2&n=5000'],
+  ['accuracy', 'eps=0.7&rate=0.05&target-q=0.4&N=5001'],
+  ['renyi', 'mech=laplace&scale=0.8&scheme=without-replacement&q=0.01&n=20000&alpha=6&steps=300&delta=1e-6&target-eps=2'],
+  ['training', 'dataset=60000&batch=600&sigma=1&length=steps&steps=1000&delta=1e-5&phases=2&sigma-2=0.8&batch-2=1200&length-2=steps&steps-2=500&batching-2=balls-in-bins'],
+  ['risk', 'mech=kary-randomized-response&eps=0.4&k=3&steps=40&fpr=0.01&prior=0.3&delta=1e-6'],
+  ['shuffling', 'eps0=2&users=50000&delta=1e-7&randomizer=k-rr&k=3&target-eps=0.5&p=0.02&eps=1.5'],
+  ['iteration', 'iterations=500&sigma=2&step-size=0.5&smoothness=2&delta=1e-6'],
+];
+
+test('every page: its readouts equal amplify page at the same settings', async () => {
+  for (const [id, query] of PAGE_SETTINGS) {
+    const path = id === 'home' ? '/' : `/${id}/`;
+    const { page, problems } = await open(`${path}?${query}`);
+    // Pages that refine their numbers say when the refined ones are on screen.
+    await page.waitForFunction(() => {
+      const s = document.querySelector('[data-testid=accounting-status]');
+      return document.documentElement.dataset.app === 'live' && (!s || s.dataset.state === 'final');
+    }, null, { timeout: 120_000 });
+    const flags = query.split('&').flatMap((kv) => { const [k, v] = kv.split('='); return [`--${k}`, decodeURIComponent(v)]; });
+    const want = cli(['page', id, ...flags]);
+    assert.equal(want.page, id);
+    let compared = 0;
+    for (const r of want.readouts) {
+      const got = await page.getAttribute(`[data-testid="${r.id}"]`, 'data-value');
+      if (got === null) continue; // computed for a widget that shows it another way
+      if (r.value === null) {
+        assert.ok(got === '' || Number.isNaN(Number(got)), `${id}/${r.id}: the page shows ${got}, the CLI none (${r.reason})`);
+      } else {
+        assert.equal(Number(got), r.value, `${id}/${r.id}: page ${got}, CLI ${r.value}`);
+        compared++;
+      }
+    }
+    assert.ok(compared >= 1, `${id}: no readout compared`);
+    assert.deepEqual(problems, [], id);
+    await page.close();
+  }
+});
+
 test('home page loads, links only to pages that exist, shows a live number', async () => {
   const { page, problems } = await open('/');
   const links = await page.$$eval('nav a', (as) => as.map((a) => new URL(a.href).pathname));
-  assert.deepEqual(links, ['/', '/subsampling/', '/limits/', '/accuracy/', '/renyi/', '/training/', '/risk/', '/shuffling/', '/iteration/']);
+  // Exactly the pages the build pre-rendered (a document per page in dist/, embeds apart), home first.
+  const built = readdirSync(DIST, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'embed' && existsSync(join(DIST, d.name, 'index.html')))
+    .map((d) => `/${d.name}/`);
+  assert.equal(links[0], '/');
+  assert.deepEqual([...links.slice(1)].sort(), built.sort());
+  assert.ok(links.length >= 9, `${links.length} pages`);
   await sameAsCli(page, 'home-epsilon-prime', cli(['subsample', '--scheme', 'poisson', '--eps', '1', '--p', '0.01']).epsilon);
   await page.screenshot({ path: `${ARTIFACTS}/home.png`, fullPage: true });
   assert.deepEqual(problems, []);
