@@ -4,7 +4,7 @@
 use amp_math::subsampling::Scheme;
 use amp_plots::figures::FIGURES;
 use amp_plots::pages::{is_relevant, Page, View};
-use amp_plots::param as p;
+use amp_plots::param::{self as p, group};
 use amp_plots::params::{Domain, Length, Mechanism, ParamSpec, ParamValues, RandomizerKind, Value};
 
 /// Whether a parameter's control matters for the current values: the rate p only for Poisson
@@ -87,6 +87,14 @@ fn group_rules_match_the_rules_they_replaced() {
                 c /= n;
             }
             for spec in shown {
+                // The phases of a training run are new: their own rules are checked below.
+                let phase_control = [&group::PHASE_2, &group::PHASE_3, &group::PHASE_4]
+                    .iter()
+                    .any(|g| g.params.iter().any(|q| q.name == spec.name))
+                    || spec.name == p::PHASES.spec.name;
+                if phase_control {
+                    continue;
+                }
                 // The one intended change: the gaussian-noise-ratio embed now follows its
                 // length choice (the old rules showed its epochs and steps fields both, since
                 // they looked at the length choice only beside a mechanism choice).
@@ -109,4 +117,35 @@ fn group_rules_match_the_rules_they_replaced() {
         }
     }
     assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn a_phase_shows_while_the_run_has_it() {
+    use amp_plots::params::{Batching, PhaseCount};
+    let view = View::Page(Page::Training);
+    for n in 1..=4 {
+        for mech in [Mechanism::Gaussian, Mechanism::Laplace] {
+            for length in [Length::Epochs, Length::Steps] {
+                let mut v = ParamValues::default();
+                v.set_choice(p::PHASES, PhaseCount::of(n));
+                v.set_choice(p::MECH, mech);
+                v.set_choice(p::LENGTH_3, length);
+                v.set_choice(p::BATCHING_3, Batching::Shuffle);
+                let shows = |spec: &ParamSpec| is_relevant(view, &v, spec);
+                assert_eq!(shows(p::BATCH_2.spec), n >= 2);
+                assert_eq!(shows(p::BATCH_4.spec), n >= 4);
+                assert_eq!(shows(p::BATCHING_3.spec), n >= 3);
+                assert_eq!(
+                    shows(p::SIGMA_3.spec),
+                    n >= 3 && mech == Mechanism::Gaussian
+                );
+                assert_eq!(shows(p::SCALE_3.spec), n >= 3 && mech == Mechanism::Laplace);
+                assert_eq!(shows(p::EPOCHS_3.spec), n >= 3 && length == Length::Epochs);
+                assert_eq!(shows(p::STEPS_3.spec), n >= 3 && length == Length::Steps);
+                // Phase 2's own length unit is left at its default (epochs).
+                assert!(!shows(p::STEPS_2.spec));
+                assert!(shows(p::PHASES.spec));
+            }
+        }
+    }
 }
