@@ -21,7 +21,7 @@
 //! Everything returns TPR as a function of FPR: the view of membership-inference papers (β(α) is
 //! 1 − TPR).
 
-use crate::pld::{Band, Noise, PldPair};
+use crate::pld::{Band, PldPair};
 use crate::special::{exp, exp_m1, ln, normal_cdf, normal_quantile};
 use crate::MathError;
 
@@ -518,32 +518,6 @@ pub fn upper_tpr(upper: &PldPair, fpr: f64) -> f64 {
         }
     }
     best.max(fpr)
-}
-
-/// The smallest σ (noise multiplier; Laplace scale for Laplace noise) whose certified risk after
-/// `steps` Poisson-subsampled steps at rate q stays at most the target, to relative accuracy 1e-4
-/// in σ, on the PLD grid step h. Between 0.2 and 10⁴, by [`crate::pld::calibrate_sigma_within`]
-/// (the risk decreases in σ). The kind of noise is taken from `noise` (its size is ignored).
-/// Add/remove.
-pub fn sigma_for_risk(
-    noise: Noise,
-    q: f64,
-    steps: u64,
-    target: RiskTarget,
-    step: f64,
-) -> Result<f64, MathError> {
-    let target = target.check()?;
-    crate::pld::calibrate_sigma_within(
-        |s| {
-            let pair = noise
-                .with_size(s)
-                .poisson(q, step, crate::pld::Estimate::Pessimistic)?
-                .self_compose(steps.max(1))?;
-            target.risk(&pair)
-        },
-        target.value(),
-        1e-4,
-    )
 }
 
 #[cfg(test)]

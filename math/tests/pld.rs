@@ -165,11 +165,21 @@ fn composition_of_parts_and_of_different_mechanisms() {
     );
 }
 
-/// The step budget is the inverse of ε(steps): k steps fit, k + 1 do not.
+/// The step budget is the inverse of ε(steps): k steps fit, k + 1 do not (the accountants'
+/// calibration over the number of steps, on a fixed grid).
 #[test]
-fn max_steps_inverts_the_composition() {
+fn the_most_steps_invert_the_composition() {
+    use amp_math::accounting::{calibrate_event, Event, PldAccountant, Search, Target};
+    use amp_math::rdp::Mechanism;
     let g = pld::poisson_gaussian(1.0, 0.01, 1e-3, Estimate::Pessimistic).unwrap();
-    let k = g.max_steps(1e-5, 1.0, 1_000_000).unwrap();
+    let acc = PldAccountant::with_step(1e-3);
+    let run = |k: f64| Event::poisson(Mechanism::Gaussian { sigma: 1.0 }, 0.01).repeated(k as u64);
+    let target = |epsilon: f64| Target::Epsilon {
+        epsilon,
+        delta: 1e-5,
+    };
+    let k = calibrate_event(&acc, run, target(1.0), Search::Count { limit: 1_000_000 }).unwrap()
+        as u64;
     let eps = |k: u64| g.self_compose(k).unwrap().epsilon_for_delta(1e-5).unwrap();
     assert!(k > 1, "{k}");
     assert!(
@@ -178,7 +188,8 @@ fn max_steps_inverts_the_composition() {
         eps(k),
         eps(k + 1)
     );
-    assert_eq!(g.max_steps(1e-5, 1e-6, 10).unwrap(), 0);
+    // Even one step misses a tiny target: no answer, said so.
+    assert!(calibrate_event(&acc, run, target(1e-6), Search::Count { limit: 10 }).is_err());
 }
 
 #[test]
@@ -237,7 +248,12 @@ fn calibration_to_a_stated_accuracy_meets_the_target() {
             .and_then(|b| b.epsilon(1e-5))
             .map(|e| e.0)
     };
-    let s = pld::calibrate_sigma_within(eps, 2.0, 1e-3).unwrap();
+    let s = amp_math::accounting::calibrate(
+        eps,
+        2.0,
+        amp_math::accounting::Search::Noise { rel: 1e-3 },
+    )
+    .unwrap();
     assert!(eps(s).unwrap() <= 2.0);
     assert!(
         eps(s / 1.01).unwrap() > 2.0,

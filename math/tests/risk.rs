@@ -323,7 +323,7 @@ fn sigma_for_risk_round_trips() {
         fpr: 0.01,
         tpr: 0.05,
     };
-    let s = sigma_for_risk(Noise::Gaussian(1.0), q, steps, target, h).unwrap();
+    let s = sigma_for_risk(q, steps, target, h).unwrap();
     let risk = |s: f64| {
         let pair = Noise::Gaussian(s)
             .poisson(q, h, Estimate::Pessimistic)
@@ -335,19 +335,30 @@ fn sigma_for_risk_round_trips() {
     assert!(risk(s) <= 0.05, "{s}: {}", risk(s));
     assert!(risk(s * 0.999) > 0.05, "{s}: {}", risk(s * 0.999));
     let adv = RiskTarget::Advantage(0.1);
-    let sa = sigma_for_risk(Noise::Gaussian(1.0), q, steps, adv, h).unwrap();
+    let sa = sigma_for_risk(q, steps, adv, h).unwrap();
     let pair = Noise::Gaussian(sa)
         .poisson(q, h, Estimate::Pessimistic)
         .unwrap()
         .self_compose(steps)
         .unwrap();
     assert!(pair.delta_for_epsilon(0.0) <= 0.1);
-    assert!(sigma_for_risk(
-        Noise::Gaussian(1.0),
-        q,
-        steps,
-        RiskTarget::Advantage(2.0),
-        h
-    )
+    assert!(sigma_for_risk(q, steps, RiskTarget::Advantage(2.0), h)
     .is_err());
+}
+
+/// σ whose certified risk over `steps` Poisson-sampled Gaussian steps at rate q meets the target,
+/// on the loss grid h (the accountants' calibration, relative accuracy 1e-4).
+fn sigma_for_risk(
+    q: f64,
+    steps: u64,
+    target: RiskTarget,
+    h: f64,
+) -> Result<f64, amp_math::MathError> {
+    use amp_math::accounting::{calibrate_event, Event, PldAccountant, Search, Target};
+    calibrate_event(
+        &PldAccountant::with_step(h),
+        |s| Event::poisson(amp_math::rdp::Mechanism::Gaussian { sigma: s }, q).repeated(steps),
+        Target::Risk(target),
+        Search::Noise { rel: 1e-4 },
+    )
 }

@@ -55,36 +55,6 @@ impl PldPair {
     /// The largest number of self-compositions whose ε at δ stays at most `target` (this PLD's
     /// rounding: pessimistic for a guaranteed budget), by doubling then bisection on whole steps,
     /// up to `limit`. 0 if one step already exceeds the target.
-    pub fn max_steps(&self, delta: f64, target: f64, limit: u64) -> Result<u64, MathError> {
-        crate::check_epsilon("target ε", target)?;
-        let fits = |k: u64| -> Result<bool, MathError> {
-            Ok(self.self_compose(k)?.epsilon_for_delta(delta)? <= target)
-        };
-        if !fits(1)? {
-            return Ok(0);
-        }
-        let (mut lo, mut hi) = (1u64, 2u64);
-        while hi <= limit && fits(hi)? {
-            lo = hi;
-            hi *= 2;
-        }
-        if hi > limit {
-            if fits(limit)? {
-                return Ok(limit);
-            }
-            hi = limit;
-        }
-        // fits(lo), not fits(hi).
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if fits(mid)? {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        Ok(lo)
-    }
 
     /// k-fold self-composition of both directions.
     pub fn self_compose(&self, steps: u64) -> Result<PldPair, MathError> {

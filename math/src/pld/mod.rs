@@ -33,7 +33,7 @@ mod grid;
 mod mechanisms;
 
 pub use calibration::{
-    calibrate_sigma, calibrate_sigma_within, gaussian_epsilon, step_dividing, step_for_budget,
+    gaussian_epsilon, step_dividing, step_for_budget,
     Band, Noise, STEP_RANGE,
 };
 pub use composition::{compose, compose_two};
