@@ -247,7 +247,7 @@ fn the_training_pages_attacker_follows_the_loops_sampler() {
 #[test]
 fn drawn_rdp_profile_bounds_the_refined_one_closely() {
     use amp_math::rdp::{self, default_orders, Conversion, Curve, Mechanism, Sampling};
-    use amp_plots::figures::renyi::drawn_rdp_delta;
+    use amp_plots::model::renyi::drawn_rdp_delta;
     let mut worst: f64 = 0.0;
     let mut checked = 0;
     for (sigma, q, steps) in [

@@ -140,7 +140,7 @@ fn length_chart(
         (false, true) => "steps k, all phases",
     };
     // The reader's own point from the readouts' band (the same numbers as the readouts).
-    let now = cached_band(&t, QUICK)
+    let now = cached_band(t, QUICK)
         .ok()
         .and_then(|b| b.epsilon(t.delta).ok());
     let mut c =
@@ -162,7 +162,7 @@ fn length_chart(
             short_number(here, 4),
             now.map(|e| short_number(e.1, 4)).unwrap_or_else(|| "—".into()),
             now.map(|e| short_number(e.0, 4)).unwrap_or_else(|| "—".into()),
-            rdp_at(&t)
+            rdp_at(t)
                 .map(|e| format!(" and Rényi DP gives {}", short_number(e, 4)))
                 .unwrap_or_default()
         ),

@@ -306,6 +306,7 @@ const LATER: [PhaseParams; MAX_PHASES - 1] = [
 ];
 
 /// One phase from its controls, or why it cannot be accounted for.
+#[allow(clippy::too_many_arguments)] // one phase's controls, each read once
 fn phase(
     values: &ParamValues,
     noise: Noise,
