@@ -1,6 +1,7 @@
 //! The figure registry: a figure is an id, a title, the parameters it reads and a pure function
 //! from parameter values to a [`Chart`]. Drawing is shared ([`crate::draw`]). A page lists its
-//! figures (`crate::pages`); a figure does not know its page.
+//! figures (in the pages module); a figure does not know its page, and reads what it draws from
+//! the model ([`crate::model`]).
 //!
 //! The app, the embed mode, the CLI's `plot` and `figures` commands and the tests all enumerate
 //! [`FIGURES`].
@@ -77,7 +78,6 @@ pub mod training;
 mod why;
 
 pub use crate::format::group_digits;
-pub use limits::regime_sentence;
 
 pub use crate::chart::{
     Axis, Band, BoxStat, Chart, ChartError, ChartResult, Heatmap, LegendCorner, Marker, Outline,
@@ -163,7 +163,7 @@ impl FigureSpec {
         match self.compute {
             Compute::Direct(f) | Compute::Deferred(f) => f(values),
             Compute::Simulated(f) => {
-                let mut sim = Simulation::new(accuracy::sim_config(values)?)?;
+                let mut sim = Simulation::new(crate::model::accuracy::sim_config(values)?)?;
                 sim.run_to_end();
                 f(values, &sim)
             }

@@ -559,7 +559,7 @@ fn default_chart(f: &FigureSpec) -> &'static ChartResult {
         let values = ParamValues::default();
         // As `FigureSpec::chart` runs it, once.
         let run = || -> Result<Simulation, ChartError> {
-            let mut sim = Simulation::new(crate::figures::accuracy::sim_config(&values)?)?;
+            let mut sim = Simulation::new(crate::model::accuracy::sim_config(&values)?)?;
             sim.run_to_end();
             Ok(sim)
         };

@@ -355,8 +355,8 @@ fn the_readers_point_sits_on_the_highlighted_curve_values() {
 
 #[test]
 fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expand() {
-    use amp_plots::figures::iteration::readouts;
     use amp_plots::figures::Role;
+    use amp_plots::model::iteration::readouts;
     let f = FigureId::IterationPrivacyByPosition.spec();
     let mut values = ParamValues::default();
     values.set(p::ITERATIONS.spec, Value::Count(1000)).unwrap();

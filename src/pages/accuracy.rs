@@ -2,8 +2,8 @@
 //! simulation's panel, the comparison with the paper, and the live Table 1 (seed 002).
 
 use amp_math::median_sim::{quantiles, Population, PAPER_EPSILONS};
-use amp_plots::figures::accuracy::{gain_table, sim_config};
 use amp_plots::format::short_number;
+use amp_plots::model::accuracy::{gain_table, sim_config};
 use amp_plots::param as p;
 use leptos::prelude::*;
 

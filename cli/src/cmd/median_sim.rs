@@ -3,7 +3,7 @@
 //! bit for bit).
 
 use amp_math::median_sim::{quantiles, Simulation};
-use amp_plots::figures::accuracy::sim_config;
+use amp_plots::model::accuracy::sim_config;
 use amp_plots::param as p;
 use clap::{ArgMatches, Command};
 use serde::Serialize;

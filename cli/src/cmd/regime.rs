@@ -2,7 +2,7 @@
 //! (Steinke, seed 001), with the sentence the limits page shows.
 
 use amp_math::limits::{self, Duration};
-use amp_plots::figures::regime_sentence;
+use amp_plots::model::limits::regime_sentence;
 use amp_plots::param as p;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;

@@ -5,7 +5,7 @@ use amp_math::shuffle::{
     best_with, fmt21_rdp, fmt23_rdp, largest_eps0_over, shuffle_epsilon_with, Bound, Choice,
     Randomizer, BEST_ID, RELATION,
 };
-use amp_plots::figures::shuffle::randomizer;
+use amp_plots::model::shuffle::randomizer;
 use amp_plots::param as p;
 use amp_plots::params::RandomizerKind;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};

@@ -1,14 +1,14 @@
 //! Figures of the accuracy page (seed 002: Hu, Drechsler & Kim, "Accuracy gains from privacy
 //! amplification through sampling for differential privacy"). Sampling without replacement,
-//! replace-one neighbours.
+//! replace-one neighbours. The simulation they read is the model's
+//! ([`crate::model::accuracy::sim_config`]).
 
 use amp_math::accuracy::{
-    epsilon_n, mean_noise_ratio, mean_noise_ratio_naive, mean_variances,
-    rate_for_variance_fraction, variance_fraction,
+    mean_noise_ratio, mean_noise_ratio_naive, mean_variances, rate_for_variance_fraction,
+    variance_fraction,
 };
 use amp_math::median_sim::{
-    generate_population, private_releases, quantiles, SimConfig, Simulation, PAPER_EPSILONS,
-    PAPER_RATES,
+    generate_population, private_releases, quantiles, Simulation, PAPER_EPSILONS,
 };
 
 use super::{
@@ -16,6 +16,7 @@ use super::{
     Series,
 };
 use crate::format::short_number;
+use crate::model::accuracy::sim_config;
 use crate::param as p;
 use crate::params::{ParamValues, ShowNaive};
 
@@ -27,20 +28,6 @@ fn err(e: amp_math::MathError) -> String {
 
 fn chart(x: Axis, y: Axis, legend: LegendCorner) -> Chart {
     Chart::new(x, y, legend, String::new())
-}
-
-/// The simulation the figures of this page read: the reader's population, N, runs and seed, over
-/// the paper's grid of ε and sampling rates.
-pub fn sim_config(values: &ParamValues) -> Result<SimConfig, String> {
-    let population = values.choice(p::POPULATION);
-    Ok(SimConfig {
-        population,
-        population_size: values.count(p::POPULATION_SIZE) as usize,
-        seed: values.count(p::SEED),
-        runs: values.count(p::RUNS) as usize,
-        epsilons: PAPER_EPSILONS.to_vec(),
-        rates: PAPER_RATES.to_vec(),
-    })
 }
 
 /// ε values of the family drawn in `variance-fraction-q`.
@@ -718,53 +705,4 @@ pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> ChartResult
         gains.join(", ")
     );
     Ok(c)
-}
-
-/// One row of the live Table 1: for one ε, the population's MSE, the best sample MSE and its rate.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GainRow {
-    /// Target ε.
-    pub epsilon: f64,
-    /// MSE of the private population median.
-    pub population_mse: f64,
-    /// Smallest MSE of a private sample median over the rates.
-    pub best_mse: f64,
-    /// The rate that gave it.
-    pub best_rate: f64,
-}
-
-impl GainRow {
-    /// Whether sampling first was more accurate.
-    pub fn gain(&self) -> bool {
-        self.best_mse < self.population_mse
-    }
-}
-
-/// Table 1 of seed 002, live: one row per ε of the grid.
-pub fn gain_table(sim: &Simulation) -> Vec<GainRow> {
-    sim.population_cells()
-        .iter()
-        .map(|p| {
-            let (best_mse, best_rate) = sim
-                .cells()
-                .iter()
-                .filter(|c| c.epsilon == p.epsilon)
-                .map(|c| (c.mse(), c.rate))
-                .fold(
-                    (f64::INFINITY, f64::NAN),
-                    |a, b| if b.0 < a.0 { b } else { a },
-                );
-            GainRow {
-                epsilon: p.epsilon,
-                population_mse: p.mse(),
-                best_mse,
-                best_rate,
-            }
-        })
-        .collect()
-}
-
-/// ε_n of the reader's setting, exposed for readouts and the CLI.
-pub fn reader_epsilon_n(values: &ParamValues) -> Result<f64, String> {
-    epsilon_n(values.real(p::EPS), values.real(p::RATE)).map_err(err)
 }

@@ -1,31 +1,22 @@
-//! Figure of the iteration page (seed 004, §3): privacy of the last iterate of one pass of noisy
+//! Figures of the iteration page (seed 004, §3): privacy of the last iterate of one pass of noisy
 //! SGD, by the position of the record, with and without amplification by iteration (Feldman,
-//! Mironov, Talwar & Thakurta 2018).
+//! Mironov, Talwar & Thakurta 2018). The run and the readouts are the model's
+//! ([`crate::model::iteration`]).
 
 use amp_math::iteration::{
-    check_step_size, composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled,
-    iteration_epsilon, plot_positions, NoiseSchedule, OnePassSgd,
+    composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled, plot_positions,
+    NoiseSchedule, OnePassSgd,
 };
 use amp_math::rdp::Conversion;
 
 use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;
+use crate::model::iteration::{inapplicable, run};
 use crate::param as p;
 use crate::params::ParamValues;
 
 /// Positions evaluated for the curve (every position when T is at most this).
 const POINTS: usize = 400;
-
-/// The run the parameters describe: T steps, noise σ in units of the gradient bound L (L = 1),
-/// one record per step.
-pub fn run(values: &ParamValues) -> OnePassSgd {
-    OnePassSgd {
-        steps: values.count(p::ITERATIONS),
-        sigma: values.real(p::SIGMA),
-        lipschitz: 1.0,
-        batch: 1,
-    }
-}
 
 /// The position axis, 1 to T (around the one position when T = 1).
 fn position_range(big_t: u64) -> (f64, f64) {
@@ -49,50 +40,6 @@ fn position_chart(x: (f64, f64), y: (f64, f64), summary: String) -> Chart {
         LegendCorner::UpperLeft,
         summary,
     )
-}
-
-/// Why the theorem does not apply at these parameters (η > 2/β), or `None` when it does.
-pub fn inapplicable(values: &ParamValues) -> Option<String> {
-    check_step_size(values.real(p::STEP_SIZE), values.real(p::SMOOTHNESS))
-        .err()
-        .map(|_| {
-            format!(
-                "η = {} is larger than 2/β = {}: the updates need not be contractive, so amplification by iteration does not apply",
-                short_number(values.real(p::STEP_SIZE), 4),
-                short_number(2.0 / values.real(p::SMOOTHNESS), 4)
-            )
-        })
-}
-
-/// The readouts: ε at δ for the first record, the middle one and the last (= no amplification).
-pub struct Readouts {
-    /// ε of the record used first (t = 1), amplified by the T − 1 later steps.
-    pub first: Result<f64, ChartError>,
-    /// ε of the record used at t = ⌈T/2⌉.
-    pub middle: Result<f64, ChartError>,
-    /// ε without amplification (every position; the last record's too).
-    pub composition: Result<f64, ChartError>,
-}
-
-/// [`Readouts`] at the parameters (improved RDP conversion).
-pub fn readouts(values: &ParamValues) -> Readouts {
-    let sgd = run(values);
-    let delta = values.real(p::DELTA);
-    let at = |t: u64| -> Result<f64, ChartError> {
-        if let Some(why) = inapplicable(values) {
-            return Err(ChartError::NotApplicable(why));
-        }
-        iteration_epsilon(t, &sgd, delta, Conversion::Improved)
-            .map(|c| c.epsilon)
-            .map_err(ChartError::from)
-    };
-    Readouts {
-        first: at(1),
-        middle: at(sgd.steps.div_ceil(2).max(1)),
-        composition: composition_epsilon(&sgd, delta, Conversion::Improved)
-            .map(|c| c.epsilon)
-            .map_err(ChartError::from),
-    }
 }
 
 /// `iteration-privacy-by-position`: ε at δ of the last iterate for the record used at step t,

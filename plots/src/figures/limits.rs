@@ -1,5 +1,6 @@
 //! Figures of the limits page (seed 001: Steinke, "Limits of privacy amplification by
-//! subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms throughout.
+//! subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms throughout. The
+//! regime calculator's sentence is the model's ([`crate::model::limits`]).
 
 use amp_math::limits::{
     mse_break_even_rate, mse_standard, mse_subsampled_terms, noise_factor_bound, noise_ratio,
@@ -11,7 +12,7 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, Heatmap, LegendCorner, Marker, Outline,
     Role, Series,
 };
-use crate::format::{group_digits, short_number};
+use crate::format::short_number;
 use crate::param as p;
 use crate::params::ParamValues;
 
@@ -546,34 +547,4 @@ pub fn regime_map(values: &ParamValues) -> ChartResult {
         short_number(here.noise_factor_bound, 4)
     );
     Ok(c)
-}
-
-/// The regime calculator's plain sentence (also used by the CLI).
-pub fn regime_sentence(
-    dataset: u64,
-    batch: u64,
-    total: f64,
-    r: &amp_math::limits::Regime,
-) -> String {
-    format!(
-        "Batch {} of {} for {} epochs with ε* = {} is {} steps of ε = {} each, c = ε/p = {}: the \
-         subsampled mechanism adds {}× the noise of the full-data one (the bound says at most {}×).",
-        group_digits(batch),
-        group_digits(dataset),
-        short_number(r.epochs, 3),
-        short_number(total, 4),
-        group_digits(r.steps),
-        short_number(r.epsilon_per_step, 3),
-        short_number(r.c, 3),
-        fixed2(r.noise_factor),
-        fixed2(r.noise_factor_bound)
-    )
-}
-
-fn fixed2(x: f64) -> String {
-    if x < 1e6 {
-        format!("{x:.2}")
-    } else {
-        short_number(x, 3)
-    }
 }

@@ -1,9 +1,10 @@
-//! Figures and readouts of the shuffling page (seed 004, §1.3 and §2): every published shuffle
-//! bound side by side, the inverse (the local ε₀ a central target allows), shuffling against
-//! subsampling, the error of a mean in the three models, and subsampled randomized response.
+//! Figures of the shuffling page (seed 004, §1.3 and §2): every published shuffle bound side by
+//! side, the inverse (the local ε₀ a central target allows), shuffling against subsampling, the
+//! error of a mean in the three models, and subsampled randomized response. The reader's setting,
+//! the bounds at it and the inverse are the model's ([`crate::model::shuffle`]).
 
 use amp_math::shuffle::{
-    best_with, fmt21_numerical, fmt21_published, largest_eps0_over, mean_error_central_laplace,
+    fmt21_numerical, fmt21_published, largest_eps0_over, mean_error_central_laplace,
     mean_error_local_rr, mean_error_shuffled_rr, shuffle_epsilon_with, stronger_clones_exclude,
     subsampled_rr, Bound, Randomizer, ShuffleEpsilon, MAX_USERS,
 };
@@ -13,27 +14,9 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
 };
 use crate::format::short_number;
+use crate::model::shuffle::{local_for_target, numerical, randomizer, setting};
 use crate::param as p;
-use crate::params::{ParamValues, RandomizerKind};
-
-/// The randomizer the privacy-blanket bounds may assume.
-pub fn randomizer(values: &ParamValues) -> Randomizer {
-    match values.choice(p::RANDOMIZER) {
-        RandomizerKind::Generic => Randomizer::Generic,
-        RandomizerKind::KRr => Randomizer::KRr {
-            k: values.count(p::K),
-        },
-    }
-}
-
-/// The reader's setting: ε₀, n, δ.
-fn setting(values: &ParamValues) -> (f64, u64, f64) {
-    (
-        values.real(p::EPS0),
-        values.count(p::USERS),
-        values.real(p::DELTA),
-    )
-}
+use crate::params::ParamValues;
 
 /// Palette index of each bound (its colour in every figure and in the table).
 fn color(b: Bound) -> usize {
@@ -55,44 +38,6 @@ fn legend(b: Bound, r: Randomizer) -> String {
         }
         _ => b.name().to_string(),
     }
-}
-
-/// Every bound at the reader's (ε₀, n, δ), in [`Bound::ALL`] order.
-pub fn table(values: &ParamValues) -> Result<Vec<ShuffleEpsilon>, String> {
-    let (eps0, n, delta) = setting(values);
-    let r = randomizer(values);
-    Bound::ALL
-        .iter()
-        .map(|&b| shuffle_epsilon_with(b, r, eps0, n, delta).map_err(|e| e.to_string()))
-        .collect()
-}
-
-/// The tightest valid bound at the reader's setting.
-pub fn tightest(values: &ParamValues) -> Result<ShuffleEpsilon, String> {
-    let (eps0, n, delta) = setting(values);
-    best_with(randomizer(values), eps0, n, delta).map_err(|e| e.to_string())
-}
-
-/// The exact clone-reduction ε at the reader's setting: (lower, certified upper).
-pub fn numerical(values: &ParamValues) -> Result<(f64, f64), String> {
-    let (eps0, n, delta) = setting(values);
-    fmt21_numerical(eps0, n, delta).map_err(|e| e.to_string())
-}
-
-/// The largest local ε₀ that meets the target central ε at (n, δ), over every bound (each one
-/// certifies its own answer, so the largest is the answer), with the bound that gives it and,
-/// when that bound's validity box rather than the target stopped it, why.
-pub fn local_for_target(
-    values: &ParamValues,
-) -> Result<(f64, Bound, Option<&'static str>), String> {
-    let (_, n, delta) = setting(values);
-    let target = values.real(p::TARGET_EPS);
-    if target <= 0.0 {
-        return Err("a target central ε of 0 allows no randomization".into());
-    }
-    largest_eps0_over(&Bound::ALL, randomizer(values), target, n, delta)
-        .map(|(b, l)| (l.eps0, b, l.limited_by_validity))
-        .map_err(|e| e.to_string())
 }
 
 /// Points of one bound's curve along an axis, and the reasons it was left out where it was.

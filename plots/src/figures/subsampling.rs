@@ -1,14 +1,13 @@
 //! Figures of the subsampling page (seed 000, Theorem 1; seed 004, Theorem 1.1; seed 002, Fig. 3).
+//! The reader's setting is the model's ([`crate::model::subsampling`]).
 
-use amp_math::subsampling::{
-    amplified_epsilon, base_epsilon, with_replacement_inclusion, Sampling, Scheme,
-};
+use amp_math::subsampling::{amplified_epsilon, base_epsilon, Scheme};
 
 use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
 };
 use crate::format::short_number;
-use crate::model::sampling::sampling;
+use crate::model::subsampling::{setting, Setting};
 use crate::param as p;
 use crate::params::ParamValues;
 
@@ -18,62 +17,12 @@ pub const FAMILY: [f64; 5] = [0.1, 0.5, 1.0, 2.0, 5.0];
 /// Points per curve.
 const POINTS: usize = 100;
 
-/// The reader's scheme, the x coordinate of their setting (p or m/n) and the x-axis title.
-struct Setting {
-    sampling: Sampling,
-    /// p, or m/n for the fixed-size schemes.
-    rate: f64,
-    /// The probability the theorem uses at that rate (p, m/n or η).
-    inclusion: f64,
-    n: f64,
-    x_label: &'static str,
-}
-
-fn setting(values: &ParamValues) -> Result<Setting, String> {
-    let s = sampling(values);
-    let inclusion = s.inclusion_probability().map_err(|e| e.to_string())?;
-    let (rate, n, x_label) = match s {
-        Sampling::Poisson { p } => (p, f64::NAN, "sampling rate p"),
-        Sampling::WithoutReplacement { m, n } => {
-            (m as f64 / n as f64, n as f64, "sampling rate m/n")
-        }
-        Sampling::WithReplacement { m, n } => {
-            (m as f64 / n as f64, n as f64, "draws per record m/n")
-        }
-    };
-    Ok(Setting {
-        sampling: s,
-        rate,
-        inclusion,
-        n,
-        x_label,
-    })
-}
-
-impl Setting {
-    /// The inclusion probability at another rate on the x axis, for the same scheme and n.
-    fn inclusion_at(&self, rate: f64) -> Option<f64> {
-        match self.sampling.scheme() {
-            Scheme::WithReplacement => with_replacement_inclusion(rate * self.n, self.n).ok(),
-            _ => Some(rate.min(1.0)),
-        }
-    }
-
-    /// The x range: from a tenth of the reader's rate (at most 1e-4) up to 1, or to twice the
-    /// rate when drawing with replacement at more than one draw per record.
-    fn x_range(&self) -> (f64, f64) {
-        let lo = (self.rate / 10.0).clamp(1e-13, 1e-4);
-        let hi = if self.rate > 1.0 {
-            self.rate * 2.0
-        } else {
-            1.0
-        };
-        (lo, hi)
-    }
-
-    fn relation(&self) -> &'static str {
-        self.sampling.relation().label()
-    }
+/// The x range: from a tenth of the reader's rate (at most 1e-4) up to 1, or to twice the rate
+/// when drawing with replacement at more than one draw per record.
+fn x_range(st: &Setting) -> (f64, f64) {
+    let lo = (st.rate / 10.0).clamp(1e-13, 1e-4);
+    let hi = if st.rate > 1.0 { st.rate * 2.0 } else { 1.0 };
+    (lo, hi)
 }
 
 /// Family members other than the reader's own value (which is drawn highlighted instead).
@@ -93,7 +42,7 @@ fn rate_curves(
     name: &str,
     f: impl Fn(f64, f64) -> Option<f64>,
 ) -> Vec<Series> {
-    let (lo, hi) = st.x_range();
+    let (lo, hi) = x_range(st);
     let grid = log_grid(lo, hi, POINTS);
     let curve = |v: f64| -> Vec<(f64, f64)> {
         grid.iter()
@@ -122,7 +71,7 @@ fn rate_curves(
 pub fn vs_rate(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
     let eps = values.real(p::EPS);
-    let (lo, hi) = st.x_range();
+    let (lo, hi) = x_range(&st);
     let series = rate_curves(&st, eps, "ε", |e, q| amplified_epsilon(e, q).ok());
     let here = amplified_epsilon(eps, st.inclusion)?;
     let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
@@ -268,7 +217,7 @@ pub fn vs_epsilon(values: &ParamValues) -> ChartResult {
 pub fn sample_budget(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
     let target = values.real(p::EPS);
-    let (lo, hi) = st.x_range();
+    let (lo, hi) = x_range(&st);
     let mut notes = Vec::new();
     let series = rate_curves(&st, target, "target ε′", |t, q| base_epsilon(t, q).ok());
     let here = base_epsilon(target, st.inclusion)?;

@@ -7,9 +7,9 @@ use super::{
     BoundKind, Controls, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
     Widget, Workbench,
 };
-use crate::figures::iteration::readouts as by_position;
-use crate::figures::shuffle::tightest;
 use crate::figures::{ChartError, FigureId};
+use crate::model::iteration::readouts as by_position;
+use crate::model::shuffle::tightest;
 use crate::param as p;
 use crate::params::ParamValues;
 

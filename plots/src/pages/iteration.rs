@@ -7,8 +7,8 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, Workbench,
 };
-use crate::figures::iteration::{inapplicable, readouts as by_position};
 use crate::figures::FigureId;
+use crate::model::iteration::{inapplicable, readouts as by_position};
 use crate::param as p;
 use crate::params::ParamValues;
 

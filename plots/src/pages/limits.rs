@@ -11,7 +11,8 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, Workbench,
 };
-use crate::figures::{regime_sentence, ChartError, FigureId};
+use crate::figures::{ChartError, FigureId};
+use crate::model::limits::regime_sentence;
 use crate::param as p;
 use crate::params::ParamValues;
 

@@ -11,9 +11,9 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, TableRow, TableSpec, Workbench,
 };
-use crate::figures::shuffle::{local_for_target, table};
 use crate::figures::{ChartError, FigureId};
 use crate::format::display_number;
+use crate::model::shuffle::{local_for_target, table};
 use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
