@@ -131,10 +131,18 @@ pub fn refuse_irrelevant(m: &ArgMatches, g: &Group, values: &ParamValues) -> Res
             continue;
         }
         if let Some(r) = g.rules_for(spec).find(|r| !r.holds(values)) {
+            // The choice under its longest flag name (`--mechanism` rather than `--mech`).
+            let when = r
+                .when
+                .aliases
+                .iter()
+                .copied()
+                .chain([r.when.name])
+                .max_by_key(|n| n.len())
+                .unwrap_or(r.when.name);
             return Err(format!(
-                "--{} is not used with --{} {}",
+                "--{} is not used with --{when} {}",
                 spec.name,
-                r.when.name,
                 r.when.format(values.get(r.when))
             ));
         }

@@ -178,8 +178,8 @@ fn the_most_steps_invert_the_composition() {
         epsilon,
         delta: 1e-5,
     };
-    let k = calibrate_event(&acc, run, target(1.0), Search::Count { limit: 1_000_000 }).unwrap()
-        as u64;
+    let k =
+        calibrate_event(&acc, run, target(1.0), Search::Count { limit: 1_000_000 }).unwrap() as u64;
     let eps = |k: u64| g.self_compose(k).unwrap().epsilon_for_delta(1e-5).unwrap();
     assert!(k > 1, "{k}");
     assert!(

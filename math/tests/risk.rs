@@ -342,8 +342,7 @@ fn sigma_for_risk_round_trips() {
         .self_compose(steps)
         .unwrap();
     assert!(pair.delta_for_epsilon(0.0) <= 0.1);
-    assert!(sigma_for_risk(q, steps, RiskTarget::Advantage(2.0), h)
-    .is_err());
+    assert!(sigma_for_risk(q, steps, RiskTarget::Advantage(2.0), h).is_err());
 }
 
 /// σ whose certified risk over `steps` Poisson-sampled Gaussian steps at rate q meets the target,

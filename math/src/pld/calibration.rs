@@ -143,4 +143,3 @@ pub fn gaussian_epsilon(
 ) -> Result<(f64, f64), MathError> {
     Band::new(Noise::Gaussian(sigma), q, steps, step)?.epsilon(delta)
 }
-

@@ -32,10 +32,7 @@ mod composition;
 mod grid;
 mod mechanisms;
 
-pub use calibration::{
-    gaussian_epsilon, step_dividing, step_for_budget,
-    Band, Noise, STEP_RANGE,
-};
+pub use calibration::{gaussian_epsilon, step_dividing, step_for_budget, Band, Noise, STEP_RANGE};
 pub use composition::{compose, compose_two};
 pub use grid::{Estimate, Pld, DEFAULT_STEP, RESOLUTION, TAIL};
 pub use mechanisms::{poisson_gaussian, poisson_laplace, randomized_response, PldPair};
