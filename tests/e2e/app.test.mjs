@@ -528,6 +528,40 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   await page.close();
 });
 
+test('training page: a run of phases downloads as a run file and opens from one; a bad file is refused in one line', async () => {
+  const { page, problems } = await open('/?page=training&dataset=60000&batch=600&sigma=1&length=steps&steps=1000&delta=1e-5');
+  await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+  // Download: the run file amplify account --run reads, with the page's one phase.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-run]')]);
+  assert.equal(dl.suggestedFilename(), 'run.json');
+  const saved = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+  assert.equal(saved.delta, 1e-5);
+  assert.equal(saved.phases.length, 1);
+  assert.deepEqual(saved.phases[0], { mechanism: 'gaussian', sigma: 1, sampling: { scheme: 'poisson', dataset_size: 60000, batch_size: 600 }, steps: 1000 });
+  // Open: the issue's two phases (rates given as q), shown as two phases of the page.
+  const run = { delta: 1e-5, phases: [
+    { mechanism: 'gaussian', sigma: 0.8, sampling: { scheme: 'poisson', q: 0.01 }, steps: 300 },
+    { mechanism: 'gaussian', sigma: 1.5, sampling: { scheme: 'poisson', q: 0.02 }, steps: 1000 }] };
+  await page.setInputFiles('[data-testid=open-run]', { name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('phases') === '2');
+  assert.equal(await page.inputValue('[data-testid=field-sigma-2]'), '1.5');
+  assert.equal(await page.inputValue('[data-testid=field-batch-2]'), '1200');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('sigma') === '0.8');
+  await readoutsEqualCli(page);
+  // The page's band contains dp_accounting's value for the same run (2.7101094294).
+  const [lo, hi] = [await value(page, 'tight-epsilon-lower'), await value(page, 'tight-epsilon')].map(Number);
+  assert.ok(lo <= 2.7101094294 * 1.002 && 2.7101094294 <= hi * 1.002, `[${lo}, ${hi}]`);
+  // A bad file: one line naming the field; the page keeps its two phases.
+  const bad = { delta: 1e-5, phases: [{ mechanism: 'gaussian', sigma: 1, sampling: { scheme: 'poisson', q: 2 }, steps: 10 }] };
+  await page.setInputFiles('[data-testid=open-run]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-file-error]').textContent.includes('phases[1].sampling.q'));
+  assert.equal(new URL(page.url()).searchParams.get('phases'), '2');
+  assert.equal(await page.inputValue('[data-testid=field-sigma-2]'), '1.5');
+  await page.screenshot({ path: `${ARTIFACTS}/training-phases.png`, fullPage: true });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('risk page: the attacker band, advantage and Bayes success equal the CLI; GDP; calibration; the view toggle', async () => {
   const { page, problems } = await open('/?page=risk&mech=gaussian&sigma=1&q=0.01&steps=1000&fpr=0.01&prior=0.5&delta=1e-5&target-tpr=0.05&target-eps=2');
   await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
