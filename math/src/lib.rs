@@ -19,6 +19,7 @@ pub mod limits;
 pub mod mean_error;
 pub mod median;
 pub mod median_sim;
+pub mod memo;
 pub mod pld;
 pub mod rdp;
 pub mod risk;

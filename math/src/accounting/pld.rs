@@ -321,44 +321,6 @@ impl PldAccountant {
     }
 }
 
-/// The last few values of an expensive piece of an accounting (a balls-in-bins epoch, a shuffled
-/// run's lower-bound pair), so that the readouts, the attacker's numbers and the figures, which
-/// ask for the same pieces with different grids or targets, compute each once. Not a formula.
-mod memo {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-
-    use crate::MathError;
-
-    /// (key, value) pairs, most recent last.
-    pub(super) type Slot<K, V> = RefCell<Vec<(K, Rc<V>)>>;
-
-    /// The value for `key`, made once and remembered (the last four keys).
-    pub(super) fn remembered<K: PartialEq, V>(
-        slot: &'static std::thread::LocalKey<Slot<K, V>>,
-        key: K,
-        make: impl FnOnce() -> Result<V, MathError>,
-    ) -> Result<Rc<V>, MathError> {
-        if let Some(hit) = slot.with(|c| {
-            c.borrow()
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.clone())
-        }) {
-            return Ok(hit);
-        }
-        let v = Rc::new(make()?);
-        slot.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= 4 {
-                c.remove(0);
-            }
-            c.push((key, v.clone()));
-        });
-        Ok(v)
-    }
-}
-
 /// [`reshuffled_lower_pair`], remembered.
 fn lower_pair(
     sigma: f64,
@@ -369,7 +331,7 @@ fn lower_pair(
 ) -> Result<PldPair, MathError> {
     type Key = (u64, u64, u64, usize, u64);
     thread_local! {
-        static SLOT: memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
+        static SLOT: crate::memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let key = (
         sigma.to_bits(),
@@ -378,7 +340,7 @@ fn lower_pair(
         slices,
         step.to_bits(),
     );
-    memo::remembered(&SLOT, key, || {
+    crate::memo::remembered(&SLOT, key, || {
         reshuffled_lower_pair(sigma, steps_per_epoch, epochs, slices, step)
     })
     .map(|p| (*p).clone())
@@ -393,7 +355,7 @@ fn balls_epoch(
 ) -> Result<PldPair, MathError> {
     type Key = (u64, u64, u64, Estimate);
     thread_local! {
-        static SLOT: memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
+        static SLOT: crate::memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let key = (
         sigma.to_bits(),
@@ -401,7 +363,7 @@ fn balls_epoch(
         log_step.to_bits(),
         estimate,
     );
-    memo::remembered(&SLOT, key, || {
+    crate::memo::remembered(&SLOT, key, || {
         allocation_pld(sigma, steps_per_epoch, log_step, estimate)
     })
     .map(|p| (*p).clone())

@@ -52,28 +52,13 @@ impl RdpAccountant {
     pub fn release(&self, leaf: &Event) -> Result<Curve, MathError> {
         type Key = (Mechanism, Sampling, Vec<f64>);
         thread_local! {
-            static LAST: std::cell::RefCell<Vec<(Key, Curve)>> =
-                const { std::cell::RefCell::new(Vec::new()) };
+            static SLOT: crate::memo::Slot<Key, Curve> = const { std::cell::RefCell::new(Vec::new()) };
         }
         let (mechanism, sampling) = release_of(leaf)?;
-        let hit = LAST.with(|c| {
-            c.borrow()
-                .iter()
-                .find(|((m, s, o), _)| *m == mechanism && *s == sampling && *o == self.orders)
-                .map(|(_, curve)| curve.clone())
-        });
-        if let Some(curve) = hit {
-            return Ok(curve);
-        }
-        let curve = Curve::of(&mechanism, sampling, &self.orders)?;
-        LAST.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= 4 {
-                c.remove(0);
-            }
-            c.push(((mechanism, sampling, self.orders.clone()), curve.clone()));
-        });
-        Ok(curve)
+        crate::memo::remembered(&SLOT, (mechanism, sampling, self.orders.clone()), || {
+            Curve::of(&mechanism, sampling, &self.orders)
+        })
+        .map(|c| (*c).clone())
     }
 
     /// ε at δ with the order it is attained at.

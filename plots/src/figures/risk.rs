@@ -19,11 +19,11 @@ use crate::format::short_number;
 use crate::param as p;
 use crate::params::{ParamValues, TradeoffView};
 
-use amp_math::accounting::EpochSettings;
+use amp_math::accounting::{EpochSettings, Target};
 
 use crate::model::risk::{
-    attack, epsilon_at_delta, gdp, percent, rdp_profile, setting, sigma_for_epsilon,
-    sigma_for_risk, Attack, Run, Source, MAX_STEPS, QUICK,
+    attack, epsilon_at_delta, gdp, noise_for, percent, rdp_profile, setting, Attack, Run, Source,
+    MAX_STEPS, QUICK,
 };
 
 /// Budget per composition in the TPR-against-steps figure (one forward transform, one inverse per
@@ -364,11 +364,10 @@ pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
     let mut eps_pts = Vec::new();
     for &q in &qs {
         let k = steps_at(q);
-        if let Ok(s) = sigma_for_risk(noise, q, k, target, CALIBRATION, 1e-3) {
+        if let Ok(s) = noise_for(noise, q, k, Target::Risk(target), CALIBRATION, 1e-3) {
             risk_pts.push((q, s));
         }
-        if let Ok(s) = sigma_for_epsilon(noise, q, k, run.delta, run.target_eps, CALIBRATION, 1e-3)
-        {
+        if let Ok(s) = noise_for(noise, q, k, run.epsilon_target(), CALIBRATION, 1e-3) {
             eps_pts.push((q, s));
         }
     }

@@ -1,36 +1,5 @@
 //! The last few values of an expensive computation, so that the readouts, the figures and the
-//! CLI, which ask for the same ones, compute each once. Not a formula.
+//! CLI, which ask for the same ones, compute each once: the math crate's memo
+//! ([`amp_math::memo`]), named here for the model's modules.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-/// (key, value) pairs, most recent last.
-pub type Slot<K, V> = RefCell<Vec<(K, Rc<V>)>>;
-
-/// How many values a slot keeps.
-const KEEP: usize = 4;
-
-/// The value for `key`, made once and remembered (the last [`KEEP`] keys of this slot).
-pub fn remembered<K: PartialEq, V>(
-    slot: &'static std::thread::LocalKey<Slot<K, V>>,
-    key: K,
-    make: impl FnOnce() -> Result<V, String>,
-) -> Result<Rc<V>, String> {
-    if let Some(hit) = slot.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| v.clone())
-    }) {
-        return Ok(hit);
-    }
-    let v = Rc::new(make()?);
-    slot.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= KEEP {
-            c.remove(0);
-        }
-        c.push((key, v.clone()));
-    });
-    Ok(v)
-}
+pub use amp_math::memo::{remembered, Slot};

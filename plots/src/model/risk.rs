@@ -309,6 +309,14 @@ impl Run {
         }
     }
 
+    /// The reader's target ε at the run's δ, as a calibration target.
+    pub fn epsilon_target(&self) -> Target {
+        Target::Epsilon {
+            epsilon: self.target_eps,
+            delta: self.delta,
+        }
+    }
+
     /// The same run with another noise size (randomized response is left as it is).
     pub fn with_noise(&self, size: f64) -> Run {
         match self.source {
@@ -339,13 +347,14 @@ pub fn attack(run: &Run, buckets: usize) -> Result<Rc<Attack>, String> {
     })
 }
 
-/// The smallest noise (σ, or b for Laplace) whose certified risk over `steps` steps at rate q
-/// stays within the target, each evaluation at a budget, to relative accuracy `rel`.
-pub fn sigma_for_risk(
+/// The smallest noise (σ, or b for Laplace) whose certified ε at δ, or attacker's risk, over
+/// `steps` steps at rate q stays within the target, each evaluation at a budget, to relative
+/// accuracy `rel`.
+pub fn noise_for(
     noise: Noise,
     q: f64,
     steps: u64,
-    target: RiskTarget,
+    target: Target,
     buckets: usize,
     rel: f64,
 ) -> Result<f64, String> {
@@ -353,7 +362,7 @@ pub fn sigma_for_risk(
     calibrate_event(
         &at(buckets),
         |s| Event::poisson(mechanism(s), q).repeated(steps),
-        Target::Risk(target),
+        target,
         Search::Noise { rel },
     )
     .map_err(|e| e.to_string())
@@ -377,29 +386,6 @@ pub fn steps_for_risk(
         Search::Count { limit },
     )
     .map(|k| k as u64)
-    .map_err(|e| e.to_string())
-}
-
-/// The smallest noise whose certified ε at δ over `steps` steps at rate q is at most `target`.
-pub fn sigma_for_epsilon(
-    noise: Noise,
-    q: f64,
-    steps: u64,
-    delta: f64,
-    target: f64,
-    buckets: usize,
-    rel: f64,
-) -> Result<f64, String> {
-    let mechanism = |s: f64| super::training::mechanism(noise.with_size(s));
-    calibrate_event(
-        &at(buckets),
-        |s| Event::poisson(mechanism(s), q).repeated(steps),
-        Target::Epsilon {
-            epsilon: target,
-            delta,
-        },
-        Search::Noise { rel },
-    )
     .map_err(|e| e.to_string())
 }
 

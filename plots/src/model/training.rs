@@ -274,6 +274,17 @@ struct PhaseParams {
     scale: Real,
 }
 
+/// The controls of the first phase (the run's own).
+const FIRST: PhaseParams = PhaseParams {
+    batch: p::BATCH,
+    length: p::LENGTH,
+    epochs: p::EPOCHS,
+    steps: p::STEPS,
+    batching: p::BATCHING,
+    sigma: p::SIGMA,
+    scale: p::SCALE,
+};
+
 /// The controls of phases 2, 3 and 4.
 const LATER: [PhaseParams; MAX_PHASES - 1] = [
     PhaseParams {
@@ -365,22 +376,9 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
                 .to_string(),
         ),
     };
-    let first = phase(
-        values,
-        PhaseInput {
-            noise: noise(p::SIGMA, p::SCALE)?,
-            batch: values.count(p::BATCH),
-            by_epochs: values.choice(p::LENGTH) == Length::Epochs,
-            epochs: values.real(p::EPOCHS),
-            steps: values.count(p::STEPS),
-            batching: values.choice(p::BATCHING),
-        },
-        "phase 1",
-    )?;
     let count = values.choice::<PhaseCount>(p::PHASES).count();
-    let mut more = [None; MAX_PHASES - 1];
-    for (i, (slot, c)) in more.iter_mut().zip(&LATER).enumerate().take(count - 1) {
-        *slot = Some(phase(
+    let read = |i: usize, c: &PhaseParams| -> Result<TrainingPhase, String> {
+        phase(
             values,
             PhaseInput {
                 noise: noise(c.sigma, c.scale)?,
@@ -390,8 +388,13 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
                 steps: values.count(c.steps),
                 batching: values.choice(c.batching),
             },
-            &format!("phase {}", i + 2),
-        )?);
+            &format!("phase {}", i + 1),
+        )
+    };
+    let first = read(0, &FIRST)?;
+    let mut more = [None; MAX_PHASES - 1];
+    for (i, (slot, c)) in more.iter_mut().zip(&LATER).enumerate().take(count - 1) {
+        *slot = Some(read(i + 1, c)?);
     }
     let delta = values.real(p::DELTA);
     if delta < 1e-11 {
@@ -697,37 +700,10 @@ pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, St
         },
     );
     v.set_choice(p::PHASES, PhaseCount::of(run.phases.len()));
-    struct Slots {
-        batch: Count,
-        length: Pick<Length>,
-        epochs: Real,
-        steps: Count,
-        batching: Pick<Batching>,
-        sigma: Real,
-        scale: Real,
-    }
-    let first = Slots {
-        batch: p::BATCH,
-        length: p::LENGTH,
-        epochs: p::EPOCHS,
-        steps: p::STEPS,
-        batching: p::BATCHING,
-        sigma: p::SIGMA,
-        scale: p::SCALE,
-    };
-    let later = LATER.iter().map(|c| Slots {
-        batch: c.batch,
-        length: c.length,
-        epochs: c.epochs,
-        steps: c.steps,
-        batching: c.batching,
-        sigma: c.sigma,
-        scale: c.scale,
-    });
     for (i, (ph, slot)) in run
         .phases
         .iter()
-        .zip(std::iter::once(first).chain(later))
+        .zip(std::iter::once(&FIRST).chain(&LATER))
         .enumerate()
     {
         let which = format!("phase {}", i + 1);

@@ -6,6 +6,7 @@
 //! Its numbers are worth refining: quick ones follow the controls ([`Precision::Quick`]), refined
 //! ones arrive once they rest ([`Precision::Fine`]).
 
+use amp_math::accounting::Target;
 use amp_math::risk::{eps_delta_tpr, gdp_tpr, RiskTarget};
 
 use super::{
@@ -15,8 +16,8 @@ use super::{
 use crate::figures::{ChartError, FigureId};
 use crate::format::short_number;
 use crate::model::risk::{
-    attack, epsilon_at_delta, gdp, membership_sentence, percent, setting, sigma_for_epsilon,
-    sigma_for_risk, steps_for_risk, Attack, Numbers, Run, Source, FINE, MAX_STEPS, QUICK,
+    attack, epsilon_at_delta, gdp, membership_sentence, noise_for, percent, setting,
+    steps_for_risk, Attack, Numbers, Run, Source, FINE, MAX_STEPS, QUICK,
 };
 use crate::param as p;
 use crate::params;
@@ -417,14 +418,14 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             .ok_or_else(|| "randomized response has no noise to calibrate".to_string())
     });
     let for_risk = noise.clone().and_then(|(r, n)| {
-        sigma_for_risk(
+        noise_for(
             n,
             r.q,
             r.steps,
-            RiskTarget::Tpr {
+            Target::Risk(RiskTarget::Tpr {
                 fpr: r.fpr,
                 tpr: r.target_tpr,
-            },
+            }),
             cal_budget,
             cal_rel,
         )
@@ -447,11 +448,11 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         relation,
     );
     let for_adv = noise.clone().and_then(|(r, n)| {
-        sigma_for_risk(
+        noise_for(
             n,
             r.q,
             r.steps,
-            RiskTarget::Advantage(v.real(p::TARGET_ADVANTAGE)),
+            Target::Risk(RiskTarget::Advantage(v.real(p::TARGET_ADVANTAGE))),
             cal_budget,
             cal_rel,
         )
@@ -461,9 +462,9 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         for_adv.map_err(ChartError::from),
         relation,
     );
-    let for_eps = noise.clone().and_then(|(r, n)| {
-        sigma_for_epsilon(n, r.q, r.steps, r.delta, r.target_eps, cal_budget, cal_rel)
-    });
+    let for_eps = noise
+        .clone()
+        .and_then(|(r, n)| noise_for(n, r.q, r.steps, r.epsilon_target(), cal_budget, cal_rel));
     r.push(
         &SIGMA_FOR_RISK,
         for_risk.clone().map_err(ChartError::from),
