@@ -52,10 +52,6 @@ impl PldPair {
         Ok(PldPair { remove, add })
     }
 
-    /// The largest number of self-compositions whose ε at δ stays at most `target` (this PLD's
-    /// rounding: pessimistic for a guaranteed budget), by doubling then bisection on whole steps,
-    /// up to `limit`. 0 if one step already exceeds the target.
-
     /// k-fold self-composition of both directions.
     pub fn self_compose(&self, steps: u64) -> Result<PldPair, MathError> {
         let (remove, add) = compose_two(&[(&self.remove, steps)], &[(&self.add, steps)])?;
