@@ -208,7 +208,10 @@ static RUN_PARAMS: &[&ParamSpec] = params![
     &[p::DATASET.spec, p::BATCH.spec],
     p::group::NOISE.params,
     p::group::LENGTH.params,
-    &[p::DELTA.spec]
+    &[p::DELTA.spec, p::PHASES.spec],
+    p::group::PHASE_2.params,
+    p::group::PHASE_3.params,
+    p::group::PHASE_4.params
 ];
 
 /// One-pass noisy SGD's controls, read by both figures of the iteration page.
@@ -427,7 +430,7 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::DATASET.spec, p::BATCH.spec],
             p::group::NOISE.params,
             p::group::LENGTH.params,
-            &[p::BATCHING.spec, p::DELTA.spec]
+            &[p::BATCHING.spec, p::DELTA.spec, p::PHASES.spec]
         ],
         compute: Compute::Deferred(batching::comparison),
     },
@@ -438,7 +441,12 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::DATASET.spec, p::BATCH.spec],
             p::group::NOISE.params,
             p::group::LENGTH.params,
-            &[p::BATCHING.spec, p::DELTA.spec, p::TARGET_EPS.spec]
+            &[
+                p::BATCHING.spec,
+                p::DELTA.spec,
+                p::TARGET_EPS.spec,
+                p::PHASES.spec
+            ]
         ],
         compute: Compute::Deferred(batching::noise),
     },
@@ -460,7 +468,7 @@ pub static FIGURES: &[FigureSpec] = &[
         params: params![
             &[p::DATASET.spec, p::BATCH.spec, p::MECH.spec],
             p::group::LENGTH.params,
-            &[p::DELTA.spec, p::TARGET_EPS.spec]
+            &[p::DELTA.spec, p::TARGET_EPS.spec, p::PHASES.spec]
         ],
         compute: Compute::Deferred(training::noise_for_target),
     },
@@ -470,7 +478,7 @@ pub static FIGURES: &[FigureSpec] = &[
         params: params![
             &[p::DATASET.spec, p::BATCH.spec],
             p::group::LENGTH.params,
-            &[p::DELTA.spec, p::TARGET_EPS.spec]
+            &[p::DELTA.spec, p::TARGET_EPS.spec, p::PHASES.spec]
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
     },

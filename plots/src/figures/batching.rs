@@ -18,7 +18,7 @@ use super::group_digits;
 use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
 use crate::format::short_number;
 use crate::model::batching::{allocation_plds, epochs, gaussian_sigma, log_step_within};
-use crate::model::training::{setting, CALIBRATION, FIGURE};
+use crate::model::training::{setting, CALIBRATION, FIGURE, FIRST_PHASE_ONLY};
 use crate::param as p;
 use crate::params::ParamValues;
 
@@ -181,6 +181,9 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
             label: format!("your loop: ε ≤ {}", short_number(b.2, 3)),
         });
     }
+    if t.is_phased() {
+        c.notes.push(FIRST_PHASE_ONLY.into());
+    }
     Ok(c)
 }
 
@@ -342,5 +345,8 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         y: gaussian_sigma(&t)?,
         label: format!("you: σ = {}", short_number(gaussian_sigma(&t)?, 3)),
     });
+    if t.is_phased() {
+        c.notes.push(FIRST_PHASE_ONLY.into());
+    }
     Ok(c)
 }

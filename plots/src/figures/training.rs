@@ -19,7 +19,7 @@ use crate::model::renyi::{drawn_rdp_delta, step_curve};
 use crate::model::run::steps_for_epochs;
 use crate::model::training::{
     accountant, cached_band, calibrate_at, rdp_epsilon, setting, Training, CALIBRATION, FIGURE,
-    MAX_STEPS, QUICK,
+    FIRST_PHASE_ONLY, MAX_STEPS, QUICK,
 };
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
@@ -377,6 +377,9 @@ pub fn noise_for_target(values: &ParamValues) -> ChartResult {
         ));
     }
     c.lower = Some(Box::new(lower));
+    if t.is_phased() {
+        c.notes.push(FIRST_PHASE_ONLY.into());
+    }
     Ok(c)
 }
 
@@ -489,6 +492,9 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
         c.notes.push(format!(
             "{failed} rates left out: no σ in [0.2, 10⁴] meets the target there."
         ));
+    }
+    if t.is_phased() {
+        c.notes.push(FIRST_PHASE_ONLY.into());
     }
     Ok(c)
 }

@@ -175,6 +175,37 @@ pub fn known_inclusion(values: &ParamValues) -> ChartResult {
 /// Bins of the drawn privacy loss distributions.
 const BINS: usize = 140;
 
+/// For a run of phases: one step of the first phase and the whole run scaled to a sixteenth, a
+/// quarter and all of its length (every phase scaled together), Poisson sampling in every phase
+/// as the tight readout, composed on the grid the whole run takes at the figure's budget: (the
+/// run's steps, the steps of each curve, the grid step, the pessimistic PLDs).
+#[allow(clippy::type_complexity)]
+fn phased_plds(
+    t: &crate::model::training::Training,
+) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), crate::chart::ChartError> {
+    use crate::model::training::{accountant, band_of, mechanism, FIGURE};
+    use amp_math::accounting::{EpochSettings, Event, PldAccountant};
+    use amp_math::pld::Estimate;
+    let whole = t.poisson_event();
+    let h = band_of(&whole, &accountant(FIGURE, EpochSettings::FINE))?.step;
+    let at = PldAccountant::with_step(h);
+    let mut runs: Vec<(u64, Event)> = vec![(1, Event::poisson(mechanism(t.noise), t.q))];
+    for f in [1.0 / 16.0, 0.25] {
+        let part = t.scaled(f);
+        if part.total_steps() > runs.last().map_or(0, |r| r.0)
+            && part.total_steps() < t.total_steps()
+        {
+            runs.push((part.total_steps(), part.poisson_event()));
+        }
+    }
+    runs.push((t.total_steps(), whole));
+    let mut plds = Vec::with_capacity(runs.len());
+    for (_, e) in &runs {
+        plds.push(at.compose(e, Estimate::Pessimistic)?.1);
+    }
+    Ok((t.total_steps(), runs.iter().map(|r| r.0).collect(), h, plds))
+}
+
 /// `privacy-loss-distribution` (training page): the PLD of one DP-SGD step and of 1/16, 1/4 and
 /// all of the reader's k steps, as densities of the privacy loss on a log axis, with the mass
 /// beyond the run's ε shaded.
@@ -191,18 +222,23 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     use amp_math::pld::{self, Estimate, Pld};
 
     let t = setting(values)?;
-    let k = t.steps;
-    let mut ks: Vec<u64> = vec![1];
-    for part in [k / 16, k / 4, k] {
-        if part > *ks.last().unwrap_or(&0) {
-            ks.push(part);
+    let (k, ks, h, plds) = if t.is_phased() {
+        phased_plds(&t)?
+    } else {
+        let k = t.steps;
+        let mut ks: Vec<u64> = vec![1];
+        for part in [k / 16, k / 4, k] {
+            if part > *ks.last().unwrap_or(&0) {
+                ks.push(part);
+            }
         }
-    }
-    let h = pld::step_for_budget(t.noise, t.q, k, FIGURE)?;
-    let plds = t
-        .noise
-        .poisson(t.q, h, Estimate::Pessimistic)?
-        .self_compose_many(&ks)?;
+        let h = pld::step_for_budget(t.noise, t.q, k, FIGURE)?;
+        let plds = t
+            .noise
+            .poisson(t.q, h, Estimate::Pessimistic)?
+            .self_compose_many(&ks)?;
+        (k, ks, h, plds)
+    };
     let last = plds.last().ok_or("no steps to compose")?;
     let eps = last.epsilon_for_delta(t.delta)?;
     let remove = last.remove.delta_for_epsilon(eps) >= last.add.delta_for_epsilon(eps);

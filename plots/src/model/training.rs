@@ -39,6 +39,11 @@ pub const FIGURE: usize = 14_700;
 pub const CALIBRATION: usize = 1_840;
 /// Most steps the page accounts for (in one phase).
 pub const MAX_STEPS: u64 = 1_000_000_000;
+/// What a figure about one phase says of a run of several (its sweeps vary the first phase's
+/// batch size, rate or epochs).
+pub const FIRST_PHASE_ONLY: &str =
+    "With several phases, this figure is about the first phase alone (its batch size, rate and length).";
+
 /// Most phases a run on the page has.
 pub const MAX_PHASES: usize = 4;
 
