@@ -662,7 +662,7 @@ pub fn phased_statement(
 /// the page cannot show is refused with the reason: more than [`MAX_PHASES`] phases, randomized
 /// response, sampling without sampler or without replacement, phases on datasets of different
 /// sizes, Gaussian and Laplace noise mixed. (The caller checks the constraints between
-/// parameters, `crate::pages::check_together`, as for any change of values.) A Poisson phase given by its rate alone gets the batch
+/// parameters (the pages' `check_together`), as for any change of values.) A Poisson phase given by its rate alone gets the batch
 /// size round(q·|x|), |x| from the other phases or the page.
 pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, String> {
     if run.phases.len() > MAX_PHASES {
