@@ -53,6 +53,9 @@ step "clippy, native" cargo clippy --workspace --all-targets --locked -- -D warn
 step "clippy, wasm32" cargo clippy --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked -- -D warnings
 step "reference tables reproduce from mpmath" bash -c 'for g in tools/reference/*.py; do "$0" "$g" || exit 1; done; git diff --exit-code -- math/tests/data' "$PY"
 step "native tests" cargo test --workspace --locked
+# The runner's own per-test timeout (20 s by default) would cut a slow test short before its
+# own waits (30 s each, naming what they wait for) can say what was missing.
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-300}
 step "browser tests (wasm-bindgen-test, headless Chromium)" cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
 step "release build (trunk)" trunk build --release
 step "CLI release build" cargo build --release --locked -p amplify

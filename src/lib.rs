@@ -122,8 +122,10 @@ pub fn App() -> impl IntoView {
             h.clear();
         }
         let write = move || {
-            let url = untrack(|| state.address());
-            browser::replace_url(&url);
+            // The app may have been unmounted since (its state disposed): then nothing to write.
+            if let Some(url) = untrack(|| state.try_address()) {
+                browser::replace_url(&url);
+            }
         };
         let handle = leptos::leptos_dom::helpers::set_timeout_with_handle(
             write,
@@ -141,6 +143,10 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || {
         popstate.remove();
         resize.remove();
+        // A URL write still waiting would read the state after it is gone.
+        if let Some(h) = pending.try_get_value().flatten() {
+            h.clear();
+        }
     });
     // Colour theme: the reader's stored choice, else the system's, which is followed live.
     state.theme.set(state::ThemeChoice::from_id(
@@ -151,7 +157,8 @@ pub fn App() -> impl IntoView {
         let on_change = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
             move |_: web_sys::Event| {
                 if let Some(mq) = browser::media_query("(prefers-color-scheme: dark)") {
-                    state.system_dark.set(mq.matches());
+                    // try_: the listener outlives an unmounted app (the browser tests mount many).
+                    state.system_dark.try_set(mq.matches());
                 }
             },
         );

@@ -55,11 +55,11 @@ impl ProseStore {
         match fetch_text(&url).await.and_then(|t| parse(&t)) {
             Some(all) => {
                 // The document's own prose (read first) stays first, so it wins.
-                self.texts.update(|t| t.extend(all));
+                self.texts.try_update(|t| t.extend(all));
                 crate::browser::set_root_attribute("data-content-state", "ready");
             }
             None => {
-                self.failed.set(true);
+                self.failed.try_set(true);
                 crate::browser::set_root_attribute("data-content-state", "failed");
             }
         }

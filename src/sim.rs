@@ -109,7 +109,8 @@ impl SimRunner {
         let this = *self;
         set_timeout(
             move || {
-                if this.generation.get_value() != generation {
+                // Superseded, or the app unmounted (its stored values disposed).
+                if this.generation.try_get_value() != Some(generation) {
                     return;
                 }
                 match Simulation::new(config) {
@@ -146,8 +147,8 @@ impl SimRunner {
 
     /// One slice: runs until SLICE_MS have passed, then yields.
     fn slice(&self, sim: Rc<RefCell<Simulation>>, generation: u64) {
-        if self.generation.get_value() != generation {
-            return; // cancelled or superseded
+        if self.generation.try_get_value() != Some(generation) {
+            return; // cancelled, superseded, or the app unmounted
         }
         let start = now();
         crate::browser::mark("sim-slice-start");

@@ -215,4 +215,12 @@ impl AppState {
         let q = self.values.with(|v| params_query(view, v));
         format!("{}{q}", browser::view_href(view))
     }
+
+    /// [`Self::address`], or None once the state is disposed (the app unmounted), for callbacks
+    /// that may run after that (timers).
+    pub fn try_address(&self) -> Option<String> {
+        let view = self.view.try_get()?;
+        let q = self.values.try_with(|v| params_query(view, v))?;
+        Some(format!("{}{q}", browser::view_href(view)))
+    }
 }

@@ -142,12 +142,16 @@ async fn subsampling_page_mounts_with_readouts_and_figures() {
         .text_content()
         .unwrap();
     assert_eq!(badge, "add/remove one");
-    // Every figure of the page is in the DOM and painted.
-    wait_for("the figures to be painted", || {
-        host.query_selector_all("canvas[data-painted=true]")
+    // Every figure of the page is in the DOM and painted: the three of amplification, and the
+    // two of why sampling helps.
+    let count = |selector: &str| {
+        host.query_selector_all(selector)
             .map(|l| l.length())
             .unwrap_or(0)
-            == 3
+    };
+    assert_eq!(count("canvas"), 5);
+    wait_for("the figures to be painted", || {
+        count("canvas[data-painted=true]") == 5
     })
     .await;
     for id in [

@@ -101,11 +101,20 @@ where
         };
         first.set_value(false);
         let run = move || {
-            let k = key.get_untracked();
+            // The component may have been unmounted since (its inputs disposed): then nothing.
+            let Some(k) = key.try_get_untracked() else {
+                return;
+            };
             let v = compute();
-            result.set(Some((k, v)));
+            result.try_set(Some((k, v)));
         };
         handle.set_value(set_timeout_with_handle(run, wait).ok());
+    });
+    // A computation still waiting would read inputs that are gone once the component is.
+    on_cleanup(move || {
+        if let Some(h) = handle.try_get_value().flatten() {
+            h.clear();
+        }
     });
     Deferred { result, key }
 }

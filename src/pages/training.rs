@@ -103,6 +103,9 @@ pub fn Phases() -> impl IntoView {
                 .await
                 .ok()
                 .and_then(|v| v.as_string());
+            if message.is_disposed() {
+                return; // the page was left while the file was read
+            }
             let Some(text) = read else {
                 message.set("The file could not be read.".into());
                 return;
