@@ -125,6 +125,34 @@ fn parse_f64_in_the_browser_gives_rusts_bits() {
     }
 }
 
+/// In the browser the run file is read by `JSON.parse`: the values this crate's own reader gives
+/// natively (members in order, numbers to the bit, nesting), and a one-line refusal of bad text.
+#[wasm_bindgen_test]
+fn json_in_the_browser_reads_what_the_writer_writes() {
+    use amp_plots::json::Json;
+    let doc = Json::Object(vec![
+        ("delta".into(), Json::Number(1e-5)),
+        (
+            "z".into(),
+            Json::Array(vec![Json::Null, Json::Bool(true), Json::Number(0.1)]),
+        ),
+        ("a".into(), Json::Text("σ \"q\"\n".into())),
+        ("tiny".into(), Json::Number(4.9e-324)),
+    ]);
+    assert_eq!(Json::parse(&doc.write()), Ok(doc));
+    let deep = format!("{}1{}", "[".repeat(40), "]".repeat(40));
+    assert!(Json::parse(&deep)
+        .unwrap_err()
+        .contains("nested too deeply"));
+    for bad in ["", "{", "[1,]", "{\"a\" 1}", "nul"] {
+        let err = Json::parse(bad).unwrap_err();
+        assert!(
+            err.starts_with("not valid JSON") && !err.contains('\n'),
+            "{bad}: {err}"
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 async fn subsampling_page_mounts_with_readouts_and_figures() {
     let (host, handle) = mount("?page=subsampling&scheme=poisson&eps=1&delta=1e-6&p=0.01").await;

@@ -105,9 +105,14 @@ async function readoutsEqualCli(page) {
   const flags = [...url.searchParams].filter(([k]) => k !== 'page').flatMap(([k, v]) => [`--${k}`, v]);
   const want = cli(['page', id, ...flags]);
   assert.equal(want.page, id);
+  // Read every readout at once, without waiting for one the page does not show.
+  const shown = await page.evaluate((ids) => Object.fromEntries(ids.map((i) => {
+    const e = document.querySelector(`[data-testid="${i}"]`);
+    return [i, e ? e.getAttribute('data-value') : null];
+  })), want.readouts.map((r) => r.id));
   let compared = 0;
   for (const r of want.readouts) {
-    const got = await page.getAttribute(`[data-testid="${r.id}"]`, 'data-value');
+    const got = shown[r.id];
     if (got === null) continue; // computed for a widget that shows it its own way
     if (r.value === null) {
       assert.ok(got === '' || Number.isNaN(Number(got)), `${id}/${r.id}: the page shows ${got}, the CLI none (${r.reason})`);
