@@ -139,34 +139,40 @@ fn length_chart(
         (true, true) => "epochs, all phases",
         (false, true) => "steps k, all phases",
     };
+    // In the sentence: what the axis counts, and the unit of the reader's point.
+    let (against, unit) = match (t.by_epochs, t.is_phased()) {
+        (_, false) => (x_label, x_label),
+        (true, true) => ("the epochs of the whole run", "epochs"),
+        (false, true) => ("the steps of the whole run", "steps"),
+    };
     // The reader's own point from the readouts' band (the same numbers as the readouts).
     let now = cached_band(t, QUICK)
         .ok()
         .and_then(|b| b.epsilon(t.delta).ok());
-    let mut c =
-        Chart::new(
-            Axis::numeric(x_label, false, 0.0, 2.0 * here),
-            Axis::numeric(
-                format!("ε at δ = {}", short_number(t.delta, 3)),
-                false,
-                0.0,
-                1.08 * y_max,
-            ),
-            LegendCorner::UpperLeft,
-            format!(
-            "ε at δ = {} against {x_label} for {}, q = {}: at {} {x_label} the tight accountant \
+    let mut c = Chart::new(
+        Axis::numeric(x_label, false, 0.0, 2.0 * here),
+        Axis::numeric(
+            format!("ε at δ = {}", short_number(t.delta, 3)),
+            false,
+            0.0,
+            1.08 * y_max,
+        ),
+        LegendCorner::UpperLeft,
+        format!(
+            "ε at δ = {} against {against} for {}: at {} {unit} the tight accountant \
              gives ε between {} and {}{}.",
             short_number(t.delta, 3),
             run_label(t),
-            short_number(t.q, 4),
             short_number(here, 4),
-            now.map(|e| short_number(e.1, 4)).unwrap_or_else(|| "—".into()),
-            now.map(|e| short_number(e.0, 4)).unwrap_or_else(|| "—".into()),
+            now.map(|e| short_number(e.1, 4))
+                .unwrap_or_else(|| "—".into()),
+            now.map(|e| short_number(e.0, 4))
+                .unwrap_or_else(|| "—".into()),
             rdp_at(t)
                 .map(|e| format!(" and Rényi DP gives {}", short_number(e, 4)))
                 .unwrap_or_default()
         ),
-        );
+    );
     c.bands.push(Band {
         label: format!("tight band (PLD, grid step {})", short_number(h, 2)),
         points: band,
@@ -195,16 +201,14 @@ fn rdp_at(t: &Training) -> Option<f64> {
     rdp_epsilon(t).ok().map(|c| c.epsilon)
 }
 
-/// The run's noise in words, and its phases when it has several.
+/// The run's noise and rate in words (`Gaussian noise, σ = 1, q = 0.01`), and its phases when it
+/// has several (`2 phases (the first: Gaussian noise, σ = 1, q = 0.01)`).
 fn run_label(t: &Training) -> String {
+    let first = format!("{}, q = {}", t.noise_label(), short_number(t.q, 4));
     if t.is_phased() {
-        format!(
-            "{} phases (the first: {})",
-            t.phases().len(),
-            t.noise_label()
-        )
+        format!("{} phases (the first: {first})", t.phases().len())
     } else {
-        t.noise_label()
+        first
     }
 }
 
@@ -246,11 +250,10 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
         Axis::numeric("δ(ε)", true, y_min, 1.0),
         LegendCorner::UpperRight,
         format!(
-            "The privacy profile δ(ε) of {} steps of {} at q = {}: δ = {} is reached at ε ≤ {} \
+            "The privacy profile δ(ε) of {} steps of {}: δ = {} is reached at ε ≤ {} \
              (certified); every (ε, δ(ε)) on the curve holds at once.",
             group_digits(t.total_steps()),
-            run_label(&t),
-            short_number(t.q, 4),
+            run_label(&t).replacen(", q = ", " at q = ", 1),
             short_number(t.delta, 3),
             short_number(e_here, 4)
         ),

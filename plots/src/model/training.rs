@@ -424,14 +424,14 @@ pub fn warnings(t: &Training) -> Vec<String> {
     let own = t.phases().iter().any(|ph| ph.batching != Batching::Poisson);
     if own && !t.is_phased() {
         out.push(
-            "The tight ε above is for Poisson sampling, not for your loop: it is what a Poisson \
+            "The tight ε is for Poisson sampling, not for your loop: it is what a Poisson \
              accountant would report. Your loop's own band is under \u{201c}How batches are \
              formed\u{201d}, on the zero-out relation."
                 .into(),
         );
     } else if own {
         out.push(
-            "The tight ε above treats every phase as Poisson-sampled: it is what a Poisson \
+            "The tight ε treats every phase as Poisson-sampled: it is what a Poisson \
              accountant would report. Your run, each phase with its own sampler, is in the \
              statement below and the attacker's numbers, on the zero-out relation."
                 .into(),
