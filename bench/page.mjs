@@ -48,10 +48,13 @@ function bytes() {
   return out;
 }
 
+/** Every figure painted, or refused with its reason (e.g. the Gaussian-only `rdp-cdp-lines` when the
+ * mechanism is Laplace): a refused figure has no picture to wait for. */
 async function allPainted(page) {
   await page.waitForFunction(() => {
     const c = [...document.querySelectorAll('canvas')];
-    return c.length > 0 && c.every((x) => x.dataset.painted === 'true');
+    return c.length > 0
+      && c.every((x) => x.dataset.painted === 'true' || x.closest('.plot-wrap.refused') !== null);
   });
 }
 
