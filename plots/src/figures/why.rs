@@ -367,16 +367,33 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
             .map_or(floor, |q| q.1.max(floor)),
         label: format!("ε = {}", short_number(eps, 4)),
     });
+    // What is drawn: one step and the run (of one phase), or one step of the first phase and the
+    // whole run (of several).
+    let what = if t.is_phased() {
+        format!(
+            "one step of the first phase ({}, Poisson sampling at q = {}, {} direction) and of \
+             the whole run of {} phases, {} steps",
+            t.noise_label(),
+            short_number(t.q, 4),
+            if remove { "remove" } else { "add" },
+            t.phases().len(),
+            group_digits(k),
+        )
+    } else {
+        format!(
+            "{} (Poisson sampling at q = {}, {} direction) for one step and for {} steps",
+            t.noise_label(),
+            short_number(t.q, 4),
+            if remove { "remove" } else { "add" },
+            group_digits(k),
+        )
+    };
     c.summary = format!(
-        "The privacy loss distribution of {} (Poisson sampling at q = {}, {} direction) for one \
-         step and for {} steps, as densities on a log axis. Composing adds losses, so the \
-         distribution drifts right and widens: at {} steps its mean is {} and its standard \
-         deviation {}. The run's ε = {} at δ = {} is marked; the shaded mass beyond it, {}, \
-         bounds δ from above (δ(ε) = E[(1 − e^(ε − L))₊] counts each loss beyond ε only in part).",
-        t.noise_label(),
-        short_number(t.q, 4),
-        if remove { "remove" } else { "add" },
-        group_digits(k),
+        "The privacy loss distribution of {what}, as densities on a log axis. Composing adds \
+         losses, so the distribution drifts right and widens: at {} steps its mean is {} and its \
+         standard deviation {}. The run's ε = {} at δ = {} is marked; the shaded mass beyond it, \
+         {}, bounds δ from above (δ(ε) = E[(1 − e^(ε − L))₊] counts each loss beyond ε only in \
+         part).",
         group_digits(k),
         short_number(mean, 4),
         short_number(var.sqrt(), 4),
