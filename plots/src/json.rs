@@ -45,25 +45,7 @@ impl Json {
         self.write_to(&mut out);
         out
     }
-}
 
-/// [`Json::parse`] by this module's own reader (the CLI's, and the tests').
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-fn parse_here(text: &str) -> Result<Json, String> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-    };
-    p.space();
-    let v = p.value(0)?;
-    p.space();
-    if p.i < p.s.len() {
-        return Err(p.error("text after the end of the document"));
-    }
-    Ok(v)
-}
-
-impl Json {
     /// The member `key` of an object.
     pub fn get(&self, key: &str) -> Option<&Json> {
         match self {
@@ -185,6 +167,22 @@ mod in_browser {
         }
         Ok(Json::Object(members))
     }
+}
+
+/// [`Json::parse`] by this module's own reader (the CLI's, and the tests').
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+fn parse_here(text: &str) -> Result<Json, String> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    p.space();
+    let v = p.value(0)?;
+    p.space();
+    if p.i < p.s.len() {
+        return Err(p.error("text after the end of the document"));
+    }
+    Ok(v)
 }
 
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]

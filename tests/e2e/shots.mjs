@@ -22,7 +22,10 @@ for (const q of queries) {
         if (c.length === 0) return document.documentElement.dataset.app === 'live';
         return c.every((x) => x.dataset.painted === 'true') && !document.querySelector('.figure-pending');
       }, null, { timeout: 60000 }).catch(() => console.error(`${q} ${width} ${scheme}: not painted in 60 s`));
-      await page.waitForTimeout(500);
+      // The pages' prose (help under controls the pre-rendered page did not show) arrives with
+      // content.json a moment after start: wait for it, not for a fixed time.
+      await page.waitForFunction(() => ['ready', 'failed'].includes(document.documentElement.dataset.contentState),
+        null, { timeout: 60000 }).catch(() => console.error(`${q} ${width} ${scheme}: content not loaded in 60 s`));
       const name = q.replace(/[^a-z0-9]+/gi, '_').slice(0, 60);
       // The full page, in slices of at most 2000 px so that each can be looked at.
       const height = await page.evaluate(() => document.documentElement.scrollHeight);

@@ -162,7 +162,7 @@ fn length_chart(
             "ε at δ = {} against {against} for {}: at {} {unit} the tight accountant \
              gives ε between {} and {}{}.",
             short_number(t.delta, 3),
-            run_label(t),
+            run_label(t, ", q = "),
             short_number(here, 4),
             now.map(|e| short_number(e.1, 4))
                 .unwrap_or_else(|| "—".into()),
@@ -201,10 +201,10 @@ fn rdp_at(t: &Training) -> Option<f64> {
     rdp_epsilon(t).ok().map(|c| c.epsilon)
 }
 
-/// The run's noise and rate in words (`Gaussian noise, σ = 1, q = 0.01`), and its phases when it
-/// has several (`2 phases (the first: Gaussian noise, σ = 1, q = 0.01)`).
-fn run_label(t: &Training) -> String {
-    let first = format!("{}, q = {}", t.noise_label(), short_number(t.q, 4));
+/// The run's noise and rate in words (`Gaussian noise, σ = 1, q = 0.01` with `rate` = ", q = "),
+/// and its phases when it has several (`2 phases (the first: Gaussian noise, σ = 1, q = 0.01)`).
+fn run_label(t: &Training, rate: &str) -> String {
+    let first = format!("{}{rate}{}", t.noise_label(), short_number(t.q, 4));
     if t.is_phased() {
         format!("{} phases (the first: {first})", t.phases().len())
     } else {
@@ -253,7 +253,7 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
             "The privacy profile δ(ε) of {} steps of {}: δ = {} is reached at ε ≤ {} \
              (certified); every (ε, δ(ε)) on the curve holds at once.",
             group_digits(t.total_steps()),
-            run_label(&t).replacen(", q = ", " at q = ", 1),
+            run_label(&t, " at q = "),
             short_number(t.delta, 3),
             short_number(e_here, 4)
         ),

@@ -369,22 +369,22 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     });
     // What is drawn: one step and the run (of one phase), or one step of the first phase and the
     // whole run (of several).
+    let step = format!(
+        "Poisson sampling at q = {}, {} direction",
+        short_number(t.q, 4),
+        if remove { "remove" } else { "add" }
+    );
     let what = if t.is_phased() {
         format!(
-            "one step of the first phase ({}, Poisson sampling at q = {}, {} direction) and of \
-             the whole run of {} phases, {} steps",
+            "one step of the first phase ({}, {step}) and of the whole run of {} phases, {} steps",
             t.noise_label(),
-            short_number(t.q, 4),
-            if remove { "remove" } else { "add" },
             t.phases().len(),
             group_digits(k),
         )
     } else {
         format!(
-            "{} (Poisson sampling at q = {}, {} direction) for one step and for {} steps",
+            "{} ({step}) for one step and for {} steps",
             t.noise_label(),
-            short_number(t.q, 4),
-            if remove { "remove" } else { "add" },
             group_digits(k),
         )
     };
