@@ -10,6 +10,7 @@ pub mod pages;
 pub mod prose;
 pub mod sim;
 pub mod state;
+pub mod worker;
 
 use amp_plots::pages::{Page, View};
 use leptos::prelude::*;
@@ -97,6 +98,7 @@ pub fn App() -> impl IntoView {
     let runner = sim::SimRunner::new();
     provide_context(runner);
     provide_context(prose::ProseStore::start());
+    provide_context(worker::provide_progress());
     // The median simulation runs whenever something on screen needs it (the accuracy page or an
     // embedded simulated figure), for the current population, N, runs and seed.
     Effect::new(move |_| {
@@ -189,6 +191,7 @@ pub fn App() -> impl IntoView {
     };
 
     view! {
+        <worker::WorkerProgress />
         {move || match state.view.get() {
             View::Embed(spec) => view! { <EmbedView spec=spec /> }.into_any(),
             View::Page(page) => view! {

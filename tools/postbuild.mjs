@@ -42,7 +42,7 @@ function hashed(name) {
 write('main.css', read('main.css').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').trim());
 // The scripts minified with terser (npm): the two loaders and wasm-bindgen's glue (an ES module;
 // its import names are property keys, which are kept).
-for (const [n, module] of [['boot.js', true], ['early.js', false], ['amplification-explorer.js', true]]) {
+for (const [n, module] of [['boot.js', true], ['early.js', false], ['worker.js', true], ['amplification-explorer.js', true]]) {
   const out = await minify(read(n), { module, compress: { passes: 2 }, mangle: true, format: { comments: false } });
   write(n, out.code);
 }
@@ -55,9 +55,10 @@ names[WASM] = hashed(WASM);
 // The glue's fallback URL of the wasm, then the glue itself.
 write(GLUE, read(GLUE).split(WASM).join(names[WASM]));
 names[GLUE] = hashed(GLUE);
-// The loader imports both.
+// The loader imports both; the compute worker imports the glue (it gets the module from the page).
 write('boot.js', read('boot.js').split(WASM).join(names[WASM]).split(`./${GLUE}`).join(`./${names[GLUE]}`));
-for (const n of ['boot.js', 'early.js', 'main.css', 'content.json']) names[n] = hashed(n);
+write('worker.js', read('worker.js').split(`./${GLUE}`).join(`./${names[GLUE]}`));
+for (const n of ['boot.js', 'early.js', 'worker.js', 'main.css', 'content.json']) names[n] = hashed(n);
 
 const html = files(dist).filter((f) => f.endsWith('.html'));
 for (const f of html) {
@@ -69,6 +70,8 @@ for (const f of html) {
   text = text.replace(/integrity="sha384-[^"]*"/, `integrity="${cssIntegrity}"`);
   // Where the app finds every page's prose (amp_plots::prerender, src/prose.rs).
   text = text.replace(' data-root="', ` data-content="${root}${names['content.json']}" data-root="`);
+  // Where the app starts its compute worker (src/worker.rs).
+  text = text.replace(' data-root="', ` data-worker="${root}${names['worker.js']}" data-root="`);
   // First in the head after the Content-Security-Policy (which must come before any request), so
   // the largest download starts before the stylesheet and the loaders.
   const preload = `\n  <link rel="preload" href="${root}${names[WASM]}" as="fetch" type="application/wasm" crossorigin>\n  <link rel="modulepreload" href="${root}${names[GLUE]}">`;

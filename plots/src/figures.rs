@@ -421,7 +421,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::EpsilonVsEpochs,
         title: "ε against the length of training: tight band and Rényi DP",
         params: RUN_PARAMS,
-        compute: Compute::Direct(training::epsilon_vs_epochs),
+        compute: Compute::Deferred(training::epsilon_vs_epochs),
     },
     FigureSpec {
         id: FigureId::BatchingComparison,
@@ -495,7 +495,7 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::TRADEOFF_VIEW.spec
             ]
         ],
-        compute: Compute::Direct(risk::tradeoff_curve),
+        compute: Compute::Deferred(risk::tradeoff_curve),
     },
     FigureSpec {
         id: FigureId::TprVsSteps,

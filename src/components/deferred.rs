@@ -1,5 +1,6 @@
-//! Computations too slow to follow a slider: run once the inputs have rested, with a visible
-//! "computing" state meanwhile (the last result stays on screen).
+//! Computations too slow to follow a slider: run in the compute worker ([`crate::worker`]) as
+//! the inputs change, or, where there is no worker, on the page once the inputs have rested;
+//! with a visible "computing" state meanwhile (the last result stays on screen).
 
 use std::time::Duration;
 
@@ -52,27 +53,34 @@ where
     }
 }
 
-/// Run `compute` (which reads the state untracked) when `key` has not changed for `rest`; the
-/// first run starts at once. A change while waiting restarts the wait, so a slider drag costs
-/// nothing until it stops.
-pub fn deferred<K, T>(
-    key: Memo<K>,
-    rest: Duration,
-    compute: impl Fn() -> T + Copy + 'static,
-) -> Deferred<K, T>
-where
-    K: Clone + PartialEq + Send + Sync + 'static,
-    T: Clone + Send + Sync + 'static,
-{
-    deferred_from(key, rest, None, compute)
+/// Reads a value out of the compute worker's answer.
+pub type ReadAnswer<T> = Box<dyn Fn(&str) -> Option<T>>;
+
+/// Work that the compute worker can do instead of the page: the request for the current inputs
+/// and how to read its answer.
+pub struct Remote<T> {
+    /// The slot of [`crate::worker::submit`] (a newer request in it supersedes an older one).
+    pub slot: String,
+    /// What is computed, in words, for the progress line.
+    pub what: String,
+    /// The request for the current state (read untracked).
+    pub request: Box<dyn Fn() -> String>,
+    /// The value in an answer; `None` if the answer is not one (then the page computes it).
+    pub read: ReadAnswer<T>,
 }
 
-/// [`deferred`], starting from a value already known for the current inputs (`known`): nothing is
-/// computed until the inputs change.
+/// Run `compute` (which reads the state untracked) when `key` has not changed for `rest`; the
+/// first run starts at once. A change while waiting restarts the wait, so a slider drag costs
+/// nothing until it stops. With a value already known for the current inputs (`known`), nothing
+/// is computed until the inputs change. With `remote`, each change of the inputs is sent to the
+/// compute worker at once (no wait: the worker drops what a newer request supersedes), and the
+/// answer lands only if the inputs are still the ones it was computed for; where there is no
+/// worker, or it fails, `compute` runs on the page as without.
 pub fn deferred_from<K, T>(
     key: Memo<K>,
     rest: Duration,
     known: Option<T>,
+    remote: Option<Remote<T>>,
     compute: impl Fn() -> T + Copy + 'static,
 ) -> Deferred<K, T>
 where
@@ -83,6 +91,7 @@ where
     let result = RwSignal::new(known.map(|v| (key.get_untracked(), v)));
     let handle = StoredValue::new(None::<TimeoutHandle>);
     let first = StoredValue::new(true);
+    let remote = remote.map(std::rc::Rc::new);
     Effect::new(move |_| {
         key.track();
         if skip.get_value() {
@@ -100,6 +109,28 @@ where
             rest
         };
         first.set_value(false);
+        if let Some(r) = &remote {
+            let sent_for = key.get_untracked();
+            let here = r.clone();
+            let done = move |answer: Option<String>| {
+                // Only for the inputs on screen now: a late answer to older inputs never lands.
+                if key.try_get_untracked().as_ref() != Some(&sent_for) {
+                    return;
+                }
+                match answer.and_then(|a| (here.read)(&a)) {
+                    Some(v) => {
+                        result.try_set(Some((sent_for, v)));
+                    }
+                    // The worker failed on it: computed here, as without a worker.
+                    None => {
+                        result.try_set(Some((sent_for, compute())));
+                    }
+                }
+            };
+            if crate::worker::submit(&r.slot, &r.what, &(r.request)(), done) {
+                return;
+            }
+        }
         let run = move || {
             // The component may have been unmounted since (its inputs disposed): then nothing.
             let Some(k) = key.try_get_untracked() else {

@@ -15,9 +15,10 @@ use plotters::prelude::*;
 
 use crate::browser;
 use crate::canvas::{detached_canvas, AppBackend};
-use crate::components::deferred::{deferred, REST};
+use crate::components::deferred::{deferred_from, Remote, REST};
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
+use amp_plots::job::Job;
 
 /// Size of the canvas when the page gives it no layout size (tests), in CSS pixels.
 const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
@@ -111,7 +112,18 @@ fn chart_memo(spec: &'static FigureSpec) -> FigureData {
     let runner = use_context::<SimRunner>();
     // Figures too slow to follow a slider are computed once the controls rest.
     let later = spec.is_deferred().then(|| {
-        deferred(inputs, REST, move || {
+        // Computed in the compute worker, bit for bit what the page would compute.
+        let remote = Remote {
+            slot: format!("figure:{}", spec.id),
+            what: format!("the figure “{}”", spec.title),
+            request: Box::new(move || {
+                state
+                    .values
+                    .with_untracked(|v| Job::Chart(spec.id).request(v))
+            }),
+            read: Box::new(amp_plots::job::read_chart),
+        };
+        deferred_from(inputs, REST, None, Some(remote), move || {
             browser::timed(&format!("chart:{}", spec.id), || {
                 state
                     .values

@@ -1,6 +1,7 @@
 //! Any page, rendered from its declaration ([`amp_plots::pages::PageSpec`]): no page-specific view
 //! code except the widgets.
 
+use amp_plots::job::Job;
 use amp_plots::pages::{
     Controls as ControlBlock, Group, NoteKind, NoteSpec, Page, Precision, Readings, Section,
     TableSpec, Widget, Workbench,
@@ -10,7 +11,7 @@ use leptos::prelude::*;
 
 use crate::browser;
 use crate::components::controls::Controls;
-use crate::components::deferred::{deferred_from, REST};
+use crate::components::deferred::{deferred_from, Remote, REST};
 use crate::components::figure::FigureView;
 use crate::components::readout::DeclaredReadout;
 use crate::pages::{accuracy, home, training};
@@ -54,23 +55,60 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         .and_then(|text| Readings::adopt(spec, &text));
     let known = carried.clone();
     let carried = StoredValue::new(carried.map(|r| (start, r)));
-    let quick = Memo::new(move |_| {
-        // Read (not just track) the inputs memo, so it is brought up to date first.
-        let adopted = inputs.with(|now| {
-            carried.with_value(|c| {
-                c.as_ref()
-                    .filter(|(at, _)| at == now)
-                    .map(|(_, r)| r.clone())
-            })
-        });
-        adopted.unwrap_or_else(|| {
-            state
-                .values
-                .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
+    let quick_here = move || {
+        state
+            .values
+            .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
+    };
+    let quick: Memo<Readings> = if spec.refines && crate::worker::available() {
+        // A page that refines has quick numbers that can take longer than a frame (the risk page's
+        // attack, balls-in-bins batches): they too come from the compute worker. Those for the
+        // settings the app opens with are the carried ones or computed once here; after that the
+        // last numbers stay, marked as refining, until the worker's for the new settings land.
+        let first = carried
+            .with_value(|c| c.as_ref().map(|(_, r)| r.clone()))
+            .unwrap_or_else(quick_here);
+        let remote = Remote {
+            slot: format!("quick:{}", spec.id),
+            what: "the page's numbers".into(),
+            request: Box::new(move || state.values.with_untracked(|v| Job::Quick(page).request(v))),
+            read: Box::new(move |a| amp_plots::job::read_readings(page, a)),
+        };
+        let later = deferred_from(
+            inputs,
+            std::time::Duration::ZERO,
+            Some(first),
+            Some(remote),
+            quick_here,
+        );
+        Memo::new(move |_| later.last().unwrap_or_default())
+    } else {
+        Memo::new(move |_| {
+            // Read (not just track) the inputs memo, so it is brought up to date first.
+            let adopted = inputs.with(|now| {
+                carried.with_value(|c| {
+                    c.as_ref()
+                        .filter(|(at, _)| at == now)
+                        .map(|(_, r)| r.clone())
+                })
+            });
+            adopted.unwrap_or_else(quick_here)
         })
-    });
+    };
     let (readings, refined) = if spec.refines {
-        let fine = deferred_from(inputs, REST, known, move || {
+        // The refined numbers come from the compute worker, bit for bit what the page (and the
+        // CLI) would compute.
+        let remote = Remote {
+            slot: format!("readings:{}", spec.id),
+            what: "the refined numbers".into(),
+            request: Box::new(move || {
+                state
+                    .values
+                    .with_untracked(|v| Job::Readings(page).request(v))
+            }),
+            read: Box::new(move |a| amp_plots::job::read_readings(page, a)),
+        };
+        let fine = deferred_from(inputs, REST, known, Some(remote), move || {
             state
                 .values
                 .with_untracked(|v| (spec.readouts)(v, Precision::Fine))

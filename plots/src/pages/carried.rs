@@ -11,7 +11,9 @@
 //! The text form: one record a line, fields separated by tabs (a `\`, tab or line feed inside a
 //! field is escaped as `\\`, `\t`, `\n`):
 //! - `p <page id>`, first;
-//! - `n <readout id> <relation id> v <number>`, or `… e <why there is none>`;
+//! - `n <readout id> <relation id> v <number>`, or `… e <why there is none>`, either followed by
+//!   the reading's own kind of bound (`upper`, `lower`, `exact`, `estimate`) when it has one
+//!   ([`super::Reading::bound`]);
 //! - `s <sentence id> -` (nothing to say), or `s <sentence id> + <text>`;
 //! - `t <table id> e <why there are no rows>`, or `t <table id> r` followed by its rows,
 //!   `r <testid> <name> <tag> <value, or empty> <valid: 1 or 0> <shown> <note>…`.
@@ -21,10 +23,18 @@
 
 use amp_math::Relation;
 
-use super::{NoteKind, NoteSpec, PageSpec, Reading, Readings, ReadoutSpec, TableRow, TableSpec};
+use super::{
+    BoundKind, NoteKind, NoteSpec, PageSpec, Reading, Readings, ReadoutSpec, TableRow, TableSpec,
+};
 use crate::figures::ChartError;
 
 const RELATIONS: [Relation; 3] = [Relation::AddRemove, Relation::ReplaceOne, Relation::ZeroOut];
+const BOUNDS: [BoundKind; 4] = [
+    BoundKind::Upper,
+    BoundKind::Lower,
+    BoundKind::Exact,
+    BoundKind::Estimate,
+];
 
 impl Readings {
     /// The text form of these numbers for `page` (see the module's description).
@@ -36,6 +46,9 @@ impl Readings {
                 Err(e) => format!("e\t{}", esc(&e.to_string())),
             };
             out += &format!("\nn\t{}\t{}\t{value}", esc(r.spec.id), r.relation.id());
+            if let Some(b) = r.bound {
+                out += &format!("\t{}", b.id());
+            }
         }
         for (s, text) in &self.notes {
             out += &match text {
@@ -78,6 +91,8 @@ impl Readings {
             return None;
         }
         let mut r = Readings::default();
+        let mut declared = page.readout_specs();
+        declared.extend(page.widgets().flat_map(|w| w.readouts().iter().copied()));
         for line in lines {
             let mut f = fields(line).into_iter();
             let (kind, id) = (f.next()?, leak(f.next()?));
@@ -86,6 +101,10 @@ impl Readings {
                 ("n", Some(relation), Some(how)) => {
                     let relation = *RELATIONS.iter().find(|x| x.id() == relation)?;
                     let body = f.next()?;
+                    let bound = match f.next() {
+                        None => None,
+                        Some(b) => Some(*BOUNDS.iter().find(|x| x.id() == b)?),
+                    };
                     if f.next().is_some() {
                         return None;
                     }
@@ -95,15 +114,15 @@ impl Readings {
                         _ => return None,
                     };
                     r.numbers.push(Reading {
-                        spec: Box::leak(Box::new(ReadoutSpec {
-                            id,
-                            label: "",
-                            digits: 0,
-                            bound: super::BoundKind::Exact,
-                        })),
+                        // The page's own declaration where it has one (its kind of bound).
+                        spec: declared
+                            .iter()
+                            .copied()
+                            .find(|d| d.id == id)
+                            .unwrap_or_else(|| readout(id)),
                         value,
                         relation,
-                        bound: None,
+                        bound,
                     });
                 }
                 ("s", Some(said), text) => {
@@ -115,11 +134,7 @@ impl Readings {
                         ("+", Some(t)) => Some(t),
                         _ => return None,
                     };
-                    let spec = Box::leak(Box::new(NoteSpec {
-                        id,
-                        kind: NoteKind::Small,
-                    }));
-                    r.notes.push((spec, text));
+                    r.notes.push((note(id), text));
                 }
                 ("t", Some(how), why) => {
                     if f.next().is_some() {
@@ -130,12 +145,7 @@ impl Readings {
                         ("e", Some(e)) => Err(e),
                         _ => return None,
                     };
-                    let spec = Box::leak(Box::new(TableSpec {
-                        id,
-                        caption: "",
-                        columns: &[],
-                    }));
-                    r.tables.push((spec, rows));
+                    r.tables.push((table(id), rows));
                 }
                 ("r", Some(name), Some(tag)) => {
                     let Some((_, Ok(rows))) = r.tables.last_mut() else {
@@ -166,10 +176,57 @@ impl Readings {
     }
 }
 
-/// A string kept for the rest of the run (the id of an adopted declaration).
+/// A string kept for the rest of the run (the id of an adopted declaration): made once per id,
+/// however many times numbers are adopted (the compute worker's answers are adopted on every
+/// change of a setting), so what is kept is bounded by the declared ids.
 fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    KEPT.with_borrow_mut(|kept| match kept.iter().find(|k| **k == s) {
+        Some(k) => *k,
+        None => {
+            let k: &'static str = Box::leak(s.into_boxed_str());
+            kept.push(k);
+            k
+        }
+    })
 }
+
+/// Declarations standing in for an adopted page's, carrying only their ids, each made once.
+macro_rules! kept_declaration {
+    ($fn:ident, $ty:ty, $make:expr) => {
+        fn $fn(id: &'static str) -> &'static $ty {
+            thread_local! {
+                static KEPT: std::cell::RefCell<Vec<&'static $ty>> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            KEPT.with_borrow_mut(|kept| match kept.iter().find(|k| std::ptr::eq(k.id, id)) {
+                Some(k) => *k,
+                None => {
+                    let k: &'static $ty = Box::leak(Box::new($make(id)));
+                    kept.push(k);
+                    k
+                }
+            })
+        }
+    };
+}
+
+kept_declaration!(readout, ReadoutSpec, |id| ReadoutSpec {
+    id,
+    label: "",
+    digits: 0,
+    bound: BoundKind::Exact,
+});
+kept_declaration!(note, NoteSpec, |id| NoteSpec {
+    id,
+    kind: NoteKind::Small,
+});
+kept_declaration!(table, TableSpec, |id| TableSpec {
+    id,
+    caption: "",
+    columns: &[],
+});
 
 /// A field with its `\`, tab and line feed escaped.
 fn esc(s: &str) -> String {

@@ -227,3 +227,5 @@ impl From<&str> for ChartError {
 
 /// What computing a figure gives.
 pub type ChartResult = Result<Chart, ChartError>;
+
+mod carried;
