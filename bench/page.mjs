@@ -154,14 +154,15 @@ async function measureTraining(context, origin) {
     await page.evaluate(() => { performance.clearMeasures(); window.__long = []; });
     await page.keyboard.press(i < inputs / 2 ? 'ArrowRight' : 'ArrowLeft');
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    quick.pld.push(...await get('pld:quick'));
-    quick.account.push(...await get('account:quick'));
-    // Work done before the next frame for the figures that follow the slider: their charts
-    // (computation) and redraws. (The deferred figures are measured after the rest, below.)
+    // Work done before the next frame on the page for the figures that follow the slider: their
+    // charts (computation) and redraws. (The figures the compute worker draws come after.)
     quick.redraw.push((await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('redraw:') || m.name.startsWith('chart:')).map((m) => m.duration))).reduce((a, b) => a + b, 0));
-    // Rest: the refined numbers and the deferred figures arrive.
+    // Rest: the quick and refined numbers and the deferred figures arrive from the compute worker
+    // (src/worker.rs), which sends its measures with each answer.
     await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
     await page.waitForFunction(() => !document.querySelector('.figure-pending'));
+    quick.pld.push(...await get('pld:quick'));
+    quick.account.push(...await get('account:quick'));
     fine.pld.push(...await get('pld:fine'));
     fine.account.push(...await get('account:fine'));
     for (const id of ['noise-for-target', 'gaussian-noise-ratio', 'batching-comparison', 'batching-noise']) (fine[id] ||= []).push(...await get(`chart:${id}`));
@@ -233,12 +234,13 @@ async function measureRisk(context, origin) {
       await page.focus(`[data-testid=slider-${slider}]`);
       await page.evaluate(() => performance.clearMeasures());
       await page.keyboard.press(i < inputs / 2 ? 'ArrowRight' : 'ArrowLeft');
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      // Everything on this page comes from the compute worker, which sends its measures with
+      // each answer (src/worker.rs): wait for the rest, then read them.
+      await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
+      await page.waitForFunction(() => !document.querySelector('.figure-pending'));
       const curve = [...await get('chart:tradeoff-curve'), ...await get('redraw:tradeoff-curve')].reduce((a, b) => a + b, 0);
       push(`${slider}:curve`, [curve]);
       push(`${slider}:readouts`, await get('risk:quick'));
-      await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
-      await page.waitForFunction(() => !document.querySelector('.figure-pending'));
       push('fine', await get('risk:fine'));
       for (const id of ['tpr-vs-steps', 'noise-for-risk']) push(id, await get(`chart:${id}`));
     }

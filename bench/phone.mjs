@@ -4,8 +4,8 @@
 //   node bench/phone.mjs --from-results    (rewrite the README block from bench/phone-results.json)
 // Lighthouse's mobile profile, applied through the DevTools protocol: 1.6 Mbps down, 750 kbps up,
 // 150 ms round trip, the CPU slowed 4×, the browser cache off, a 412 × 823 viewport. dist/ is
-// served gzipped (the precompressed .gz beside a file when there is one, else compressed on the
-// fly), as a static host would. For every page and for an embed of each page's first figure, the
+// served compressed as a static host picks: the precompressed .br beside a file (Chromium accepts
+// brotli), else .gz. For every page and for an embed of each page's first figure, the
 // median over the loads of:
 //   - first contentful paint (FCP) and largest contentful paint (LCP), from Chromium's own entries;
 //   - interactive: the end of the first `redraw:<figure-id>` measure (the live app's first figure
@@ -110,23 +110,29 @@ async function firstFigure(context, origin, pageName) {
   return id ? id.replace(/^canvas-/, '') : null;
 }
 
-/** The app itself (wasm, js, css) and the home document, as a static host sends them: the
- *  precompressed .gz and .br beside each file (tools/precompress, tools/postbuild.mjs), else the
- *  file compressed here at the highest level. */
+/** Each module of the app (wasm, glue, loaders, compute worker, stylesheet, prose) and the home
+ *  document, as a static host sends them: the precompressed .gz and .br beside each file
+ *  (tools/precompress, tools/postbuild.mjs), else the file compressed here at the highest level. */
 function shipped() {
-  const files = readdirSync(DIST).filter((f) => ['.wasm', '.js', '.css', '.html'].includes(extname(f)));
-  const out = { gzip: 0, brotli: 0, wasm_gzip: 0 };
+  const files = readdirSync(DIST).filter((f) => ['.wasm', '.js', '.css', '.html', '.json'].includes(extname(f)));
   const pre = (f, ext, make) => {
     try { return readFileSync(resolve(DIST, `${f}.${ext}`)).length; } catch { return make(readFileSync(resolve(DIST, f))).length; }
   };
-  for (const f of files) {
-    const gz = pre(f, 'gz', (b) => gzipSync(b, { level: 9 }));
-    out.gzip += gz;
-    out.brotli += pre(f, 'br', (b) => brotliCompressSync(b));
-    if (f.endsWith('.wasm')) out.wasm_gzip += gz;
-  }
   const kb = (n) => Math.round(n / 102.4) / 10;
-  return { gzip_kb: kb(out.gzip), brotli_kb: kb(out.brotli), wasm_gzip_kb: kb(out.wasm_gzip) };
+  const modules = files.map((f) => ({
+    name: f.replace(/-[0-9a-f]{12}(?=\.)/, ''),
+    gzip_kb: kb(pre(f, 'gz', (b) => gzipSync(b, { level: 9 }))),
+    brotli_kb: kb(pre(f, 'br', (b) => brotliCompressSync(b))),
+  }));
+  // What a page needs before it is live: all but the prose (fetched after) and the worker.
+  const start = modules.filter((m) => !/^(content|worker)\./.test(m.name));
+  const sum = (xs, k) => Math.round(10 * xs.reduce((a, m) => a + m[k], 0)) / 10;
+  return {
+    gzip_kb: sum(start, 'gzip_kb'),
+    brotli_kb: sum(start, 'brotli_kb'),
+    wasm_gzip_kb: modules.find((m) => m.name.endsWith('.wasm'))?.gzip_kb,
+    modules,
+  };
 }
 
 if (process.argv.includes('--from-results')) {
@@ -164,20 +170,24 @@ if (process.argv.includes('--readme')) writeReadme(result);
 /** The README's block between the phone markers, from a result. */
 function writeReadme(result) {
   const ms = (v) => (v == null ? '—' : `${v} ms`);
-  // Before the pre-rendered pages (bench/phone-before.json, measured 2026-11-26 on the same machine).
+  // Before the compute worker (bench/phone-before.json: issue 34's build, measured 2026-11-27 on the same machine, served gzipped).
   const before = JSON.parse(readFileSync(resolve(ROOT, 'bench/phone-before.json'), 'utf8'));
   const was = (name) => before.rows.find((r) => r.name === name)?.phone;
   const lines = [
-    `Measured ${result.date} on 2 cores, ${result.chromium}, headless (\`node bench/phone.mjs\`, release build served gzipped). Phone: Lighthouse's mobile profile (1.6 Mbps down, 150 ms round trip, CPU slowed 4×, cache off, 412 × 823), median of ${result.loads} cold loads; "—" where Chromium reported no entry. "Before" is the same view before the pages were pre-rendered (${before.date}, \`bench/phone-before.json\`): nothing was painted until the wasm had started.`,
+    `Measured ${result.date} on 2 cores, ${result.chromium}, headless (\`node bench/phone.mjs\`, release build served as a static host picks: brotli). Phone: Lighthouse's mobile profile (1.6 Mbps down, 150 ms round trip, CPU slowed 4×, cache off, 412 × 823), median of ${result.loads} cold loads; "—" where Chromium reported no entry. "Before" is the same view before the compute worker (issue 35; ${before.date}, \`bench/phone-before.json\`, served gzipped).`,
     '',
-    '| view | FCP (before) | LCP (before) | first figure drawn (before) | layout shift (before) | unthrottled FCP / first figure |',
+    '| view | FCP (before) | LCP (before) | first live figure (before) | layout shift (before) | unthrottled FCP / first figure |',
     '|---|---|---|---|---|---|',
     ...result.rows.map((r) => {
       const b = was(r.name) || {};
       return `| ${r.name} | ${ms(r.phone.fcp_ms)} (${ms(b.fcp_ms)}) | ${ms(r.phone.lcp_ms)} (${ms(b.lcp_ms)}) | ${ms(r.phone.interactive_ms)} (${ms(b.interactive_ms)}) | ${r.phone.cls} (${b.cls ?? '—'}) | ${ms(r.unthrottled.fcp_ms)} / ${ms(r.unthrottled.interactive_ms)} |`;
     }),
     '',
-    `Shipped: the app (wasm, js, css) and the home document, as the precompressed files a static host sends, ${result.shipped.gzip_kb} KB gzipped (the wasm ${result.shipped.wasm_gzip_kb} KB), ${result.shipped.brotli_kb} KB brotli (before: ${before.shipped.gzip_kb} KB and ${before.shipped.brotli_kb} KB, compressed by the server at gzip level 9). KB = 1,024 bytes. Targets (issue 19): FCP ≤ 1.0 s, LCP ≤ 1.5 s, first figure ≤ 3.0 s, layout shift ≤ 0.05.`,
+    '| module | gzip | brotli |',
+    '|---|---|---|',
+    ...(result.shipped.modules || []).map((m) => `| ${m.name} | ${m.gzip_kb} KB | ${m.brotli_kb} KB |`),
+    '',
+    `What a page needs before it is live (all but the prose and the worker's script): ${result.shipped.brotli_kb} KB brotli, ${result.shipped.gzip_kb} KB gzipped (before: ${before.shipped.brotli_kb} KB and ${before.shipped.gzip_kb} KB). The compute worker downloads nothing more than its 0.3 KB script and the glue: the page hands it the module it compiled. KB = 1,024 bytes. Targets (issue 35): FCP ≤ 0.8 s, first live figure ≤ 2.5 s, layout shift ≤ 0.05.`,
   ];
   const path = resolve(ROOT, 'README.md');
   const text = readFileSync(path, 'utf8');

@@ -25,6 +25,9 @@ use wasm_bindgen::JsCast;
 /// `public/worker.js` inside the worker; never on the page.
 #[wasm_bindgen]
 pub fn answer(request: &str) -> String {
+    // The spans of work inside (the accountant, the shuffle bounds) become the worker's
+    // performance measures, which `public/worker.js` sends to the page with the answer.
+    amp_plots::probe::install(crate::browser::probe_edge);
     amp_plots::job::answer(request)
 }
 
@@ -165,10 +168,20 @@ pub fn submit(
     true
 }
 
-/// An answer from the worker: `{id, slot, text}`, `text` null when the computation failed.
+/// An answer from the worker: `{id, slot, text, measures}`, `text` null when the computation
+/// failed, `measures` the worker's performance measures for it (`[name, ms]` pairs), entered on
+/// the page's timeline.
 fn on_message(ev: web_sys::MessageEvent) {
     let data = ev.data();
     let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
+    if let Some(list) = get("measures").and_then(|m| m.dyn_into::<js_sys::Array>().ok()) {
+        for m in list.iter() {
+            let pair = js_sys::Array::from(&m);
+            if let (Some(name), Some(ms)) = (pair.get(0).as_string(), pair.get(1).as_f64()) {
+                crate::browser::measure_ended(&name, ms);
+            }
+        }
+    }
     if get("fatal").is_some_and(|v| v.is_truthy()) {
         give_up();
         return;

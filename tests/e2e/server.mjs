@@ -15,12 +15,13 @@ const TYPES = {
   '.png': 'image/png',
 };
 
-/** Serve `root` under the URL prefix `base` (e.g. "/" or "/some/subpath/"). With `gzip`, a client
- *  that accepts it gets the file's precompressed `.gz` sibling if there is one, else the file
- *  gzipped on the fly (cached), as a static host would send it. Resolves to the server. */
+/** Serve `root` under the URL prefix `base` (e.g. "/" or "/some/subpath/"). With `gzip`, files are
+ *  sent compressed as a static host sends them: a client that accepts brotli gets the file's
+ *  precompressed `.br` sibling if there is one, else one that accepts gzip gets its `.gz` sibling,
+ *  else the file gzipped here (cached). Resolves to the server. */
 export function serve(root, { port = 0, base = '/', gzip = false } = {}) {
   const absRoot = resolve(root);
-  const zipped = new Map();
+  const encoded = new Map();
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://127.0.0.1');
@@ -37,14 +38,23 @@ export function serve(root, { port = 0, base = '/', gzip = false } = {}) {
       const s = await stat(path).catch(() => null);
       const file = s && s.isDirectory() ? join(path, 'index.html') : path;
       const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' };
-      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
-        if (!zipped.has(file)) {
-          const pre = await readFile(`${file}.gz`).catch(() => null);
-          zipped.set(file, pre || gzipSync(await readFile(file), { level: 9 }));
+      const accepts = req.headers['accept-encoding'] || '';
+      if (gzip && /\b(br|gzip)\b/.test(accepts)) {
+        const br = /\bbr\b/.test(accepts) ? await readFile(`${file}.br`).catch(() => null) : null;
+        if (br) {
+          res.writeHead(200, { ...headers, 'content-encoding': 'br', vary: 'accept-encoding' });
+          res.end(br);
+          return;
         }
-        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
-        res.end(zipped.get(file));
-        return;
+        if (/\bgzip\b/.test(accepts)) {
+          if (!encoded.has(file)) {
+            const pre = await readFile(`${file}.gz`).catch(() => null);
+            encoded.set(file, pre || gzipSync(await readFile(file), { level: 9 }));
+          }
+          res.writeHead(200, { ...headers, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+          res.end(encoded.get(file));
+          return;
+        }
       }
       const body = await readFile(file);
       res.writeHead(200, headers);
