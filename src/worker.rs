@@ -36,6 +36,8 @@ pub fn answer(request: &str) -> String {
 pub struct Busy {
     /// The request's number.
     pub id: u64,
+    /// Whether it is a figure (counted, not named, when there are several).
+    pub figure: bool,
     /// What is being computed, in words ("the refined numbers", "the figure “…”").
     pub what: String,
 }
@@ -161,6 +163,7 @@ pub fn submit(
             busy.retain(|b| !old.contains(&b.id));
             busy.push(Busy {
                 id,
+                figure: slot.starts_with("figure:"),
                 what: what.to_string(),
             });
         });
@@ -252,20 +255,60 @@ fn give_up() {
 #[component]
 pub fn WorkerProgress() -> impl IntoView {
     let Progress(busy) = expect_context::<Progress>();
-    let text = move || {
-        busy.with(|b| {
-            let mut seen: Vec<&str> = Vec::new();
-            for x in b {
-                if !seen.contains(&x.what.as_str()) {
-                    seen.push(&x.what);
-                }
-            }
-            format!("Computing in the background: {}…", seen.join("; "))
-        })
-    };
+    let text = move || busy.with(|b| format!("Computing in the background: {}…", summary(b)));
     view! {
         <Show when=move || busy.with(|b| !b.is_empty())>
             <p class="worker-progress" role="status" data-testid="worker-progress">{text}</p>
         </Show>
+    }
+}
+
+/// What is under way, in a few words: the numbers by name, one figure by its title, several
+/// figures counted ("the refined numbers and 4 figures"), so that the line stays short on a phone.
+fn summary(busy: &[Busy]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for b in busy.iter().filter(|b| !b.figure) {
+        if !parts.contains(&b.what) {
+            parts.push(b.what.clone());
+        }
+    }
+    let figures: Vec<&Busy> = busy.iter().filter(|b| b.figure).collect();
+    match figures.as_slice() {
+        [] => {}
+        [one] => parts.push(one.what.clone()),
+        many => parts.push(format!("{} figures", many.len())),
+    }
+    parts.join(" and ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn busy(id: u64, figure: bool, what: &str) -> Busy {
+        Busy {
+            id,
+            figure,
+            what: what.into(),
+        }
+    }
+
+    #[test]
+    fn the_progress_line_names_the_numbers_and_counts_the_figures() {
+        let numbers = busy(1, false, "the refined numbers");
+        let a = busy(2, true, "the figure “A”");
+        let b = busy(3, true, "the figure “B”");
+        assert_eq!(
+            summary(std::slice::from_ref(&numbers)),
+            "the refined numbers"
+        );
+        assert_eq!(
+            summary(&[numbers.clone(), a.clone()]),
+            "the refined numbers and the figure “A”"
+        );
+        assert_eq!(
+            summary(&[numbers.clone(), a, b, numbers]),
+            "the refined numbers and 2 figures"
+        );
     }
 }

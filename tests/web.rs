@@ -125,6 +125,57 @@ fn parse_f64_in_the_browser_gives_rusts_bits() {
     }
 }
 
+/// What the compute worker answers, read back in the browser (where numbers are parsed by
+/// `parseFloat`): every figure's chart and every page's numbers at other settings than the
+/// defaults come back with the same bits as computed here (compared through `Debug`, which writes
+/// each number in its shortest round-trip form). Natively the same holds (`plots/src/job.rs`).
+#[wasm_bindgen_test]
+fn the_workers_answers_come_back_bit_for_bit_in_the_browser() {
+    use amp_plots::figures::FIGURES;
+    use amp_plots::job::{answer, read_chart, read_readings, Job};
+    use amp_plots::pages::{Page, Precision};
+    use amp_plots::params::{by_name, ParamValues, Value};
+    let mut values = ParamValues::default();
+    values
+        .set(by_name("eps").unwrap(), Value::Real(0.7))
+        .unwrap();
+    values
+        .set(by_name("sigma").unwrap(), Value::Real(1.3))
+        .unwrap();
+    // Cheap figures only (the browser tests share one page's time budget): the worker's are
+    // checked through the page by the end-to-end tests.
+    let cheap = [
+        "amplification-vs-rate",
+        "neighbour-densities",
+        "rdp-base",
+        "regime-map",
+        "subsampled-rr",
+    ];
+    let mut compared = 0;
+    for f in FIGURES.iter().filter(|f| cheap.contains(&f.id.as_str())) {
+        compared += 1;
+        let here = f.chart_with(&values, None).map_err(|e| e.to_string());
+        let back = read_chart(&answer(&Job::Chart(f.id).request(&values))).expect("an answer");
+        assert_eq!(format!("{back:?}"), format!("{here:?}"), "{}", f.id);
+    }
+    assert_eq!(compared, cheap.len());
+    for page in [Page::Home, Page::Subsampling, Page::Limits] {
+        let spec = page.spec();
+        let here = (spec.readouts)(&values, Precision::Fine);
+        let back =
+            read_readings(page, &answer(&Job::Readings(page).request(&values))).expect("an answer");
+        assert_eq!(back.numbers.len(), here.numbers.len(), "{}", page.id());
+        for (a, b) in back.numbers.iter().zip(&here.numbers) {
+            assert_eq!(
+                a.value.as_ref().ok().map(|x| x.to_bits()),
+                b.value.as_ref().ok().map(|x| x.to_bits()),
+                "{}",
+                a.spec.id
+            );
+        }
+    }
+}
+
 /// In the browser the run file is read by `JSON.parse`: the values this crate's own reader gives
 /// natively (members in order, numbers to the bit, nesting), and a one-line refusal of bad text.
 #[wasm_bindgen_test]
