@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from './server.mjs';
 import { launch, droppedByRedirect } from './browser.mjs';
+import { cli, pageEqualsCli } from './cli.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(ROOT, 'dist');
@@ -87,9 +88,6 @@ async function sameAsCli(page, testid, expected) {
   assert.equal(Number(v), expected, `${testid}: app ${v}, CLI ${expected}`);
 }
 
-function cli(args) {
-  return JSON.parse(execFileSync(AMPLIFY, [...args, '--json'], { encoding: 'utf8' }));
-}
 
 /** Every number on screen equals `amplify page <id> --json` at the settings the page's URL holds
  * (once a page that refines shows its refined numbers): each readout the CLI gives a number has
@@ -100,27 +98,8 @@ async function readoutsEqualCli(page) {
     const s = document.querySelector('[data-testid=accounting-status]');
     return document.documentElement.dataset.app === 'live' && (!s || s.dataset.state === 'final');
   }, null, { timeout: 120_000 });
-  const url = new URL(page.url());
-  const id = url.pathname.split('/').filter(Boolean).pop() ?? 'home';
-  const flags = [...url.searchParams].filter(([k]) => k !== 'page').flatMap(([k, v]) => [`--${k}`, v]);
-  const want = cli(['page', id, ...flags]);
-  assert.equal(want.page, id);
-  // Read every readout at once, without waiting for one the page does not show.
-  const shown = await page.evaluate((ids) => Object.fromEntries(ids.map((i) => {
-    const e = document.querySelector(`[data-testid="${i}"]`);
-    return [i, e ? e.getAttribute('data-value') : null];
-  })), want.readouts.map((r) => r.id));
-  let compared = 0;
-  for (const r of want.readouts) {
-    const got = shown[r.id];
-    if (got === null) continue; // computed for a widget that shows it its own way
-    if (r.value === null) {
-      assert.ok(got === '' || Number.isNaN(Number(got)), `${id}/${r.id}: the page shows ${got}, the CLI none (${r.reason})`);
-    } else {
-      assert.equal(Number(got), r.value, `${id}/${r.id}: page ${got}, CLI ${r.value}`);
-      compared++;
-    }
-  }
+  const { want, compared } = await pageEqualsCli(page);
+  const id = want.page;
   assert.ok(compared >= 1, `${id}: no readout compared`);
   return want;
 }

@@ -3,14 +3,13 @@
 // Run by scripts/test.sh with the other end-to-end tests: node --test tests/e2e/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { serve } from './server.mjs';
 import { launch } from './browser.mjs';
+import { cli, pageEqualsCli } from './cli.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(ROOT, 'dist');
-const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'release', 'amplify');
 // The web's bar for a responsive page: no task on the main thread longer than this.
 const LONG_TASK_MS = 50;
 
@@ -26,10 +25,6 @@ after(async () => {
   await context?.close();
   server?.close();
 });
-
-function cli(args) {
-  return JSON.parse(execFileSync(AMPLIFY, [...args, '--json'], { encoding: 'utf8' }));
-}
 
 /** Open `path` with a Long Tasks observer installed before any script runs. */
 async function open(path) {
@@ -63,20 +58,7 @@ async function quiet(page) {
 
 /** Every readout the CLI computes has exactly its double on the page (at the page's own URL). */
 async function readoutsEqualCli(page, id) {
-  const url = new URL(page.url());
-  const flags = [...url.searchParams].flatMap(([k, v]) => [`--${k}`, v]);
-  const want = cli(['page', id, ...flags]);
-  const shown = await page.evaluate((ids) => Object.fromEntries(ids.map((i) => {
-    const e = document.querySelector(`[data-testid="${i}"]`);
-    return [i, e ? e.getAttribute('data-value') : null];
-  })), want.readouts.map((r) => r.id));
-  let compared = 0;
-  for (const r of want.readouts) {
-    const got = shown[r.id];
-    if (got === null || r.value === null) continue;
-    assert.equal(Number(got), r.value, `${id}/${r.id}: page ${got}, CLI ${r.value}`);
-    compared++;
-  }
+  const { compared } = await pageEqualsCli(page);
   assert.ok(compared >= 3, `${id}: only ${compared} readouts compared`);
 }
 
