@@ -83,12 +83,33 @@ fn worker_url() -> Option<String> {
         .filter(|u| !u.is_empty())
 }
 
-/// Start the worker and hand it this module; `None` where that is refused.
+/// The worker `public/boot.js` started while the WebAssembly downloaded (`window.__ampWorker`,
+/// on a view that uses one), taken over once.
+fn early_worker() -> Option<web_sys::Worker> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str("__ampWorker");
+    let w = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    // One whose script failed to load is no use: a fresh one reports its own failure.
+    let failed = js_sys::Reflect::get(&w, &"failed".into()).is_ok_and(|f| f.is_truthy());
+    if failed {
+        return None;
+    }
+    w.dyn_into::<web_sys::Worker>().ok()
+}
+
+/// Start the worker (or take over the one started early) and hand it this module; `None` where
+/// that is refused.
 fn spawn() -> Option<web_sys::Worker> {
-    let url = worker_url()?;
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(&url, &options).ok()?;
+    let worker = match early_worker() {
+        Some(w) => w,
+        None => {
+            let url = worker_url()?;
+            let options = web_sys::WorkerOptions::new();
+            options.set_type(web_sys::WorkerType::Module);
+            web_sys::Worker::new_with_options(&url, &options).ok()?
+        }
+    };
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

@@ -210,6 +210,22 @@ mod tests {
     }
 
     #[test]
+    fn the_views_that_use_the_worker_say_so() {
+        use crate::pages::View;
+        for (view, uses) in [
+            (View::Page(Page::Risk), true),
+            (View::Page(Page::Training), true),
+            (View::Page(Page::Shuffling), true),
+            (View::Page(Page::Subsampling), false),
+            (View::Page(Page::Accuracy), false),
+            (View::Embed(FigureId::TradeoffCurve.spec()), true),
+            (View::Embed(FigureId::RdpBase.spec()), false),
+        ] {
+            assert_eq!(view.uses_worker(), uses, "{view:?}");
+        }
+    }
+
+    #[test]
     fn a_bad_request_is_refused_in_words() {
         for bad in [
             "",

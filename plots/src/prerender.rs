@@ -140,8 +140,14 @@ pub fn document(view: View, template: &str) -> Result<String, String> {
             View::Embed(f) => format!("embed/{}", f.id),
         })
         .collect();
+    // A view that uses the compute worker says so, for public/boot.js to start it at once.
+    let compute = if view.uses_worker() {
+        " data-compute=\"worker\""
+    } else {
+        ""
+    };
     Ok(format!(
-        "<!DOCTYPE html>\n<html lang=\"en\" data-root=\"{root}\" data-view=\"{id}\" data-views=\"{}\">\n<head>{head}</head>\n<body>\n{}\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"{compute} data-root=\"{root}\" data-view=\"{id}\" data-views=\"{}\">\n<head>{head}</head>\n<body>\n{}\n</body>\n</html>\n",
         views.join(" "),
         body(view, &root)
     ))

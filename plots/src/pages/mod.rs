@@ -605,6 +605,17 @@ pub enum View {
 }
 
 impl View {
+    /// Whether the view hands work to the app's compute worker (a page that refines or shows a
+    /// figure computed there, or the embed of such a figure): its document asks for the worker as
+    /// soon as it loads (`<html data-compute="worker">`, read by `public/boot.js`), so that the
+    /// worker's script arrives while the WebAssembly downloads.
+    pub fn uses_worker(self) -> bool {
+        match self {
+            View::Page(p) => p.spec().refines || p.figures().any(|f| f.is_deferred()),
+            View::Embed(f) => f.is_deferred(),
+        }
+    }
+
     /// The parameters whose controls this view shows.
     pub fn params(self) -> &'static [&'static ParamSpec] {
         match self {
