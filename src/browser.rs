@@ -91,6 +91,8 @@ pub struct StaticFigure {
     pub after: String,
     /// The notes under the caption, as markup.
     pub notes: String,
+    /// The chart itself, in `Chart::carry`'s text, for a figure the app computes in its worker.
+    pub chart: Option<String>,
 }
 
 /// The pre-rendered picture, caption and legend of a figure, if the page has them.
@@ -132,6 +134,7 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
         caption,
         after,
         notes,
+        chart: fig.get_attribute("data-chart"),
     })
 }
 

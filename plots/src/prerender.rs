@@ -627,8 +627,15 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
         .iter()
         .map(|n| format!("<button type=\"button\" disabled>{n}</button>"))
         .collect();
+    // A figure the app computes in its worker carries its chart (`Chart::carry`, the same code at
+    // the same values), which the app adopts at the defaults: its first live picture then needs
+    // neither the worker nor a computation on the page.
+    let carried = match default_chart(f) {
+        Ok(chart) if f.is_deferred() => format!(" data-chart=\"{}\"", esc(&chart.carry())),
+        _ => String::new(),
+    };
     format!(
-        "<figure class=\"figure{}\" id=\"fig-{id}\" data-figure=\"{id}\" aria-labelledby=\"title-{id}\"><{heading} class=\"figure-title\" id=\"title-{id}\">{}</{heading}>{picture}<figcaption id=\"desc-{id}\" class=\"figure-summary\">{}</figcaption>{after}<div class=\"figure-share\"><button type=\"button\" disabled>Copy link</button><button type=\"button\" disabled>Copy embed code</button><span class=\"figure-export\" role=\"group\" aria-label=\"Export “{}”\">Export: {exports}</span></div></figure>",
+        "<figure class=\"figure{}\" id=\"fig-{id}\" data-figure=\"{id}\"{carried} aria-labelledby=\"title-{id}\"><{heading} class=\"figure-title\" id=\"title-{id}\">{}</{heading}>{picture}<figcaption id=\"desc-{id}\" class=\"figure-summary\">{}</figcaption>{after}<div class=\"figure-share\"><button type=\"button\" disabled>Copy link</button><button type=\"button\" disabled>Copy embed code</button><span class=\"figure-export\" role=\"group\" aria-label=\"Export “{}”\">Export: {exports}</span></div></figure>",
         if square { " two-panel" } else { "" },
         esc(f.title),
         esc(&caption),

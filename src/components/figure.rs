@@ -28,7 +28,6 @@ const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
 /// ([`chart_memo`]) and flows down to the canvas, the status lines and the actions bar.
 #[component]
 pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -> impl IntoView {
-    let FigureData { chart, pending } = chart_memo(spec);
     let canvas_ref = NodeRef::<Canvas>::new();
     // Set by the canvas when painting fails; the last good picture stays, the message shows.
     let draw_error = RwSignal::new(None::<String>);
@@ -47,6 +46,14 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         })
         .filter(|&defaults| defaults)
         .and_then(|_| browser::static_figure(spec.id.as_str()));
+    // The chart the document carries for a figure computed in the worker, at the defaults it was
+    // drawn at: adopted, so the first live picture needs no computation.
+    let known = placeholder
+        .as_ref()
+        .filter(|_| spec.is_deferred())
+        .and_then(|p| p.chart.as_deref())
+        .and_then(Chart::adopt);
+    let FigureData { chart, pending } = chart_memo(spec, known);
     let standing_in = {
         let has = placeholder.is_some();
         Signal::derive(move || has && !painted_once.get())
@@ -99,9 +106,10 @@ struct FigureData {
 }
 
 /// The chart of `spec` from the app's values: recomputed only when a parameter it reads changes
-/// (measured as `chart:<figure-id>`); computed once the controls rest for a slow figure, and from
-/// the running simulation's result for a simulated one.
-fn chart_memo(spec: &'static FigureSpec) -> FigureData {
+/// (measured as `chart:<figure-id>`); computed in the compute worker for a slow figure (starting
+/// from `known`, the chart the document carries, if any), and from the running simulation's result
+/// for a simulated one.
+fn chart_memo(spec: &'static FigureSpec, known: Option<Chart>) -> FigureData {
     let state = expect_context::<AppState>();
     // Only the parameters this figure reads: changing another leaves the chart memo untouched.
     let inputs = Memo::new(move |_| {
@@ -123,7 +131,7 @@ fn chart_memo(spec: &'static FigureSpec) -> FigureData {
             }),
             read: Box::new(amp_plots::job::read_chart),
         };
-        deferred_from(inputs, REST, None, Some(remote), move || {
+        deferred_from(inputs, REST, known.map(Ok), Some(remote), move || {
             browser::timed(&format!("chart:{}", spec.id), || {
                 state
                     .values
