@@ -50,6 +50,17 @@ impl Job {
         out
     }
 
+    /// The compute worker's slot for this job (a newer request in a slot supersedes an older
+    /// one): `quick:<page>`, `readings:<page>` or `figure:<figure id>` (`public/worker.js` names
+    /// a figure's measure after it).
+    pub fn slot(self) -> String {
+        match self {
+            Job::Readings(p) => format!("readings:{}", p.id()),
+            Job::Quick(p) => format!("quick:{}", p.id()),
+            Job::Chart(f) => format!("figure:{}", f.as_str()),
+        }
+    }
+
     /// The job and the values a request names; why not, in one sentence.
     pub fn parse(request: &str) -> Result<(Job, ParamValues), String> {
         let mut lines = request.split('\n');
@@ -207,6 +218,17 @@ mod tests {
                 Ok((job, ParamValues::default()))
             );
         }
+    }
+
+    #[test]
+    fn each_job_has_its_own_slot_and_a_figure_says_it_is_one() {
+        let jobs = [
+            Job::Quick(Page::Risk),
+            Job::Readings(Page::Risk),
+            Job::Chart(FigureId::TradeoffCurve),
+        ];
+        let slots: Vec<String> = jobs.iter().map(|j| j.slot()).collect();
+        assert_eq!(slots, ["quick:risk", "readings:risk", "figure:tradeoff-curve"]);
     }
 
     #[test]

@@ -69,6 +69,24 @@ pub struct Remote<T> {
     pub read: ReadAnswer<T>,
 }
 
+impl<T> Remote<T> {
+    /// The compute worker's `job` for the app's current values, its answer read by `read`; `what`
+    /// names it on the progress line.
+    pub fn job(
+        job: amp_plots::job::Job,
+        what: impl Into<String>,
+        read: impl Fn(&str) -> Option<T> + 'static,
+    ) -> Self {
+        let state = expect_context::<crate::state::AppState>();
+        Remote {
+            slot: job.slot(),
+            what: what.into(),
+            request: Box::new(move || state.values.with_untracked(|v| job.request(v))),
+            read: Box::new(read),
+        }
+    }
+}
+
 /// Run `compute` (which reads the state untracked) when `key` has not changed for `rest`; the
 /// first run starts at once. A change while waiting restarts the wait, so a slider drag costs
 /// nothing until it stops. With a value already known for the current inputs (`known`), nothing

@@ -121,16 +121,11 @@ fn chart_memo(spec: &'static FigureSpec, known: Option<Chart>) -> FigureData {
     // Figures too slow to follow a slider are computed once the controls rest.
     let later = spec.is_deferred().then(|| {
         // Computed in the compute worker, bit for bit what the page would compute.
-        let remote = Remote {
-            slot: format!("figure:{}", spec.id),
-            what: format!("the figure “{}”", spec.title),
-            request: Box::new(move || {
-                state
-                    .values
-                    .with_untracked(|v| Job::Chart(spec.id).request(v))
-            }),
-            read: Box::new(amp_plots::job::read_chart),
-        };
+        let remote = Remote::job(
+            Job::Chart(spec.id),
+            format!("the figure “{}”", spec.title),
+            amp_plots::job::read_chart,
+        );
         deferred_from(inputs, REST, known.map(Ok), Some(remote), move || {
             browser::timed(&format!("chart:{}", spec.id), || {
                 state

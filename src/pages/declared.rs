@@ -68,12 +68,9 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         let first = carried
             .with_value(|c| c.as_ref().map(|(_, r)| r.clone()))
             .unwrap_or_else(quick_here);
-        let remote = Remote {
-            slot: format!("quick:{}", spec.id),
-            what: "the page's numbers".into(),
-            request: Box::new(move || state.values.with_untracked(|v| Job::Quick(page).request(v))),
-            read: Box::new(move |a| amp_plots::job::read_readings(page, a)),
-        };
+        let remote = Remote::job(Job::Quick(page), "the page's numbers", move |a| {
+            amp_plots::job::read_readings(page, a)
+        });
         let later = deferred_from(
             inputs,
             std::time::Duration::ZERO,
@@ -98,16 +95,9 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
     let (readings, refined) = if spec.refines {
         // The refined numbers come from the compute worker, bit for bit what the page (and the
         // CLI) would compute.
-        let remote = Remote {
-            slot: format!("readings:{}", spec.id),
-            what: "the refined numbers".into(),
-            request: Box::new(move || {
-                state
-                    .values
-                    .with_untracked(|v| Job::Readings(page).request(v))
-            }),
-            read: Box::new(move |a| amp_plots::job::read_readings(page, a)),
-        };
+        let remote = Remote::job(Job::Readings(page), "the refined numbers", move |a| {
+            amp_plots::job::read_readings(page, a)
+        });
         let fine = deferred_from(inputs, REST, known, Some(remote), move || {
             state
                 .values
