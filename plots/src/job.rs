@@ -228,7 +228,10 @@ mod tests {
             Job::Chart(FigureId::TradeoffCurve),
         ];
         let slots: Vec<String> = jobs.iter().map(|j| j.slot()).collect();
-        assert_eq!(slots, ["quick:risk", "readings:risk", "figure:tradeoff-curve"]);
+        assert_eq!(
+            slots,
+            ["quick:risk", "readings:risk", "figure:tradeoff-curve"]
+        );
     }
 
     #[test]
