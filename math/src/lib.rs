@@ -41,6 +41,9 @@ pub enum Relation {
     AddRemove,
     /// Datasets of the same size differ by replacing one record.
     ReplaceOne,
+    /// Datasets differ by adding or removing one user with all of their records (user-level DP;
+    /// each user has the same number of records).
+    AddRemoveUser,
     /// Datasets of the same size differ in one record, replaced by one that contributes nothing
     /// (a zero gradient in DP-SGD). For Poisson sampling its pair is the add/remove one.
     ZeroOut,
@@ -52,6 +55,7 @@ impl Relation {
         match self {
             Relation::AddRemove => "add-remove",
             Relation::ReplaceOne => "replace-one",
+            Relation::AddRemoveUser => "add-remove-user",
             Relation::ZeroOut => "zero-out",
         }
     }
@@ -61,6 +65,7 @@ impl Relation {
         match self {
             Relation::AddRemove => "add/remove one",
             Relation::ReplaceOne => "replace one",
+            Relation::AddRemoveUser => "add/remove one user",
             Relation::ZeroOut => "zero out one",
         }
     }

@@ -250,6 +250,25 @@ declare_params! {
         default: Value::Count(1000),
     };
 
+    /// Records per user R (`records-per-user`): user-level accounting.
+    RECORDS: Count = ParamSpec {
+        aliases: &[],
+        name: "records-per-user",
+        symbol: "R",
+        label: "Records per user R",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "How many training examples each person contributes. With R > 1 the guarantee is for adding or removing one person with all their examples (Poisson batches, Gaussian noise).",
+        domain: Domain::Count {
+            min: 1,
+            max: 10_000,
+            scale: Scale::Log,
+            slider: (1, 1000),
+            odd: false,
+        },
+        default: Value::Count(1),
+    };
+
     /// Overall budget ε* (`total-eps`).
     TOTAL_EPS: Real = ParamSpec {
         aliases: &[],

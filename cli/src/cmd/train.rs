@@ -3,8 +3,8 @@
 //! Rényi DP beside it, the noise for a target ε, and the plain-language statement.
 
 use amp_plots::pages::training::{
-    CALIBRATED, GRID_STEP, RDP_EPSILON, RDP_ORDER, RUN_ADVANTAGE, RUN_BAYES, RUN_SHAPE, RUN_TPR,
-    SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER, WARNINGS,
+    CALIBRATED, GRID_STEP, GROUP_LEMMA, RDP_EPSILON, RDP_ORDER, RUN_ADVANTAGE, RUN_BAYES,
+    RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER, WARNINGS,
 };
 use amp_plots::pages::Precision;
 use amp_plots::param as p;
@@ -24,6 +24,7 @@ pub fn command() -> Command {
         .arg(args::param(p::STEPS))
         .group(ArgGroup::new("length").args([p::EPOCHS.spec.name, p::STEPS.spec.name]))
         .arg(args::param(p::BATCHING))
+        .arg(args::param(p::RECORDS))
         // σ keeps its default; b is required with --mechanism laplace.
         .args(args::group(&p::group::NOISE, &[p::SIGMA.spec]))
         .arg(args::param(p::DELTA))
@@ -51,6 +52,11 @@ struct Record {
     warnings: Vec<String>,
     statement: String,
     relation: &'static str,
+    /// R: the guarantee is for one user with R records when R > 1.
+    records_per_user: u64,
+    /// R > 1: ε for one user from one record's ε by the group-privacy lemma; null when the
+    /// lemma gives no finite ε (or R = 1).
+    group_lemma_epsilon: Option<f64>,
     attack: Option<AttackRecord>,
 }
 
@@ -106,6 +112,12 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
             .unwrap_or_default(),
         statement: r.text(&STATEMENT).unwrap_or_default().to_string(),
         relation,
+        records_per_user: v.count(p::RECORDS),
+        group_lemma_epsilon: if v.count(p::RECORDS) > 1 {
+            optional(&GROUP_LEMMA)
+        } else {
+            None
+        },
         attack: match (
             reading(&r, &RUN_TPR),
             reading(&r, &RUN_ADVANTAGE),

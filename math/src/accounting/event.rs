@@ -18,6 +18,15 @@ pub enum Sampler {
         /// Dataset size n ≥ m.
         n: u64,
     },
+    /// Poisson sampling of a user's R records, each independently with probability q; the
+    /// guarantee is for adding or removing one user with all their records (user-level DP). Build
+    /// it with [`Event::poisson_users`], which gives plain [`Sampler::Poisson`] for R = 1.
+    PoissonUser {
+        /// The sampling rate q ∈ (0, 1] of each record.
+        q: f64,
+        /// Records per user R ≥ 2.
+        records: u64,
+    },
     /// m independent uniform draws from the n records, a record possibly drawn several times
     /// (replace one record).
     WithReplacement {
@@ -91,6 +100,51 @@ impl Event {
         }
     }
 
+    /// One release of `mechanism` on a Poisson sample at rate q of records that belong to users
+    /// with R records each, for user-level neighbours: [`Sampler::PoissonUser`], or
+    /// [`Event::poisson`] itself when R = 1 (so a one-record user is today's event, exactly).
+    pub fn poisson_users(mechanism: Mechanism, q: f64, records: u64) -> Event {
+        if records == 1 {
+            return Event::poisson(mechanism, q);
+        }
+        Event::Sampled {
+            sampler: Sampler::PoissonUser { q, records },
+            mechanism,
+        }
+    }
+
+    /// The records per user the event's guarantee covers (1 unless a part samples users).
+    pub fn records_per_user(&self) -> u64 {
+        self.leaves()
+            .iter()
+            .map(|(leaf, _)| match leaf {
+                Event::Sampled {
+                    sampler: Sampler::PoissonUser { records, .. },
+                    ..
+                } => *records,
+                _ => 1,
+            })
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The same event for one record: every user-level Poisson sample ([`Sampler::PoissonUser`])
+    /// replaced by a Poisson sample of records at the same rate (what the group-privacy lemma
+    /// starts from).
+    pub fn record_level(&self) -> Event {
+        match self {
+            Event::Sampled {
+                sampler: Sampler::PoissonUser { q, .. },
+                mechanism,
+            } => Event::poisson(*mechanism, *q),
+            Event::Repeated { event, count } => event.record_level().repeated(*count),
+            Event::Composed(parts) => {
+                Event::Composed(parts.iter().map(Event::record_level).collect())
+            }
+            other => other.clone(),
+        }
+    }
+
     /// This event run `count` times.
     pub fn repeated(self, count: u64) -> Event {
         Event::Repeated {
@@ -134,6 +188,24 @@ impl Event {
                 mechanism.validate()?;
                 match *sampler {
                     Sampler::Poisson { q } => crate::check_rate("q", q),
+                    Sampler::PoissonUser { q, records } => {
+                        crate::check_rate("q", q)?;
+                        if !(2..=crate::pld::MAX_RECORDS).contains(&records) {
+                            return Err(MathError::OutOfDomain {
+                                name: "records per user",
+                                value: records as f64,
+                                expected: "a whole number from 1 to 10,000",
+                            });
+                        }
+                        if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+                            return Err(MathError::Unsupported {
+                                reason: "several records per user are accounted here for \
+                                         Gaussian noise only"
+                                    .into(),
+                            });
+                        }
+                        Ok(())
+                    }
                     Sampler::WithoutReplacement { m, n } | Sampler::WithReplacement { m, n } => {
                         if m == 0 || n == 0 {
                             return Err(MathError::Inconsistent {
@@ -214,6 +286,7 @@ impl Event {
             }),
             Event::Sampled { sampler, mechanism } => Ok(match sampler {
                 Sampler::Poisson { .. } if is_additive(mechanism) => Relation::AddRemove,
+                Sampler::PoissonUser { .. } => Relation::AddRemoveUser,
                 _ => Relation::ReplaceOne,
             }),
             Event::Epochs { .. } => Ok(Relation::ZeroOut),

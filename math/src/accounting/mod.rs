@@ -20,11 +20,13 @@
 
 mod calibrate;
 mod event;
+mod group;
 mod pld;
 mod rdp;
 
 pub use calibrate::{calibrate, calibrate_event, Search, Target};
 pub use event::{EpochSampler, Event, Sampler};
+pub use group::group_lemma_epsilon;
 pub use pld::{EpochSettings, Grid, PldAccountant};
 pub use rdp::RdpAccountant;
 

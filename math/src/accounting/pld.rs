@@ -9,8 +9,8 @@ use crate::batching::{
     deterministic_epsilon, deterministic_mu, reshuffled_lower_pair, AllocationAtoms, Neighbours,
 };
 use crate::pld::{
-    poisson_gaussian, randomized_response, step_dividing, Band, Estimate, Noise, PldPair,
-    STEP_RANGE,
+    poisson_gaussian, poisson_gaussian_group, randomized_response, step_dividing, Band, Estimate,
+    Noise, PldPair, STEP_RANGE,
 };
 use crate::rdp::Mechanism;
 use crate::MathError;
@@ -397,6 +397,8 @@ enum Part {
     Noise(Noise, f64),
     /// k-ary randomized response at ε, no sampling.
     Rr(f64, u64),
+    /// Gaussian noise σ on a Poisson sample at rate q of users' R records each (user-level).
+    User(f64, f64, u64),
     /// Shuffled epochs: σ, T, whole epochs for the upper and the lower bound.
     Shuffled(f64, u64, u64, u64),
     /// Balls-in-bins epochs: one epoch's atoms of both roundings, whole epochs for each.
@@ -413,11 +415,17 @@ impl Parts {
                     sampler: Sampler::Poisson { q },
                     mechanism,
                 } => (mechanism_part(mechanism, q)?, count),
+                Event::Sampled {
+                    sampler: Sampler::PoissonUser { q, records },
+                    mechanism: Mechanism::Gaussian { sigma },
+                } => (Part::User(sigma, q, records), count),
                 Event::Sampled { sampler, .. } => {
                     return Err(MathError::Unsupported {
                         reason: format!(
                             "the PLD accountant handles Poisson sampling; {} is accounted by Rényi DP here",
                             match sampler {
+                                Sampler::PoissonUser { .. } =>
+                                    "a user's several records with other than Gaussian noise has no accountant and",
                                 Sampler::WithoutReplacement { .. } =>
                                     "sampling without replacement",
                                 _ => "sampling with replacement has no accountant and",
@@ -484,6 +492,10 @@ impl Parts {
             .map(|(part, count)| {
                 Ok(match part {
                     Part::Noise(noise, q) => (noise.poisson(*q, step, estimate)?, *count),
+                    Part::User(sigma, q, r) => (
+                        poisson_gaussian_group(*sigma, *q, *r, step, estimate)?,
+                        *count,
+                    ),
                     Part::Rr(epsilon, k) => {
                         (randomized_response(*epsilon, *k, step, estimate)?, *count)
                     }

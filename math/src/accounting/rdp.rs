@@ -99,6 +99,14 @@ pub(super) fn release_of(leaf: &Event) -> Result<(Mechanism, Sampling), MathErro
             },
         )),
         Event::Sampled {
+            sampler: Sampler::PoissonUser { .. },
+            ..
+        } => Err(MathError::Unsupported {
+            reason: "Rényi DP of a user with several records is not computed here; the PLD \
+                     accountant accounts it"
+                .into(),
+        }),
+        Event::Sampled {
             sampler: Sampler::WithReplacement { .. },
             ..
         } => Err(MathError::Unsupported {

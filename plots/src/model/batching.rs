@@ -162,6 +162,7 @@ pub fn band_for(
     log_step: f64,
     quick: bool,
 ) -> Result<Band, String> {
+    t.check_records(Some(batching))?;
     if batching == Batching::Poisson {
         return poisson_band(t, buckets);
     }
@@ -189,6 +190,7 @@ pub fn own_band(
     log_step: f64,
     quick: bool,
 ) -> Result<(Band, Relation, f64), String> {
+    t.check_records(None)?;
     let event = t.event(None);
     let relation = event.relation().map_err(|e| e.to_string())?;
     if t.phases().iter().any(|ph| ph.batching != Batching::Poisson) {
@@ -221,6 +223,7 @@ pub fn attack_pairs(
     log_step: f64,
     quick: bool,
 ) -> Result<(f64, PldPair, PldPair), String> {
+    t.check_records(batching)?;
     let event = t.event(batching);
     let band = if event == t.poisson_event() {
         cached_band(t, buckets)?

@@ -87,6 +87,9 @@ pub struct Training {
     pub batching: Batching,
     /// The phases after the first, in order.
     pub more: [Option<TrainingPhase>; MAX_PHASES - 1],
+    /// Records per user R (1: record-level DP; more: each phase's Poisson batches sample the
+    /// user's R records independently, and the guarantee is for one user).
+    pub records: u64,
 }
 
 impl TrainingPhase {
@@ -96,9 +99,10 @@ impl TrainingPhase {
     }
 
     /// The phase as an event with the given sampler (its own, or another to compare): Poisson
-    /// sampling at q for its steps, or whole epochs of the other samplers
-    /// ([`epoch_shape`]).
-    pub fn event(&self, dataset: u64, sampler: Batching) -> Event {
+    /// sampling at q for its steps (of users' R records each, [`Event::poisson_users`]), or whole
+    /// epochs of the other samplers ([`epoch_shape`]; record-level only, an R > 1 is refused
+    /// there by [`Training::check_records`]).
+    pub fn event(&self, dataset: u64, records: u64, sampler: Batching) -> Event {
         let mechanism = mechanism(self.noise);
         let epochs = |sampler| {
             let (t, up, low) = epoch_shape(dataset, self.batch, self.steps, self.by_epochs);
@@ -111,7 +115,9 @@ impl TrainingPhase {
             }
         };
         match sampler {
-            Batching::Poisson => Event::poisson(mechanism, self.q).repeated(self.steps),
+            Batching::Poisson => {
+                Event::poisson_users(mechanism, self.q, records).repeated(self.steps)
+            }
             Batching::Shuffle => epochs(EpochSampler::Shuffled),
             Batching::BallsInBins => epochs(EpochSampler::BallsInBins),
         }
@@ -162,11 +168,51 @@ impl Training {
         let events: Vec<Event> = self
             .phases()
             .iter()
-            .map(|ph| ph.event(self.dataset, sampler.unwrap_or(ph.batching)))
+            .map(|ph| ph.event(self.dataset, self.records, sampler.unwrap_or(ph.batching)))
             .collect();
         match <[Event; 1]>::try_from(events) {
             Ok([one]) => one,
             Err(many) => Event::Composed(many),
+        }
+    }
+
+    /// Whether the run can be accounted with `sampler` in every phase (`None`: each its own):
+    /// several records per user are accounted for Poisson batches with Gaussian noise only.
+    pub fn check_records(&self, sampler: Option<Batching>) -> Result<(), String> {
+        if self.records == 1 {
+            return Ok(());
+        }
+        if self
+            .phases()
+            .iter()
+            .any(|ph| sampler.unwrap_or(ph.batching) != Batching::Poisson)
+        {
+            return Err(format!(
+                "with R = {} records per user, only Poisson batches are accounted here (a user's \
+                 records in shuffled or balls-in-bins batches have no tight analysis yet)",
+                self.records
+            ));
+        }
+        if self
+            .phases()
+            .iter()
+            .any(|ph| !matches!(ph.noise, Noise::Gaussian(_)))
+        {
+            return Err(format!(
+                "with R = {} records per user, Gaussian noise only (the mixture of Gaussians)",
+                self.records
+            ));
+        }
+        Ok(())
+    }
+
+    /// The neighbouring relation of the run's guarantee with Poisson batches: add or remove one
+    /// example, or one user with all their records when R > 1.
+    pub fn relation(&self) -> amp_math::Relation {
+        if self.records > 1 {
+            amp_math::Relation::AddRemoveUser
+        } else {
+            amp_math::Relation::AddRemove
         }
     }
 
@@ -415,6 +461,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         by_epochs: first.by_epochs,
         batching: first.batching,
         more,
+        records: values.count(p::RECORDS),
     })
 }
 
@@ -509,8 +556,15 @@ pub fn calibrate_at(
     calibrate(&one, target, buckets, rel)
 }
 
-/// The Rényi DP ε of the run with Poisson sampling in every phase (improved conversion).
+/// The Rényi DP ε of the run with Poisson sampling in every phase (improved conversion); none
+/// for several records per user.
 pub fn rdp_epsilon(t: &Training) -> Result<Converted, String> {
+    if t.records > 1 {
+        return Err(format!(
+            "Rényi DP of a user with R = {} records is not computed here; the tight band is",
+            t.records
+        ));
+    }
     RdpAccountant::default()
         .converted(&t.poisson_event(), t.delta)
         .map_err(|e| e.to_string())
@@ -531,16 +585,32 @@ pub struct Account {
     pub calibrated: Result<f64, String>,
     /// Whether these are the refined numbers.
     pub fine: bool,
+    /// ε for one user from a record's guarantee by the group-privacy lemma (None: no finite ε),
+    /// or why there is none; R = 1: the tight ε itself.
+    pub group_lemma: Result<Option<f64>, String>,
 }
 
 /// The readouts at a budget: [`QUICK`] while the controls move, [`FINE`] once they rest.
 pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
     let t = setting(values)?;
+    t.check_records(Some(Batching::Poisson))?;
     let band = cached_band(&t, if fine { FINE } else { QUICK })?;
     let (upper, lower) = band.epsilon(t.delta).map_err(|e| e.to_string())?;
     let rdp = rdp_epsilon(&t);
     let (cal_budget, cal_rel) = if fine { (QUICK, 1e-4) } else { (3_680, 1e-3) };
     let calibrated = calibrate(&t, values.real(p::TARGET_EPS), cal_budget, cal_rel);
+    let group_lemma = if t.records > 1 {
+        amp_math::accounting::group_lemma_epsilon(
+            &t.poisson_event(),
+            t.records,
+            t.delta,
+            &accountant(if fine { FINE } else { QUICK }, EpochSettings::FINE),
+        )
+        .map_err(|e| e.to_string())
+    } else {
+        // One record per user: the lemma is the identity.
+        Ok(Some(upper))
+    };
     Ok(Account {
         upper,
         lower,
@@ -548,6 +618,7 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
         rdp,
         calibrated,
         fine,
+        group_lemma,
     })
 }
 
@@ -591,10 +662,27 @@ fn noise_words(noise: Noise) -> String {
 
 /// A copyable privacy statement of a one-phase run with Poisson sampling, in plain words.
 pub fn statement(t: &Training, a: &Account) -> String {
+    let neighbours = if t.records > 1 {
+        let lemma = match &a.group_lemma {
+            Ok(Some(e)) => format!(
+                "the group-privacy lemma applied to one example's guarantee would give ε = {}",
+                short_number(*e, 4)
+            ),
+            _ => "the group-privacy lemma applied to one example's guarantee gives no finite ε"
+                .to_string(),
+        };
+        format!(
+            "one person, each person contributing {} examples (the mixture of Gaussians of \
+             their examples in a Poisson batch; {lemma})",
+            group_digits(t.records)
+        )
+    } else {
+        "one example".to_string()
+    };
     format!(
         "Training with DP-SGD on {} examples, {} {} (rate q = {}), {}, for {}, \
          satisfies (ε, δ)-differential privacy with ε = {} and δ = {}, for datasets that differ by \
-         adding or removing one example. The ε is a certified upper bound from a privacy loss \
+         adding or removing {neighbours}. The ε is a certified upper bound from a privacy loss \
          distribution accountant (grid step {}); the exact ε of this mechanism is at least {}.",
         group_digits(t.dataset),
         sampler_words(t.batching),

@@ -28,7 +28,12 @@ use super::{
 };
 use crate::figures::ChartError;
 
-const RELATIONS: [Relation; 3] = [Relation::AddRemove, Relation::ReplaceOne, Relation::ZeroOut];
+const RELATIONS: [Relation; 4] = [
+    Relation::AddRemove,
+    Relation::ReplaceOne,
+    Relation::ZeroOut,
+    Relation::AddRemoveUser,
+];
 const BOUNDS: [BoundKind; 4] = [
     BoundKind::Upper,
     BoundKind::Lower,

@@ -59,6 +59,13 @@ pub const RDP_GAP: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Estimate,
 };
+/// Readout: what the group-privacy lemma gives for one user from a record's ε.
+pub const GROUP_LEMMA: ReadoutSpec = ReadoutSpec {
+    id: "group-lemma-epsilon",
+    label: "ε for one user by the group-privacy lemma (from one record's ε)",
+    digits: 5,
+    bound: BoundKind::Upper,
+};
 /// Readout: the noise that meets the target ε.
 pub const CALIBRATED: ReadoutSpec = ReadoutSpec {
     id: "calibrated-sigma",
@@ -175,7 +182,7 @@ pub static SPEC: PageSpec = PageSpec {
                         params![
                             &[p::DATASET.spec, p::BATCH.spec],
                             p::group::LENGTH.params,
-                            &[p::BATCHING.spec, p::PHASES.spec]
+                            &[p::BATCHING.spec, p::PHASES.spec, p::RECORDS.spec]
                         ],
                     )
                 },
@@ -206,6 +213,7 @@ pub static SPEC: PageSpec = PageSpec {
                         &RDP_ORDER,
                         &RDP_GAP,
                         &CALIBRATED,
+                        &GROUP_LEMMA,
                     ])
                 },
                 Group {
@@ -302,24 +310,24 @@ fn run_shape(t: &Training) -> String {
 /// Every number of the page: DP-SGD with Poisson-sampled batches, add/remove one; the other
 /// samplers on the zero-out relation; a run of phases composed.
 pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
-    const R: Relation = Relation::AddRemove;
     let run = setting(v);
+    let rel: Relation = run.as_ref().map_or(Relation::AddRemove, Training::relation);
     let acc = measured(v, precision).map_err(ChartError::from);
     let field = |f: fn(&Account) -> Result<f64, String>| {
         acc.clone().and_then(|a| f(&a).map_err(ChartError::from))
     };
     let mut r = Readings::default();
-    r.push(&TIGHT, field(|a| Ok(a.upper)), R);
-    r.push(&TIGHT_LOWER, field(|a| Ok(a.lower)), R);
+    r.push(&TIGHT, field(|a| Ok(a.upper)), rel);
+    r.push(&TIGHT_LOWER, field(|a| Ok(a.lower)), rel);
     r.push(
         &RDP_EPSILON,
         field(|a| a.rdp.as_ref().map(|c| c.epsilon).map_err(Clone::clone)),
-        R,
+        rel,
     );
     r.push(
         &RDP_ORDER,
         field(|a| a.rdp.as_ref().map(|c| c.order).map_err(Clone::clone)),
-        R,
+        rel,
     );
     r.push(
         &RDP_GAP,
@@ -331,10 +339,22 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
                 Err("the tight ε is 0".into())
             }
         }),
-        R,
+        rel,
     );
-    r.push(&CALIBRATED, field(|a| a.calibrated.clone()), R);
-    r.push(&GRID_STEP, field(|a| Ok(a.step)), R);
+    r.push(&CALIBRATED, field(|a| a.calibrated.clone()), rel);
+    r.push(
+        &GROUP_LEMMA,
+        field(|a| match &a.group_lemma {
+            Ok(Some(e)) => Ok(*e),
+            Ok(None) => Err(
+                "infinite: no δ₁ makes the lemma's δ small enough (the tight band above is finite)"
+                    .into(),
+            ),
+            Err(e) => Err(e.clone()),
+        }),
+        rel,
+    );
+    r.push(&GRID_STEP, field(|a| Ok(a.step)), rel);
     let shape = match &run {
         Ok(t) => run_shape(t),
         Err(e) => e.clone(),
@@ -431,7 +451,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     };
     let attacked = match &run {
         Ok(t) if phased => t.event(None).relation().unwrap_or(Z),
-        _ if chosen == Batching::Poisson => R,
+        _ if chosen == Batching::Poisson => rel,
         _ => Z,
     };
     r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);

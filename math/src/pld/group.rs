@@ -1,0 +1,363 @@
+//! The PLD of a user with several records under Poisson sampling: a mixture of Gaussians.
+
+use super::grid::{GridLaw, LossLaw};
+#[allow(unused_imports)]
+use super::*;
+use crate::special::{ln_binomial_pmf, normal_cdf};
+
+/// The most records per user accounted (the mixture has R + 1 components).
+pub const MAX_RECORDS: u64 = 10_000;
+
+/// The pair of one user with R records, each in the step's Poisson sample independently with
+/// probability q, with Gaussian noise σ on the sum of clipped contributions (each of norm ≤ 1):
+/// the number K of the user's records in the sample is Binomial(R, q), and the worst case puts
+/// all their contributions in one direction, so (Ganesh 2024, "Tight group-level DP guarantees for
+/// DP-SGD with sampling via mixture of Gaussians mechanisms"; dp_accounting's
+/// `MixtureOfGaussiansDpEvent`):
+///
+/// - remove (the user present, then absent): P = Σₖ wₖ N(k, σ²), Q = N(0, σ²), wₖ = P(K = k);
+/// - add: the same two the other way round.
+///
+/// The remove loss L(x) = log Σₖ wₖ e^{(2kx − k²)/(2σ²)} is a log-sum-exp of lines of slopes
+/// k/σ² ≥ 0, so increasing and convex in x, from log w₀ = R·log(1 − q) at −∞. Each grid loss l is
+/// mapped back to the point x_l with L(x_l) = l (safeguarded Newton's method, to a few ulp) and
+/// P(L ≤ l) = Σₖ wₖ Φ((x_l − k)/σ), Q(L ≤ l) = Φ(x_l/σ), each in its accurate tail; the add
+/// direction reads the same points at −l. Relation: add or remove one user (all R records).
+/// Exact in law, discretised as every PLD here: pessimistic gives an upper bound on δ, optimistic
+/// a lower bound. R = 1 is [`poisson_gaussian`] itself (the same bits); q = 1 is the Gaussian
+/// mechanism with sensitivity R.
+pub fn poisson_gaussian_group(
+    sigma: f64,
+    q: f64,
+    records: u64,
+    step: f64,
+    estimate: Estimate,
+) -> Result<PldPair, MathError> {
+    if records == 0 || records > MAX_RECORDS {
+        return Err(MathError::OutOfDomain {
+            name: "R",
+            value: records as f64,
+            expected: "a whole number of records per user from 1 to 10,000",
+        });
+    }
+    if records == 1 {
+        return poisson_gaussian(sigma, q, step, estimate);
+    }
+    if !(sigma > 0.0 && sigma.is_finite()) {
+        return Err(MathError::OutOfDomain {
+            name: "σ",
+            value: sigma,
+            expected: "a positive finite number",
+        });
+    }
+    crate::check_rate("q", q)?;
+    if q == 1.0 {
+        // Every record is in every sample: N(R, σ²) against N(0, σ²).
+        return poisson_gaussian(sigma / records as f64, 1.0, step, estimate);
+    }
+    let mix = Mixture::new(sigma, q, records);
+    let floor = mix.ln_w[0];
+    // The laws as functions of the loss (for the grids' ranges and tails): each maps l to x_l.
+    let x_of = |l: f64| mix.point(l, None);
+    let p_low = |x: f64| mix.lower(x);
+    let p_up = |x: f64| mix.upper(x);
+    let cdf_r = |l: f64| if l <= floor { 0.0 } else { p_low(x_of(l)) };
+    let sur_r = |l: f64| if l <= floor { 1.0 } else { p_up(x_of(l)) };
+    let qcdf_r = |l: f64| {
+        if l <= floor {
+            0.0
+        } else {
+            normal_cdf(x_of(l) / sigma)
+        }
+    };
+    let qsur_r = |l: f64| {
+        if l <= floor {
+            1.0
+        } else {
+            normal_cdf(-x_of(l) / sigma)
+        }
+    };
+    let remove_law = LossLaw {
+        cdf: &cdf_r,
+        survival: &sur_r,
+        q_cdf: &qcdf_r,
+        q_survival: &qsur_r,
+        lo: floor,
+        hi: f64::INFINITY,
+        mean: f64::NAN,
+        mean_error: 0.0,
+    };
+    // Add: P = N(0, σ²), Q the mixture; L_add = −L, so L_add ≤ l ⇔ X ≥ x_{−l}.
+    let cdf_a = |l: f64| {
+        if -l <= floor {
+            1.0
+        } else {
+            normal_cdf(-x_of(-l) / sigma)
+        }
+    };
+    let sur_a = |l: f64| {
+        if -l <= floor {
+            0.0
+        } else {
+            normal_cdf(x_of(-l) / sigma)
+        }
+    };
+    let qcdf_a = |l: f64| if -l <= floor { 1.0 } else { p_up(x_of(-l)) };
+    let qsur_a = |l: f64| if -l <= floor { 0.0 } else { p_low(x_of(-l)) };
+    let add_law = LossLaw {
+        cdf: &cdf_a,
+        survival: &sur_a,
+        q_cdf: &qcdf_a,
+        q_survival: &qsur_a,
+        lo: f64::NEG_INFINITY,
+        hi: -floor,
+        mean: f64::NAN,
+        mean_error: 0.0,
+    };
+    let r_grid @ (r_bottom, r_n) = Pld::grid(&remove_law, step)?;
+    let a_grid @ (a_bottom, a_n) = Pld::grid(&add_law, step)?;
+    // x_j for every grid index j either direction needs (remove: j = i; add: j = −i), found in
+    // increasing order, each from the last (a few Newton steps).
+    let first = r_bottom.min(-(a_bottom + a_n as i64 - 1));
+    let last = (r_bottom + r_n as i64 - 1).max(-a_bottom);
+    let mut table = Points {
+        first,
+        xs: Vec::with_capacity((last - first + 1).max(0) as usize),
+    };
+    let mut prev = None;
+    for j in first..=last {
+        let l = j as f64 * step;
+        let x = if l <= floor {
+            f64::NEG_INFINITY
+        } else {
+            mix.point(l, prev)
+        };
+        if x.is_finite() {
+            prev = Some(x);
+        }
+        table.xs.push(x);
+    }
+    let remove_p = GridLaw {
+        cdf: |t: &mut Points, i: i64| t.at(i).map_or(0.0, |x| mix.lower(x)),
+        sur: |t: &mut Points, i: i64| t.at(i).map_or(1.0, |x| mix.upper(x)),
+    };
+    let remove_q = GridLaw {
+        cdf: |t: &mut Points, i: i64| t.at(i).map_or(0.0, |x| normal_cdf(x / sigma)),
+        sur: |t: &mut Points, i: i64| t.at(i).map_or(1.0, |x| normal_cdf(-x / sigma)),
+    };
+    let add_p = GridLaw {
+        cdf: |t: &mut Points, i: i64| t.at(-i).map_or(1.0, |x| normal_cdf(-x / sigma)),
+        sur: |t: &mut Points, i: i64| t.at(-i).map_or(0.0, |x| normal_cdf(x / sigma)),
+    };
+    let add_q = GridLaw {
+        cdf: |t: &mut Points, i: i64| t.at(-i).map_or(1.0, |x| mix.upper(x)),
+        sur: |t: &mut Points, i: i64| t.at(-i).map_or(0.0, |x| mix.lower(x)),
+    };
+    let remove = Pld::from_grid(
+        &remove_law,
+        step,
+        estimate,
+        r_grid,
+        &mut table,
+        &remove_p,
+        &remove_q,
+    );
+    let add = Pld::from_grid(&add_law, step, estimate, a_grid, &mut table, &add_p, &add_q);
+    Ok(PldPair { remove, add })
+}
+
+/// x_j at the grid indices first, first + 1, … (−∞ where the loss is at or below the floor).
+struct Points {
+    first: i64,
+    xs: Vec<f64>,
+}
+
+impl Points {
+    /// x_j, or None below the floor (or outside the table, which the grids never ask for).
+    fn at(&self, j: i64) -> Option<f64> {
+        let k = j - self.first;
+        if k < 0 {
+            return None;
+        }
+        self.xs.get(k as usize).copied().filter(|x| x.is_finite())
+    }
+}
+
+/// The mixture Σₖ wₖ N(k, σ²), k = 0..=R, wₖ the Binomial(R, q) probabilities.
+struct Mixture {
+    sigma: f64,
+    /// log wₖ.
+    ln_w: Vec<f64>,
+    /// wₖ.
+    w: Vec<f64>,
+}
+
+impl Mixture {
+    fn new(sigma: f64, q: f64, records: u64) -> Mixture {
+        let r = records as f64;
+        let ln_w: Vec<f64> = (0..=records)
+            .map(|k| match k {
+                0 => r * ln_1p(-q),
+                k if k == records => r * ln(q),
+                k => ln_binomial_pmf(k as f64, r, q),
+            })
+            .collect();
+        let w = ln_w.iter().map(|&a| exp(a)).collect();
+        Mixture { sigma, ln_w, w }
+    }
+
+    /// P(X ≤ x) = Σₖ wₖ Φ((x − k)/σ).
+    fn lower(&self, x: f64) -> f64 {
+        let s = self.sigma;
+        self.w
+            .iter()
+            .enumerate()
+            .map(|(k, w)| w * normal_cdf((x - k as f64) / s))
+            .sum()
+    }
+
+    /// P(X > x) = Σₖ wₖ Φ((k − x)/σ).
+    fn upper(&self, x: f64) -> f64 {
+        let s = self.sigma;
+        self.w
+            .iter()
+            .enumerate()
+            .map(|(k, w)| w * normal_cdf((k as f64 - x) / s))
+            .sum()
+    }
+
+    /// L(x) − log w₀ = log(1 + Σ_{k≥1} e^{cₖ + kx/σ²}), cₖ = log(wₖ/w₀) − k²/(2σ²), and its
+    /// derivative in x, E[K | x]/σ² (log-sum-exp, shifted by the largest exponent; log1p when all
+    /// terms are small).
+    fn excess(&self, x: f64) -> (f64, f64) {
+        let s2 = self.sigma * self.sigma;
+        let a0 = self.ln_w[0];
+        let term =
+            |k: usize| self.ln_w[k] - a0 + (2.0 * k as f64 * x - (k * k) as f64) / (2.0 * s2);
+        let top = (1..self.ln_w.len())
+            .map(term)
+            .fold(f64::NEG_INFINITY, f64::max);
+        if top < 0.0 {
+            // 1 + Σ e^{tₖ} with every tₖ < 0: log1p of the sum keeps the digits near 0.
+            let (mut sum, mut weighted) = (0.0, 0.0);
+            for k in 1..self.ln_w.len() {
+                let e = exp(term(k));
+                sum += e;
+                weighted += k as f64 * e;
+            }
+            (ln_1p(sum), weighted / (1.0 + sum) / s2)
+        } else {
+            let (mut sum, mut weighted) = (exp(-top), 0.0);
+            for k in 1..self.ln_w.len() {
+                let e = exp(term(k) - top);
+                sum += e;
+                weighted += k as f64 * e;
+            }
+            (top + ln(sum), weighted / sum / s2)
+        }
+    }
+
+    /// The x with L(x) = l (l above log w₀): safeguarded Newton's method on the convex increasing
+    /// L(x) − log w₀ = l − log w₀, from `guess` (the point of a nearby loss) or from the largest
+    /// component's line, bracketed by doubling; to 4 ulp or 100 steps.
+    fn point(&self, l: f64, guess: Option<f64>) -> f64 {
+        let target = l - self.ln_w[0];
+        let f = |x: f64| {
+            let (e, d) = self.excess(x);
+            (e - target, d)
+        };
+        let r = (self.ln_w.len() - 1) as f64;
+        let s2 = self.sigma * self.sigma;
+        // L(x) ≥ log w_R + (2Rx − R²)/(2σ²): at that line's crossing, L ≥ l.
+        let start = guess.unwrap_or((l - self.ln_w[self.ln_w.len() - 1]) * s2 / r + r / 2.0);
+        let (mut lo, mut hi) = (start, start);
+        let mut width = 1.0_f64.max(start.abs() * 1e-3);
+        while f(hi).0 < 0.0 {
+            hi += width;
+            width *= 2.0;
+            if !hi.is_finite() {
+                return f64::NAN;
+            }
+        }
+        width = 1.0_f64.max(start.abs() * 1e-3);
+        while f(lo).0 > 0.0 {
+            lo -= width;
+            width *= 2.0;
+            if !lo.is_finite() {
+                return f64::NEG_INFINITY;
+            }
+        }
+        // Newton's method from the right of the root converges monotonically on a convex
+        // increasing function; the bracket only guards against rounding.
+        let mut x = hi;
+        for _ in 0..100 {
+            let (v, d) = f(x);
+            if v == 0.0 {
+                return x;
+            }
+            if v > 0.0 {
+                hi = x;
+            } else {
+                lo = x;
+            }
+            let mut next = x - v / d;
+            if !(next >= lo && next <= hi) {
+                next = 0.5 * (lo + hi);
+            }
+            if (next - x).abs() <= 4.0 * f64::EPSILON * x.abs().max(1e-300) {
+                return next;
+            }
+            x = next;
+        }
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_record_is_the_poisson_gaussian_bit_for_bit() {
+        for est in [Estimate::Pessimistic, Estimate::Optimistic] {
+            let a = poisson_gaussian_group(1.1, 0.01, 1, 1e-3, est).unwrap();
+            let b = poisson_gaussian(1.1, 0.01, 1e-3, est).unwrap();
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn the_points_invert_the_loss() {
+        let m = Mixture::new(0.8, 0.05, 4);
+        let mut prev = None;
+        for i in -200..400 {
+            let l = m.ln_w[0] + 1e-6 + i as f64 * 0.01 + 2.0;
+            let x = m.point(l, prev);
+            prev = Some(x);
+            let back = m.ln_w[0] + m.excess(x).0;
+            assert!(
+                (back - l).abs() <= 1e-13 * l.abs().max(1.0),
+                "{l} {x} {back}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_record_sampled_is_the_gaussian_of_sensitivity_r() {
+        let a = poisson_gaussian_group(2.0, 1.0, 4, 1e-3, Estimate::Pessimistic).unwrap();
+        let b = poisson_gaussian(0.5, 1.0, 1e-3, Estimate::Pessimistic).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_band_holds_the_mixture_and_grows_with_the_records() {
+        let mut last = 0.0;
+        for r in [1, 2, 3, 5] {
+            let up = poisson_gaussian_group(1.0, 0.02, r, 1e-3, Estimate::Pessimistic).unwrap();
+            let lo = poisson_gaussian_group(1.0, 0.02, r, 1e-3, Estimate::Optimistic).unwrap();
+            let (u, l) = (up.delta_for_epsilon(0.5), lo.delta_for_epsilon(0.5));
+            assert!(l <= u && u > last, "R = {r}: [{l}, {u}] after {last}");
+            last = u;
+        }
+    }
+}
