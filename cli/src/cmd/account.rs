@@ -76,6 +76,10 @@ pub fn command() -> Command {
         .group(ArgGroup::new("target").args([p::DELTA.spec.name, p::TARGET_EPS.spec.name]))
         .arg(args::param(p::CONVERSION))
         .arg(grid())
+        .arg(args::param(p::RECORDS).help(
+            "Records per user R: ε for one user with R records, each in the Poisson sample \
+             independently (add/remove one user; the PLD accountant with --mechanism gaussian and --q)",
+        ))
         .arg(args::json())
 }
 
@@ -123,6 +127,17 @@ pub fn grid_step(m: &ArgMatches) -> f64 {
 }
 
 pub fn run(m: &ArgMatches) -> Result<String, String> {
+    let pld = m.get_one::<String>("accountant").map(String::as_str) == Some("pld");
+    if given(m, p::RECORDS)
+        && args::values(m)?.count(p::RECORDS) > 1
+        && (given(m, p::BATCHING) || m.contains_id(RUN) || !pld || !given(m, p::Q))
+    {
+        return Err(
+            "--records-per-user is accounted with the PLD accountant for Poisson sampling at --q \
+             (not with --batching, --run or --accountant rdp)"
+                .into(),
+        );
+    }
     if given(m, p::BATCHING) {
         return run_batching(m);
     }
@@ -192,6 +207,11 @@ struct PldEpsilon {
     delta: f64,
     accountant: &'static str,
     relation: &'static str,
+    /// R (1: record-level).
+    records_per_user: u64,
+    /// ε for one user from one record's ε by the group-privacy lemma (R = 1: ε itself); null
+    /// when the lemma gives no finite ε.
+    group_lemma_epsilon: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -208,7 +228,15 @@ fn run_pld(m: &ArgMatches) -> Result<String, String> {
         return Err("--conversion applies to the RDP accountant only".into());
     }
     let (values, st) = mechanism::setting(m)?;
-    let event = mechanism::event(&st, values.count(p::STEPS));
+    let records = values.count(p::RECORDS);
+    let event = match (records, st.sampling) {
+        (1, _) => mechanism::event(&st, values.count(p::STEPS)),
+        (r, amp_math::rdp::Sampling::Poisson { q }) => {
+            amp_math::accounting::Event::poisson_users(st.mech, q, r)
+                .repeated(values.count(p::STEPS))
+        }
+        _ => return Err("--records-per-user needs Poisson sampling (--scheme poisson)".into()),
+    };
     let acc = PldAccountant::with_step(grid_step(m));
     let relation = event.relation().map_err(|e| e.to_string())?.id();
     let value = if given(m, p::DELTA) {
@@ -220,6 +248,11 @@ fn run_pld(m: &ArgMatches) -> Result<String, String> {
             delta,
             accountant: "pld",
             relation,
+            records_per_user: records,
+            group_lemma_epsilon: amp_math::accounting::group_lemma_epsilon(
+                &event, records, delta, &acc,
+            )
+            .map_err(|e| e.to_string())?,
         })?
     } else {
         let eps = values.real(p::TARGET_EPS);

@@ -57,6 +57,10 @@ pub fn command() -> Command {
                 .required(true)
                 .multiple(false),
         )
+        .arg(args::param(p::RECORDS).help(
+            "Records per user R: σ for one user with R records, each in the Poisson sample \
+             independently (add/remove one user; PLD accountant, not with --batching)",
+        ))
         .arg(accountant(Some("pld")))
         .arg(grid())
         .arg(args::json())
@@ -67,6 +71,8 @@ struct Record {
     sigma: f64,
     accountant: String,
     relation: &'static str,
+    /// R: the guarantee is for one user with R records when R > 1.
+    records_per_user: u64,
     /// What was held below its target: `epsilon`, `tpr` or `advantage`.
     target: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,10 +155,17 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
 }
 
 pub fn run(m: &ArgMatches) -> Result<String, String> {
+    let values = args::values(m)?;
+    let records = values.count(p::RECORDS);
+    if records > 1 && args::given(m, p::BATCHING) {
+        return Err(
+            "--records-per-user is calibrated for Poisson sampling at --q (without --batching)"
+                .into(),
+        );
+    }
     if args::given(m, p::BATCHING) {
         return run_batching(m);
     }
-    let values = args::values(m)?;
     let accountant = m
         .get_one::<String>("accountant")
         .cloned()
@@ -163,7 +176,16 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         return Err("--q must be above 0".into());
     }
     // The run as a function of the unknown noise multiplier.
-    let run = |sigma: f64| Event::poisson(Mechanism::Gaussian { sigma }, q).repeated(steps);
+    let run = |sigma: f64| {
+        Event::poisson_users(Mechanism::Gaussian { sigma }, q, records).repeated(steps)
+    };
+    if records > 1 && accountant != "pld" {
+        return Err(
+            "--records-per-user needs the PLD accountant (Rényi DP of a user's records is not \
+             computed here)"
+                .into(),
+        );
+    }
     let pld = PldAccountant::with_step(grid);
     // An attack target: the certified trade-off bound from the PLD.
     let risk = if args::given(m, p::TARGET_TPR) {
@@ -220,6 +242,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         sigma: finite("sigma", sigma)?,
         accountant,
         relation: run(sigma).relation().map_err(|e| e.to_string())?.id(),
+        records_per_user: records,
         target,
         fpr,
     };

@@ -40,6 +40,13 @@ pub fn command() -> Command {
                 .value_parser(|text: &str| p::FPR.spec.parse(text)),
         )
         .arg(args::param(p::PRIOR))
+        .arg(args::param(p::DELTA).help(
+            "δ at which the run's ε and the group-privacy lemma's ε are reported (default 1e-5)",
+        ))
+        .arg(args::param(p::RECORDS).help(
+            "Records per user R: the attacker tests whether one user with R records took part, \
+             each record in the Poisson sample independently (Gaussian noise)",
+        ))
         .arg(grid())
         .arg(args::json())
 }
@@ -60,6 +67,14 @@ struct Record {
     gdp_mu: Option<f64>,
     gdp_mu_kind: Option<&'static str>,
     grid: f64,
+    /// R (1: one record).
+    records_per_user: u64,
+    /// ε at δ (`--delta`, 1e-5 by default here) for one user from one record's ε by the
+    /// group-privacy lemma (R = 1: the run's ε); null when the lemma gives no finite ε.
+    group_lemma_epsilon: Option<f64>,
+    /// The run's certified ε at that δ.
+    epsilon: f64,
+    delta: f64,
 }
 
 pub fn run(m: &ArgMatches) -> Result<String, String> {
@@ -81,10 +96,31 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         None => DEFAULT_FPRS.to_vec(),
     };
     let h = grid_step(m);
-    let event = mechanism::event(&st, values.count(p::STEPS));
-    let band = PldAccountant::with_step(h)
-        .band(&event)
-        .map_err(|e| e.to_string())?;
+    let records = values.count(p::RECORDS);
+    let event = if records > 1 {
+        if !matches!(st.mech, Mechanism::Gaussian { .. }) {
+            return Err("--records-per-user needs --mechanism gaussian".into());
+        }
+        amp_math::accounting::Event::poisson_users(st.mech, q, records)
+            .repeated(values.count(p::STEPS))
+    } else {
+        mechanism::event(&st, values.count(p::STEPS))
+    };
+    let acc = PldAccountant::with_step(h);
+    let pld_band = acc.band(&event).map_err(|e| e.to_string())?;
+    let delta = if args::given(m, p::DELTA) {
+        values.real(p::DELTA)
+    } else {
+        1e-5
+    };
+    let epsilon = pld_band.epsilon(delta).map_err(|e| e.to_string())?.0;
+    let group_lemma_epsilon = if records > 1 {
+        amp_math::accounting::group_lemma_epsilon(&event, records, delta, &acc)
+            .map_err(|e| e.to_string())?
+    } else {
+        Some(epsilon)
+    };
+    let band = pld_band;
     let (upper, lower) = (&band.upper, &band.lower);
     let t = Tradeoff::from_pairs(upper, lower).map_err(|e| e.to_string())?;
     let band = t.curve(&fprs);
@@ -93,6 +129,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     let (bayes_hi, bayes_lo) = bayes_band(upper, lower, prior).map_err(|e| e.to_string())?;
     let steps = values.count(p::STEPS);
     let (gdp_mu, gdp_mu_kind) = match st.mech {
+        Mechanism::Gaussian { .. } if records > 1 => (None, None),
         Mechanism::Gaussian { sigma } if q == 1.0 => (
             Some(gaussian_mu(sigma, steps).map_err(|e| e.to_string())?),
             Some("exact"),
@@ -124,6 +161,10 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         gdp_mu,
         gdp_mu_kind,
         grid: h,
+        records_per_user: records,
+        group_lemma_epsilon,
+        epsilon: finite("epsilon", epsilon)?,
+        delta,
     };
     emit(&record, on(m, "json"))
 }

@@ -54,8 +54,8 @@ struct Record {
     relation: &'static str,
     /// R: the guarantee is for one user with R records when R > 1.
     records_per_user: u64,
-    /// R > 1: ε for one user from one record's ε by the group-privacy lemma; null when the
-    /// lemma gives no finite ε (or R = 1).
+    /// ε for one user from one record's ε by the group-privacy lemma (R = 1: ε itself); null
+    /// when the lemma gives no finite ε.
     group_lemma_epsilon: Option<f64>,
     attack: Option<AttackRecord>,
 }
@@ -113,11 +113,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         statement: r.text(&STATEMENT).unwrap_or_default().to_string(),
         relation,
         records_per_user: v.count(p::RECORDS),
-        group_lemma_epsilon: if v.count(p::RECORDS) > 1 {
-            optional(&GROUP_LEMMA)
-        } else {
-            None
-        },
+        group_lemma_epsilon: optional(&GROUP_LEMMA),
         attack: match (
             reading(&r, &RUN_TPR),
             reading(&r, &RUN_ADVANTAGE),

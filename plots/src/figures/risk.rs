@@ -364,10 +364,26 @@ pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
     let mut eps_pts = Vec::new();
     for &q in &qs {
         let k = steps_at(q);
-        if let Ok(s) = noise_for(noise, q, k, Target::Risk(target), CALIBRATION, 1e-3) {
+        if let Ok(s) = noise_for(
+            noise,
+            q,
+            k,
+            run.records,
+            Target::Risk(target),
+            CALIBRATION,
+            1e-3,
+        ) {
             risk_pts.push((q, s));
         }
-        if let Ok(s) = noise_for(noise, q, k, run.epsilon_target(), CALIBRATION, 1e-3) {
+        if let Ok(s) = noise_for(
+            noise,
+            q,
+            k,
+            run.records,
+            run.epsilon_target(),
+            CALIBRATION,
+            1e-3,
+        ) {
             eps_pts.push((q, s));
         }
     }

@@ -61,12 +61,15 @@ pub struct Run {
     pub target_tpr: f64,
     /// Target ε at δ (for the calibration it is compared with).
     pub target_eps: f64,
+    /// Records per user R (Gaussian noise on a Poisson sample only; 1: one record).
+    pub records: u64,
 }
 
 impl Run {
     /// The neighbouring relation the numbers hold for.
     pub fn relation(&self) -> Relation {
         match self.source {
+            Source::Noise(_) if self.records > 1 => Relation::AddRemoveUser,
             Source::Noise(_) => Relation::AddRemove,
             Source::Rr { .. } => Relation::ReplaceOne,
         }
@@ -148,6 +151,13 @@ pub fn setting(values: &ParamValues) -> Result<Run, String> {
     if q <= 0.0 {
         return Err("choose a sampling rate q above 0".into());
     }
+    let records = values.count(p::RECORDS);
+    if records > 1 && !matches!(source, Source::Noise(Noise::Gaussian(_))) {
+        return Err(format!(
+            "R = {records} records per user are accounted for Gaussian noise only (the mixture \
+             of Gaussians); choose the Gaussian mechanism or R = 1"
+        ));
+    }
     let steps = values.count(p::STEPS);
     if steps > MAX_STEPS {
         return Err(format!(
@@ -165,6 +175,7 @@ pub fn setting(values: &ParamValues) -> Result<Run, String> {
         prior: values.real(p::PRIOR),
         target_tpr: values.real(p::TARGET_TPR),
         target_eps: values.real(p::TARGET_EPS),
+        records,
     })
 }
 
@@ -219,6 +230,12 @@ pub struct Numbers {
 /// Gaussian DP's μ for the run and whether it is exact: √k/σ without sampling (exact), the
 /// central-limit value of Bu et al. 2020 with it (an approximation). None for other mechanisms.
 pub fn gdp(run: &Run) -> Option<Result<(f64, bool), String>> {
+    if run.records > 1 {
+        return Some(Err(format!(
+            "no central-limit μ is computed here for R = {} records per user",
+            run.records
+        )));
+    }
     match run.source {
         Source::Noise(Noise::Gaussian(sigma)) => Some(if run.q >= 1.0 {
             gaussian_mu(sigma, run.steps)
@@ -242,12 +259,18 @@ pub fn epsilon_at_delta(a: &Attack, delta: f64) -> Result<f64, String> {
 /// from 0 to `e_far`, remembered for the last run (each point is a conversion over the grid's
 /// orders, [`drawn_rdp_delta`]; the FPR and the view change without it).
 pub fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
-    type Key = (Source, u64, u64, u64);
+    type Key = (Source, u64, u64, u64, u64);
     type Points = Rc<Vec<(f64, f64)>>;
     thread_local! {
         static LAST: RefCell<Option<(Key, Points)>> = const { RefCell::new(None) };
     }
-    let key = (run.source, run.q.to_bits(), run.steps, e_far.to_bits());
+    let key = (
+        run.source,
+        run.q.to_bits(),
+        run.steps,
+        e_far.to_bits(),
+        run.records,
+    );
     if let Some(p) = LAST.with(|c| {
         c.borrow()
             .as_ref()
@@ -255,7 +278,14 @@ pub fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
     }) {
         return p;
     }
-    let points = match step_curve(&run.rdp_setting()) {
+    let curve = if run.records > 1 {
+        Err(crate::chart::ChartError::from(
+            "no Rényi DP for several records per user".to_string(),
+        ))
+    } else {
+        step_curve(&run.rdp_setting())
+    };
+    let points = match curve {
         Ok(curve) => {
             let curve = curve.times(run.steps as f64);
             (0..=32)
@@ -304,7 +334,9 @@ impl Run {
     /// The run as an event: `steps` releases at rate q (randomized response without sampling).
     pub fn event(&self, q: f64, steps: u64) -> Event {
         match self.source {
-            Source::Noise(_) => Event::poisson(self.mechanism(), q).repeated(steps),
+            Source::Noise(_) => {
+                Event::poisson_users(self.mechanism(), q, self.records).repeated(steps)
+            }
             Source::Rr { .. } => Event::Mechanism(self.mechanism()).repeated(steps),
         }
     }
@@ -354,6 +386,7 @@ pub fn noise_for(
     noise: Noise,
     q: f64,
     steps: u64,
+    records: u64,
     target: Target,
     buckets: usize,
     rel: f64,
@@ -361,7 +394,7 @@ pub fn noise_for(
     let mechanism = |s: f64| super::training::mechanism(noise.with_size(s));
     calibrate_event(
         &at(buckets),
-        |s| Event::poisson(mechanism(s), q).repeated(steps),
+        |s| Event::poisson_users(mechanism(s), q, records).repeated(steps),
         target,
         Search::Noise { rel },
     )

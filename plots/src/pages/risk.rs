@@ -161,7 +161,10 @@ pub static SPEC: PageSpec = PageSpec {
             controls: &[
                 Controls::new(
                     "Mechanism and run",
-                    params![p::group::MECHANISM.params, &[p::Q.spec, p::STEPS.spec]],
+                    params![
+                        p::group::MECHANISM.params,
+                        &[p::Q.spec, p::STEPS.spec, p::RECORDS.spec]
+                    ],
                 ),
                 Controls::new(
                     "The attacker",
@@ -422,6 +425,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             n,
             r.q,
             r.steps,
+            r.records,
             Target::Risk(RiskTarget::Tpr {
                 fpr: r.fpr,
                 tpr: r.target_tpr,
@@ -452,6 +456,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             n,
             r.q,
             r.steps,
+            r.records,
             Target::Risk(RiskTarget::Advantage(v.real(p::TARGET_ADVANTAGE))),
             cal_budget,
             cal_rel,
@@ -462,9 +467,17 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         for_adv.map_err(ChartError::from),
         relation,
     );
-    let for_eps = noise
-        .clone()
-        .and_then(|(r, n)| noise_for(n, r.q, r.steps, r.epsilon_target(), cal_budget, cal_rel));
+    let for_eps = noise.clone().and_then(|(r, n)| {
+        noise_for(
+            n,
+            r.q,
+            r.steps,
+            r.records,
+            r.epsilon_target(),
+            cal_budget,
+            cal_rel,
+        )
+    });
     r.push(
         &SIGMA_FOR_RISK,
         for_risk.clone().map_err(ChartError::from),
