@@ -2105,3 +2105,141 @@ fn errors_speak_the_users_terms() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("(got 1e-300)") && err.len() < 200, "{err}");
 }
+
+/// `--records-per-user`: one user with R records (user-level), on `account`, `calibrate`,
+/// `risk` and `train`; R = 1 prints exactly the record-level numbers; the tight ε grows with R and
+/// never exceeds the group-privacy lemma's; the corners are refused in one line.
+#[test]
+fn records_per_user_account_user_level_and_refuse_the_unsupported() {
+    let base = [
+        "--mechanism",
+        "gaussian",
+        "--sigma",
+        "1",
+        "--q",
+        "0.01",
+        "--steps",
+        "300",
+        "--delta",
+        "1e-5",
+        "--json",
+    ];
+    let with = |cmd: &str, r: &str| {
+        let mut a = vec![cmd];
+        a.extend(base);
+        a.extend(["--records-per-user", r]);
+        stdout(&amplify(&a))
+    };
+    let mut plain = vec!["account"];
+    plain.extend(base);
+    let plain = stdout(&amplify(&plain));
+    let one = with("account", "1");
+    assert_eq!(json_number(&one, "epsilon"), json_number(&plain, "epsilon"));
+    assert_eq!(json_text(&one, "relation"), "add-remove");
+    let mut last = json_number(&one, "epsilon");
+    for r in ["2", "4"] {
+        let out = with("account", r);
+        let (eps, lemma) = (
+            json_number(&out, "epsilon"),
+            json_number(&out, "group_lemma_epsilon"),
+        );
+        assert_eq!(json_text(&out, "relation"), "add-remove-user");
+        assert_eq!(
+            json(&out)["records_per_user"].as_u64(),
+            Some(r.parse().unwrap())
+        );
+        assert!(
+            eps > last && lemma >= json_number(&out, "epsilon_lower"),
+            "{out}"
+        );
+        last = eps;
+        // The attacker's view of the same user-level run carries the same ε.
+        let risk = with("risk", r);
+        assert!(rel(json_number(&risk, "epsilon"), eps) < 1e-12, "{risk}");
+        assert_eq!(json_text(&risk, "relation"), "add-remove-user");
+    }
+    // Calibrated for R = 3 at a target, the run's own ε meets it.
+    let cal = stdout(&amplify(&[
+        "calibrate",
+        "--q",
+        "0.01",
+        "--steps",
+        "300",
+        "--target-eps",
+        "2",
+        "--delta",
+        "1e-5",
+        "--records-per-user",
+        "3",
+        "--json",
+    ]));
+    let sigma = json_number(&cal, "sigma");
+    let check = stdout(&amplify(&[
+        "account",
+        "--mechanism",
+        "gaussian",
+        "--sigma",
+        &sigma.to_string(),
+        "--q",
+        "0.01",
+        "--steps",
+        "300",
+        "--delta",
+        "1e-5",
+        "--records-per-user",
+        "3",
+        "--json",
+    ]));
+    let eps = json_number(&check, "epsilon");
+    assert!(eps <= 2.0 && eps > 1.99, "σ = {sigma} gives ε = {eps}");
+    // The training page's numbers, in `amplify train`.
+    let train = stdout(&amplify(&["train", "--records-per-user", "3", "--json"]));
+    assert_eq!(json_text(&train, "relation"), "add-remove-user");
+    assert!(json(&train)["rdp_epsilon"].is_null(), "{train}");
+    assert!(
+        json_text(&train, "statement").contains("one person, each person contributing 3 examples")
+    );
+    // Corners, each refused in one line.
+    let mut rdp = vec!["account"];
+    rdp.extend(base);
+    rdp.extend(["--records-per-user", "2", "--accountant", "rdp"]);
+    assert_fails_with(&rdp, "PLD accountant");
+    assert_fails_with(
+        &[
+            "account",
+            "--mechanism",
+            "laplace",
+            "--scale",
+            "1",
+            "--q",
+            "0.1",
+            "--steps",
+            "10",
+            "--delta",
+            "1e-5",
+            "--records-per-user",
+            "2",
+        ],
+        "Gaussian noise only",
+    );
+    assert_fails_with(
+        &["train", "--records-per-user", "0"],
+        "R must be a whole number",
+    );
+    // Shuffled batches with several records per user: the Poisson number, and a warning that
+    // the loop's own has no analysis here.
+    let shuffled = stdout(&amplify(&[
+        "train",
+        "--records-per-user",
+        "2",
+        "--batching",
+        "shuffle",
+        "--json",
+    ]));
+    let warned = json(&shuffled)["warnings"].to_string();
+    assert!(
+        warned.contains("only Poisson batches are accounted"),
+        "{shuffled}"
+    );
+    assert!(json(&shuffled)["attack"].is_null(), "{shuffled}");
+}

@@ -484,6 +484,11 @@ pub fn warnings(t: &Training) -> Vec<String> {
                 .into(),
         );
     }
+    if let Err(e) = t.check_records(None) {
+        out.push(format!(
+            "The tight ε above is for Poisson batches; {e}, so your loop's own numbers are not shown."
+        ));
+    }
     if t.delta >= 1.0 / t.dataset as f64 {
         out.push(format!(
             "δ = {} is at least 1/|x| = {}: a mechanism that publishes one random example \
