@@ -188,8 +188,7 @@ impl Training {
             .any(|ph| sampler.unwrap_or(ph.batching) != Batching::Poisson)
         {
             return Err(format!(
-                "with R = {} records per user, only Poisson batches are accounted here (a user's \
-                 records in shuffled or balls-in-bins batches have no tight analysis yet)",
+                "with R = {} records per user, only Poisson batches are accounted here",
                 self.records
             ));
         }
@@ -566,7 +565,7 @@ pub fn calibrate_at(
 pub fn rdp_epsilon(t: &Training) -> Result<Converted, String> {
     if t.records > 1 {
         return Err(format!(
-            "Rényi DP of a user with R = {} records is not computed here; the tight band is",
+            "no Rényi DP for a user with R = {} records here (the tight band above is exact to its grid)",
             t.records
         ));
     }

@@ -386,7 +386,14 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         sampler(Batching::BallsInBins),
     );
     const Z: Relation = batching::RELATION;
-    r.push(&EPS_POISSON, poisson.clone().map(|b| b.upper), Z);
+    // Zero-out and add/remove are one pair for Poisson sampling; for a user with several
+    // records it is the user-level pair.
+    let poisson_rel = if rel == Relation::AddRemoveUser {
+        rel
+    } else {
+        Z
+    };
+    r.push(&EPS_POISSON, poisson.clone().map(|b| b.upper), poisson_rel);
     r.push(&EPS_SHUFFLE, shuffle.clone().map(|b| b.upper), Z);
     r.push(&EPS_SHUFFLE_LOWER, shuffle.clone().map(|b| b.lower), Z);
     r.push(&EPS_BNB, balls.clone().map(|b| b.upper), Z);
