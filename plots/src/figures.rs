@@ -208,7 +208,7 @@ static RUN_PARAMS: &[&ParamSpec] = params![
     &[p::DATASET.spec, p::BATCH.spec],
     p::group::NOISE.params,
     p::group::LENGTH.params,
-    &[p::DELTA.spec, p::PHASES.spec],
+    &[p::DELTA.spec, p::PHASES.spec, p::RECORDS.spec],
     p::group::PHASE_2.params,
     p::group::PHASE_3.params,
     p::group::PHASE_4.params
@@ -430,7 +430,12 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::DATASET.spec, p::BATCH.spec],
             p::group::NOISE.params,
             p::group::LENGTH.params,
-            &[p::BATCHING.spec, p::DELTA.spec, p::PHASES.spec]
+            &[
+                p::BATCHING.spec,
+                p::DELTA.spec,
+                p::PHASES.spec,
+                p::RECORDS.spec
+            ]
         ],
         compute: Compute::Deferred(batching::comparison),
     },
@@ -445,7 +450,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::BATCHING.spec,
                 p::DELTA.spec,
                 p::TARGET_EPS.spec,
-                p::PHASES.spec
+                p::PHASES.spec,
+                p::RECORDS.spec
             ]
         ],
         compute: Compute::Deferred(batching::noise),
@@ -468,7 +474,12 @@ pub static FIGURES: &[FigureSpec] = &[
         params: params![
             &[p::DATASET.spec, p::BATCH.spec, p::MECH.spec],
             p::group::LENGTH.params,
-            &[p::DELTA.spec, p::TARGET_EPS.spec, p::PHASES.spec]
+            &[
+                p::DELTA.spec,
+                p::TARGET_EPS.spec,
+                p::PHASES.spec,
+                p::RECORDS.spec
+            ]
         ],
         compute: Compute::Deferred(training::noise_for_target),
     },
@@ -478,7 +489,12 @@ pub static FIGURES: &[FigureSpec] = &[
         params: params![
             &[p::DATASET.spec, p::BATCH.spec],
             p::group::LENGTH.params,
-            &[p::DELTA.spec, p::TARGET_EPS.spec, p::PHASES.spec]
+            &[
+                p::DELTA.spec,
+                p::TARGET_EPS.spec,
+                p::PHASES.spec,
+                p::RECORDS.spec
+            ]
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),
     },
@@ -492,7 +508,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::STEPS.spec,
                 p::DELTA.spec,
                 p::FPR.spec,
-                p::TRADEOFF_VIEW.spec
+                p::TRADEOFF_VIEW.spec,
+                p::RECORDS.spec
             ]
         ],
         compute: Compute::Deferred(risk::tradeoff_curve),
@@ -502,7 +519,7 @@ pub static FIGURES: &[FigureSpec] = &[
         title: "The attacker's TPR as training goes on: sampling against none",
         params: params![
             p::group::MECHANISM.params,
-            &[p::Q.spec, p::STEPS.spec, p::FPR.spec]
+            &[p::Q.spec, p::STEPS.spec, p::FPR.spec, p::RECORDS.spec]
         ],
         compute: Compute::Deferred(risk::tpr_vs_steps),
     },
@@ -517,6 +534,7 @@ pub static FIGURES: &[FigureSpec] = &[
             p::FPR.spec,
             p::TARGET_TPR.spec,
             p::TARGET_EPS.spec,
+            p::RECORDS.spec,
         ],
         compute: Compute::Deferred(risk::noise_for_risk),
     },

@@ -118,6 +118,9 @@ const PAGE_SETTINGS = [
   ['risk', 'mech=kary-randomized-response&eps=0.4&k=3&steps=40&fpr=0.01&prior=0.3&delta=1e-6'],
   ['shuffling', 'eps0=2&users=50000&delta=1e-7&randomizer=k-rr&k=3&target-eps=0.5&p=0.02&eps=1.5'],
   ['iteration', 'iterations=500&sigma=2&step-size=0.5&smoothness=2&delta=1e-6'],
+  // User-level: each person contributes several records (issue 36).
+  ['training', 'batch=600&sigma=1&length=steps&steps=400&delta=1e-5&records-per-user=4'],
+  ['risk', 'q=0.01&steps=300&records-per-user=3'],
 ];
 
 test('every page: its readouts equal amplify page at the same settings', async () => {

@@ -253,8 +253,8 @@ impl PldAccountant {
         })
     }
 
-    /// One release of a one-release event (no sampler, or Poisson sampling; randomized response
-    /// without sampling), both roundings, on the grid step this accountant uses for `count` of
+    /// One release of a one-release event (no sampler, or Poisson sampling of records or of a
+    /// user's records; randomized response without sampling), both roundings, on the grid step this accountant uses for `count` of
     /// them: for sweeps over the count, which compose each count from these pairs (one forward
     /// transform; [`PldPair::self_compose_many`]). Returns the step and the (pessimistic,
     /// optimistic) pairs.
@@ -267,7 +267,7 @@ impl PldAccountant {
             return Ok((h, up, lo));
         }
         let parts = Parts::new(self, &[(leaf, count)])?;
-        if !matches!(parts.parts[..], [(Part::Noise(..), _)]) {
+        if !matches!(parts.parts[..], [(Part::Noise(..) | Part::User(..), _)]) {
             return Err(MathError::Unsupported {
                 reason: "one release of additive noise or randomized response only".into(),
             });

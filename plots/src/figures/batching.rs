@@ -44,6 +44,7 @@ fn epoch_counts(reader: u64) -> Vec<u64> {
 /// |x| and B (zero-out, sensitivity 1), each as a band with its certified upper line; log y axis.
 pub fn comparison(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
+    t.check_records(Some(crate::params::Batching::Shuffle))?;
     let sigma = gaussian_sigma(&t)?;
     let e = epochs(&t);
     let counts = epoch_counts(e.upper);
@@ -209,6 +210,7 @@ fn sigma_for(
 /// bound; the shuffle's lower bound also gives the σ below which no analysis can help.
 pub fn noise(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
+    t.check_records(Some(crate::params::Batching::Shuffle))?;
     gaussian_sigma(&t)?;
     let target = values.real(p::TARGET_EPS);
     let e = epochs(&t);

@@ -28,7 +28,9 @@ use crate::params::{Mechanism as MechanismChoice, ParamValues};
 /// with its certified upper bound, and the RDP line.
 pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
-    if t.is_phased() {
+    t.check_records(Some(crate::params::Batching::Poisson))?;
+    // A run of phases, or a user's several records: through the accountant's events.
+    if t.is_phased() || t.records > 1 {
         return phased_epsilon_vs_length(&t);
     }
     let here = if t.by_epochs {

@@ -189,7 +189,8 @@ fn phased_plds(
     let whole = t.poisson_event();
     let h = band_of(&whole, &accountant(FIGURE, EpochSettings::FINE))?.step;
     let at = PldAccountant::with_step(h);
-    let mut runs: Vec<(u64, Event)> = vec![(1, Event::poisson(mechanism(t.noise), t.q))];
+    let mut runs: Vec<(u64, Event)> =
+        vec![(1, Event::poisson_users(mechanism(t.noise), t.q, t.records))];
     for f in [1.0 / 16.0, 0.25] {
         let part = t.scaled(f);
         if part.total_steps() > runs.last().map_or(0, |r| r.0)
@@ -222,7 +223,9 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     use amp_math::pld::{self, Estimate, Pld};
 
     let t = setting(values)?;
-    let (k, ks, h, plds) = if t.is_phased() {
+    t.check_records(Some(crate::params::Batching::Poisson))?;
+    // A run of phases, or a user's several records: through the accountant's events.
+    let (k, ks, h, plds) = if t.is_phased() || t.records > 1 {
         phased_plds(&t)?
     } else {
         let k = t.steps;

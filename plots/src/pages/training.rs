@@ -257,6 +257,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "How batches are formed",
             figures: &[FigureId::BatchingComparison, FigureId::BatchingNoise],
         },
+        Section::Prose(super::Prose("training-users")),
     ],
     readouts,
     refines: true,
