@@ -6,7 +6,7 @@ use super::*;
 use crate::special::{ln_binomial_pmf, normal_cdf};
 
 /// The most records per user accounted (the mixture has R + 1 components).
-pub const MAX_RECORDS: u64 = 10_000;
+pub const MAX_RECORDS: u64 = 1_000;
 
 /// The pair of one user with R records, each in the step's Poisson sample independently with
 /// probability q, with Gaussian noise σ on the sum of clipped contributions (each of norm ≤ 1):
@@ -37,7 +37,7 @@ pub fn poisson_gaussian_group(
         return Err(MathError::OutOfDomain {
             name: "R",
             value: records as f64,
-            expected: "a whole number of records per user from 1 to 10,000",
+            expected: "a whole number of records per user from 1 to 1,000",
         });
     }
     if records == 1 {
@@ -189,13 +189,27 @@ impl Points {
 }
 
 /// The mixture Σₖ wₖ N(k, σ²), k = 0..=R, wₖ the Binomial(R, q) probabilities.
+///
+/// Sums over the components skip those that cannot change a double: a normal tail beyond 40σ is
+/// exactly 0 or 1 in floating point (Φ(−40) < 10⁻³⁴⁰), so components farther than that from x enter
+/// the distribution functions through prefix and suffix sums of the weights; and an exponential
+/// term more than 745 below the largest adds nothing to their sum (the log-sum-exp's terms are
+/// concave in k, the binomial being log-concave, so the largest is found by ternary search and the
+/// kept ones are contiguous around it). Each evaluation costs O(σ) components instead of O(R).
 struct Mixture {
     sigma: f64,
     /// log wₖ.
     ln_w: Vec<f64>,
     /// wₖ.
     w: Vec<f64>,
+    /// Σ_{j<k} w_j, k = 0..=R + 1.
+    below: Vec<f64>,
+    /// Σ_{j≥k} w_j, k = 0..=R + 1 (summed from the top, so small tails keep their digits).
+    above: Vec<f64>,
 }
+
+/// Components farther than this many σ from x have normal tails of exactly 0 or 1.
+const REACH: f64 = 40.0;
 
 impl Mixture {
     fn new(sigma: f64, q: f64, records: u64) -> Mixture {
@@ -207,8 +221,63 @@ impl Mixture {
                 k => ln_binomial_pmf(k as f64, r, q),
             })
             .collect();
-        let w = ln_w.iter().map(|&a| exp(a)).collect();
-        Mixture { sigma, ln_w, w }
+        let w: Vec<f64> = ln_w.iter().map(|&a| exp(a)).collect();
+        let n = w.len();
+        let mut below = vec![0.0; n + 1];
+        for k in 0..n {
+            below[k + 1] = below[k] + w[k];
+        }
+        let mut above = vec![0.0; n + 1];
+        for k in (0..n).rev() {
+            above[k] = above[k + 1] + w[k];
+        }
+        Mixture {
+            sigma,
+            ln_w,
+            w,
+            below,
+            above,
+        }
+    }
+
+    /// The components within [`REACH`]·σ of x, a..=b, clamped to 0..=R: a in 0..=R + 1 and b in
+    /// −1..=R, with a = b + 1 when there are none (every component is then below a or above b).
+    fn near(&self, x: f64) -> (usize, i64) {
+        let r = (self.w.len() - 1) as f64;
+        let a = (x - REACH * self.sigma).ceil().clamp(0.0, r + 1.0) as usize;
+        let b = ((x + REACH * self.sigma).floor().clamp(-1.0, r) as i64).max(a as i64 - 1);
+        (a, b)
+    }
+
+    /// P(X ≤ x) = Σₖ wₖ Φ((x − k)/σ): the weights below the window count whole.
+    fn lower(&self, x: f64) -> f64 {
+        let s = self.sigma;
+        let (a, b) = self.near(x);
+        let mut sum = self.below[a];
+        for k in a as i64..=b {
+            sum += self.w[k as usize] * normal_cdf((x - k as f64) / s);
+        }
+        sum
+    }
+
+    /// P(X > x) = Σₖ wₖ Φ((k − x)/σ): the weights above the window count whole.
+    fn upper(&self, x: f64) -> f64 {
+        let s = self.sigma;
+        let (a, b) = self.near(x);
+        let mut sum = self.above[(b + 1) as usize];
+        for k in a as i64..=b {
+            sum += self.w[k as usize] * normal_cdf((k as f64 - x) / s);
+        }
+        sum
+    }
+
+    /// The mixture's density at x, times σ: Σₖ wₖ φ((x − k)/σ) over the components near x.
+    fn density(&self, x: f64) -> f64 {
+        let phi = |t: f64| exp(-0.5 * t * t) / (2.0 * std::f64::consts::PI).sqrt();
+        let (a, b) = self.near(x);
+        (a as i64..=b)
+            .map(|k| self.w[k as usize] * phi((x - k as f64) / self.sigma))
+            .sum()
     }
 
     /// E_P[L] of the remove and add directions (their KL divergences), each with an error bound:
@@ -228,13 +297,7 @@ impl Mixture {
             for i in 0..=n {
                 let t = lo + i as f64 * h;
                 let l = a0 + self.excess(s * t).0;
-                let p: f64 = self
-                    .w
-                    .iter()
-                    .enumerate()
-                    .map(|(k, w)| w * phi(t - k as f64 / s))
-                    .sum();
-                rem += p * l;
+                rem += self.density(s * t) * l;
                 add -= phi(t) * l;
             }
             (rem * h, add * h)
@@ -248,41 +311,41 @@ impl Mixture {
         ]
     }
 
-    /// P(X ≤ x) = Σₖ wₖ Φ((x − k)/σ).
-    fn lower(&self, x: f64) -> f64 {
-        let s = self.sigma;
-        self.w
-            .iter()
-            .enumerate()
-            .map(|(k, w)| w * normal_cdf((x - k as f64) / s))
-            .sum()
-    }
-
-    /// P(X > x) = Σₖ wₖ Φ((k − x)/σ).
-    fn upper(&self, x: f64) -> f64 {
-        let s = self.sigma;
-        self.w
-            .iter()
-            .enumerate()
-            .map(|(k, w)| w * normal_cdf((k as f64 - x) / s))
-            .sum()
-    }
-
     /// L(x) − log w₀ = log(1 + Σ_{k≥1} e^{cₖ + kx/σ²}), cₖ = log(wₖ/w₀) − k²/(2σ²), and its
-    /// derivative in x, E[K | x]/σ² (log-sum-exp, shifted by the largest exponent; log1p when all
-    /// terms are small).
+    /// derivative in x, E[K | x]/σ² (log-sum-exp over the terms within 745 of the largest, shifted
+    /// by it; log1p when all terms are below 1).
     fn excess(&self, x: f64) -> (f64, f64) {
         let s2 = self.sigma * self.sigma;
         let a0 = self.ln_w[0];
+        let n = self.ln_w.len() - 1;
         let term =
             |k: usize| self.ln_w[k] - a0 + (2.0 * k as f64 * x - (k * k) as f64) / (2.0 * s2);
-        let top = (1..self.ln_w.len())
-            .map(term)
-            .fold(f64::NEG_INFINITY, f64::max);
+        // The largest term over k ≥ 1 (concave in k): ternary search, then the neighbours.
+        let (mut lo, mut hi) = (1usize, n);
+        while hi - lo > 2 {
+            let m1 = lo + (hi - lo) / 3;
+            let m2 = hi - (hi - lo) / 3;
+            if term(m1) < term(m2) {
+                lo = m1 + 1;
+            } else {
+                hi = m2;
+            }
+        }
+        let k_top = (lo..=hi)
+            .max_by(|&a, &b| term(a).total_cmp(&term(b)))
+            .unwrap_or(1);
+        let top = term(k_top);
+        let (mut first, mut last) = (k_top, k_top);
+        while first > 1 && term(first - 1) >= top - 745.0 {
+            first -= 1;
+        }
+        while last < n && term(last + 1) >= top - 745.0 {
+            last += 1;
+        }
         if top < 0.0 {
             // 1 + Σ e^{tₖ} with every tₖ < 0: log1p of the sum keeps the digits near 0.
             let (mut sum, mut weighted) = (0.0, 0.0);
-            for k in 1..self.ln_w.len() {
+            for k in first..=last {
                 let e = exp(term(k));
                 sum += e;
                 weighted += k as f64 * e;
@@ -290,7 +353,7 @@ impl Mixture {
             (ln_1p(sum), weighted / (1.0 + sum) / s2)
         } else {
             let (mut sum, mut weighted) = (exp(-top), 0.0);
-            for k in 1..self.ln_w.len() {
+            for k in first..=last {
                 let e = exp(term(k) - top);
                 sum += e;
                 weighted += k as f64 * e;

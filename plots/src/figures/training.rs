@@ -184,11 +184,14 @@ fn length_chart(
         points: upper,
         role: Role::Highlight,
     });
-    c.series.push(Series {
-        label: "Rényi DP (improved conversion)".into(),
-        points: rdp,
-        role: Role::Family(1),
-    });
+    // No Rényi DP line (a user with several records): no legend entry for it either.
+    if !rdp.is_empty() {
+        c.series.push(Series {
+            label: "Rényi DP (improved conversion)".into(),
+            points: rdp,
+            role: Role::Family(1),
+        });
+    }
     if let Some((eu, _)) = now {
         c.markers.push(Marker {
             x: here,
@@ -269,11 +272,14 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
         points: upper,
         role: Role::Highlight,
     });
-    c.series.push(Series {
-        label: "Rényi DP bound (improved conversion)".into(),
-        points: rdp,
-        role: Role::Family(1),
-    });
+    // No Rényi DP line (a user with several records): no legend entry for it either.
+    if !rdp.is_empty() {
+        c.series.push(Series {
+            label: "Rényi DP bound (improved conversion)".into(),
+            points: rdp,
+            role: Role::Family(1),
+        });
+    }
     c.markers.push(Marker {
         x: e_here,
         y: t.delta,
