@@ -261,9 +261,9 @@ declare_params! {
         help: "How many training examples each person contributes. With R > 1 the guarantee is for adding or removing one person with all their examples (Poisson batches, Gaussian noise).",
         domain: Domain::Count {
             min: 1,
-            max: 1000,
+            max: 256,
             scale: Scale::Log,
-            slider: (1, 1000),
+            slider: (1, 256),
             odd: false,
         },
         default: Value::Count(1),

@@ -6,7 +6,7 @@ use super::*;
 use crate::special::{ln_binomial_pmf, normal_cdf};
 
 /// The most records per user accounted (the mixture has R + 1 components).
-pub const MAX_RECORDS: u64 = 1_000;
+pub const MAX_RECORDS: u64 = 256;
 
 /// The pair of one user with R records, each in the step's Poisson sample independently with
 /// probability q, with Gaussian noise σ on the sum of clipped contributions (each of norm ≤ 1):
@@ -37,7 +37,7 @@ pub fn poisson_gaussian_group(
         return Err(MathError::OutOfDomain {
             name: "R",
             value: records as f64,
-            expected: "a whole number of records per user from 1 to 1,000",
+            expected: "a whole number of records per user from 1 to 256",
         });
     }
     if records == 1 {
@@ -206,6 +206,8 @@ struct Mixture {
     below: Vec<f64>,
     /// Σ_{j≥k} w_j, k = 0..=R + 1 (summed from the top, so small tails keep their digits).
     above: Vec<f64>,
+    /// The first and last components of non-zero weight.
+    span: (usize, usize),
 }
 
 /// Components farther than this many σ from x have normal tails of exactly 0 or 1.
@@ -221,7 +223,17 @@ impl Mixture {
                 k => ln_binomial_pmf(k as f64, r, q),
             })
             .collect();
-        let w: Vec<f64> = ln_w.iter().map(|&a| exp(a)).collect();
+        // Components more than e⁻⁷⁰⁰ below the heaviest carry less than 10⁻³⁰⁰ of the mass:
+        // dropped (weight 0), which moves no δ by anything a double can show.
+        // (The log-weights stay whole: the loss's floor is log w₀, and the log-sum-exp skips
+        // negligible terms itself.)
+        let heaviest = ln_w.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = ln_w
+            .iter()
+            .map(|&a| if a < heaviest - 700.0 { 0.0 } else { exp(a) })
+            .collect();
+        let first = w.iter().position(|&x| x > 0.0).unwrap_or(0);
+        let last = w.iter().rposition(|&x| x > 0.0).unwrap_or(0);
         let n = w.len();
         let mut below = vec![0.0; n + 1];
         for k in 0..n {
@@ -237,15 +249,19 @@ impl Mixture {
             w,
             below,
             above,
+            span: (first, last),
         }
     }
 
-    /// The components within [`REACH`]·σ of x, a..=b, clamped to 0..=R: a in 0..=R + 1 and b in
-    /// −1..=R, with a = b + 1 when there are none (every component is then below a or above b).
+    /// The components within [`REACH`]·σ of x, a..=b, clamped to those of non-zero weight
+    /// (first..=last): a in first..=last + 1 and b in first − 1..=last, with a = b + 1 when there
+    /// are none (every component is then below a or above b).
     fn near(&self, x: f64) -> (usize, i64) {
-        let r = (self.w.len() - 1) as f64;
-        let a = (x - REACH * self.sigma).ceil().clamp(0.0, r + 1.0) as usize;
-        let b = ((x + REACH * self.sigma).floor().clamp(-1.0, r) as i64).max(a as i64 - 1);
+        // Only components of non-zero weight: the others add 0 wherever they are counted.
+        let (first, last) = (self.span.0 as f64, self.span.1 as f64);
+        let a = (x - REACH * self.sigma).ceil().clamp(first, last + 1.0) as usize;
+        let b =
+            ((x + REACH * self.sigma).floor().clamp(first - 1.0, last) as i64).max(a as i64 - 1);
         (a, b)
     }
 

@@ -339,6 +339,13 @@ pub fn tpr_vs_steps(values: &ParamValues) -> ChartResult {
 /// of epochs (k·q passes over the data).
 pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
     let run = setting(values)?;
+    if run.records > 1 {
+        return Err(ChartError::NotApplicable(
+            "this figure calibrates the noise at many settings, which is drawn for one record per \
+             user only (R = 1); the readouts give the noise for your R"
+                .into(),
+        ));
+    }
     let Some(noise) = run.noise() else {
         return Err(
             "noise is calibrated for Gaussian or Laplace noise; randomized response has no noise scale"

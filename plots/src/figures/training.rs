@@ -297,6 +297,13 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
 /// which is what the averaged gradient carries.
 pub fn noise_for_target(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
+    if t.records > 1 {
+        return Err(ChartError::NotApplicable(
+            "this figure calibrates the noise at many settings, which is drawn for one record per \
+             user only (R = 1); the readouts give the noise for your R"
+                .into(),
+        ));
+    }
     let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
         return Err("choose a target ε above 0".into());
@@ -423,6 +430,13 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
 /// noise σ_p/p of the Poisson-subsampled one (tight accountant), against p, beside the Laplace
 /// ratio of the limits page (one step, pure ε).
 pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
+    if values.count(p::RECORDS) > 1 {
+        return Err(ChartError::NotApplicable(
+            "this figure calibrates the noise at many settings, which is drawn for one record per \
+             user only (R = 1); the readouts give the noise for your R"
+                .into(),
+        ));
+    }
     // Gaussian whatever the page's mechanism; only the run's shape (k, δ, q) is read.
     let mut gaussian = values.clone();
     gaussian.set_choice(p::MECH, MechanismChoice::Gaussian);
