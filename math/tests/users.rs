@@ -148,3 +148,22 @@ fn several_records_are_refused_where_there_is_no_analysis() {
     let run = Event::poisson_users(Mechanism::Gaussian { sigma: 1.0 }, 0.1, 2);
     assert!(rdp.curve(&run).is_err());
 }
+
+#[test]
+fn many_records_with_little_noise_keep_every_mass_finite() {
+    // Losses above 709 (e^l overflows) once reached the pessimistic split as ∞·0.
+    for records in [32, 64] {
+        let up =
+            poisson_gaussian_group(0.3, 0.004267, records, 0.1, Estimate::Pessimistic).unwrap();
+        let lo = poisson_gaussian_group(0.3, 0.004267, records, 0.1, Estimate::Optimistic).unwrap();
+        for pld in [&up.remove, &up.add, &lo.remove, &lo.add] {
+            assert!(pld.masses.iter().all(|m| m.is_finite() && *m >= 0.0));
+        }
+        let (u, l) = (up.delta_for_epsilon(50.0), lo.delta_for_epsilon(50.0));
+        assert!(l <= u && u < 1.0, "R = {records}: [{l}, {u}]");
+    }
+    let acc = PldAccountant::with_step(0.05);
+    let run = Event::poisson_users(Mechanism::Gaussian { sigma: 0.3 }, 0.004267, 64).repeated(703);
+    let (upper, lower) = acc.band(&run).unwrap().epsilon(1e-6).unwrap();
+    assert!(lower <= upper && upper > 1000.0, "[{lower}, {upper}]");
+}

@@ -261,9 +261,9 @@ declare_params! {
         help: "How many training examples each person contributes. With R > 1 the guarantee is for adding or removing one person with all their examples (Poisson batches, Gaussian noise).",
         domain: Domain::Count {
             min: 1,
-            max: 256,
+            max: 64,
             scale: Scale::Log,
-            slider: (1, 256),
+            slider: (1, 64),
             odd: false,
         },
         default: Value::Count(1),

@@ -194,7 +194,7 @@ impl Event {
                             return Err(MathError::OutOfDomain {
                                 name: "records per user",
                                 value: records as f64,
-                                expected: "a whole number from 1 to 256",
+                                expected: "a whole number from 1 to 64",
                             });
                         }
                         if !matches!(mechanism, Mechanism::Gaussian { .. }) {

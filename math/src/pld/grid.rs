@@ -101,6 +101,12 @@ impl Split {
         if p <= 0.0 {
             return 0.0;
         }
+        // A bucket whose Q-mass is 0 (or underflowed) goes whole to its upper end, which is what
+        // the formula gives wherever e^l is finite; where e^l overflows (losses above 709, a
+        // user with many records) the product would be ∞·0.
+        if q == 0.0 {
+            return p;
+        }
         let u = self.exp_h * (p - exp_l * q) / self.exp_m1_h;
         u.clamp(0.0, p)
     }

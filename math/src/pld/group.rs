@@ -6,7 +6,7 @@ use super::*;
 use crate::special::{ln_binomial_pmf, normal_cdf};
 
 /// The most records per user accounted (the mixture has R + 1 components).
-pub const MAX_RECORDS: u64 = 256;
+pub const MAX_RECORDS: u64 = 64;
 
 /// The pair of one user with R records, each in the step's Poisson sample independently with
 /// probability q, with Gaussian noise σ on the sum of clipped contributions (each of norm ≤ 1):
@@ -37,7 +37,7 @@ pub fn poisson_gaussian_group(
         return Err(MathError::OutOfDomain {
             name: "R",
             value: records as f64,
-            expected: "a whole number of records per user from 1 to 256",
+            expected: "a whole number of records per user from 1 to 64",
         });
     }
     if records == 1 {
