@@ -174,7 +174,10 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   // worker's protocol (src/worker.rs, plots/src/job.rs) costs the wasm 12.2 KB brotli (README,
   // "Download size"). The wasm is also held to its gzip size, for hosts without brotli.
   const BUDGET_BR = {
-    'amplification-explorer_bg': 344, // the app's WebAssembly module (page and compute worker)
+    // the app's WebAssembly module (page and compute worker); user-level accounting (issue 36:
+    // the mixture-of-Gaussians PLD, the group-privacy lemma, the new control and readout) added
+    // 5.3 KB brotli and 6.7 KB gzipped to 341.4 and 410.7
+    'amplification-explorer_bg': 348,
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
     'boot': 0.5, 'early': 0.5, 'worker': 0.5, // the loaders and the worker's script
@@ -192,7 +195,7 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   assert.ok(home <= 6, `the home document ships ${home.toFixed(1)} KB brotli (budget 6 KB)`);
   const wasm = names.find((n) => /\.wasm$/.test(n));
   const wasmGz = readFileSync(join(DIST, `${wasm}.gz`)).length / 1024;
-  assert.ok(wasmGz <= 413, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 413 KB)`);
+  assert.ok(wasmGz <= 419, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 419 KB)`);
 });
 
 test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
