@@ -209,7 +209,7 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
             && msg.contains("steps per epoch must be between 1 and 10⁸"))
         || msg.contains("ε = 0 for every sampler")
         // Several records per user: Poisson batches and Gaussian noise only.
-        || (values.count(p::RECORDS) > 1 && msg.contains("records per user"))
+        || (values.count(p::RECORDS) > 1 && msg.contains("per user"))
         // The zCDP/tCDP comparison is drawn for the Poisson-sampled Gaussian only.
         || ((mech != Mechanism::Gaussian || values.choice(p::SCHEME) != Scheme::Poisson)
             && msg.contains("Gaussian mechanism under Poisson sampling"))
