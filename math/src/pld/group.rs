@@ -210,6 +210,11 @@ struct Mixture {
     span: (usize, usize),
 }
 
+/// The standard normal density φ(t).
+fn phi(t: f64) -> f64 {
+    exp(-0.5 * t * t) / (2.0 * std::f64::consts::PI).sqrt()
+}
+
 /// Components farther than this many σ from x have normal tails of exactly 0 or 1.
 const REACH: f64 = 40.0;
 
@@ -289,7 +294,6 @@ impl Mixture {
 
     /// The mixture's density at x, times σ: Σₖ wₖ φ((x − k)/σ) over the components near x.
     fn density(&self, x: f64) -> f64 {
-        let phi = |t: f64| exp(-0.5 * t * t) / (2.0 * std::f64::consts::PI).sqrt();
         let (a, b) = self.near(x);
         (a as i64..=b)
             .map(|k| self.w[k as usize] * phi((x - k as f64) / self.sigma))
@@ -305,7 +309,6 @@ impl Mixture {
         let s = self.sigma;
         let r = (self.w.len() - 1) as f64;
         let a0 = self.ln_w[0];
-        let phi = |t: f64| exp(-0.5 * t * t) / (2.0 * std::f64::consts::PI).sqrt();
         let rule = |h: f64| -> (f64, f64) {
             let (lo, hi) = (-40.0, 40.0 + r / s);
             let n = ((hi - lo) / h).ceil() as usize;
