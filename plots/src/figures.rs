@@ -114,6 +114,7 @@ figure_ids! {
     EpsilonVsEpochs = "epsilon-vs-epochs";
     BatchingComparison = "batching-comparison";
     BatchingNoise = "batching-noise";
+    CappedBatches = "capped-batches";
     PrivacyProfile = "privacy-profile";
     PrivacyLossDistribution = "privacy-loss-distribution";
     NoiseForTarget = "noise-for-target";
@@ -208,7 +209,12 @@ static RUN_PARAMS: &[&ParamSpec] = params![
     &[p::DATASET.spec, p::BATCH.spec],
     p::group::NOISE.params,
     p::group::LENGTH.params,
-    &[p::DELTA.spec, p::PHASES.spec, p::RECORDS.spec],
+    &[
+        p::DELTA.spec,
+        p::PHASES.spec,
+        p::RECORDS.spec,
+        p::MAX_BATCH.spec
+    ],
     p::group::PHASE_2.params,
     p::group::PHASE_3.params,
     p::group::PHASE_4.params
@@ -434,7 +440,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::BATCHING.spec,
                 p::DELTA.spec,
                 p::PHASES.spec,
-                p::RECORDS.spec
+                p::RECORDS.spec,
+                p::MAX_BATCH.spec
             ]
         ],
         compute: Compute::Deferred(batching::comparison),
@@ -451,10 +458,17 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::DELTA.spec,
                 p::TARGET_EPS.spec,
                 p::PHASES.spec,
-                p::RECORDS.spec
+                p::RECORDS.spec,
+                p::MAX_BATCH.spec
             ]
         ],
         compute: Compute::Deferred(batching::noise),
+    },
+    FigureSpec {
+        id: FigureId::CappedBatches,
+        title: "A cap on the batch size: ε against the cap",
+        params: RUN_PARAMS,
+        compute: Compute::Deferred(training::capped_batches),
     },
     FigureSpec {
         id: FigureId::PrivacyProfile,
@@ -478,7 +492,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::DELTA.spec,
                 p::TARGET_EPS.spec,
                 p::PHASES.spec,
-                p::RECORDS.spec
+                p::RECORDS.spec,
+                p::MAX_BATCH.spec
             ]
         ],
         compute: Compute::Deferred(training::noise_for_target),
@@ -493,7 +508,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::DELTA.spec,
                 p::TARGET_EPS.spec,
                 p::PHASES.spec,
-                p::RECORDS.spec
+                p::RECORDS.spec,
+                p::MAX_BATCH.spec
             ]
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),

@@ -269,6 +269,25 @@ declare_params! {
         default: Value::Count(1),
     };
 
+    /// Maximum batch size M (`max-batch`): Poisson batches capped for memory (0: no cap).
+    MAX_BATCH: Count = ParamSpec {
+        aliases: &[],
+        name: "max-batch",
+        symbol: "M",
+        label: "Maximum batch size M (0: no cap)",
+        unit: "examples",
+        #[cfg(feature = "prose")]
+        help: "A cap on each Poisson batch, as a memory limit imposes: when more than M examples are drawn, a random M of them are kept. 0 means no cap.",
+        domain: Domain::Count {
+            min: 0,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 1_000_000),
+            odd: false,
+        },
+        default: Value::Count(0),
+    };
+
     /// Overall budget ε* (`total-eps`).
     TOTAL_EPS: Real = ParamSpec {
         aliases: &[],

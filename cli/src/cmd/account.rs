@@ -50,10 +50,12 @@ pub fn command() -> Command {
                 ),
         )
         .arg(args::param(p::BATCHING).help(
-            "Account a DP-SGD loop by how it forms batches: poisson, shuffle (reshuffled every epoch, fixed batch size) \
-             or balls-in-bins; with --sigma, --dataset-size, --batch-size, --epochs or --steps and --delta. \
-             All on the zero-out relation, sensitivity 1",
+            "Account a DP-SGD loop by how it forms batches: poisson, shuffle (reshuffled every epoch, fixed batch size), \
+             balls-in-bins, or truncated-poisson (Poisson batches cut to --max-batch); with --sigma, --dataset-size, \
+             --batch-size, --epochs or --steps and --delta. All on the zero-out relation, sensitivity 1, except \
+             truncated-poisson (add/remove one example, the dataset size counting it)",
         ))
+        .arg(args::param(p::MAX_BATCH).requires(BATCHING))
         .arg(args::param(p::DATASET).requires(BATCHING))
         .arg(args::param(p::BATCH).requires(BATCHING))
         .arg(args::param(p::EPOCHS).requires(BATCHING).conflicts_with(p::STEPS.spec.name))
@@ -421,6 +423,10 @@ struct BatchingRecord {
     sensitivity: f64,
     epsilon: f64,
     epsilon_lower: f64,
+    /// The cap M on the batch size (null without one).
+    max_batch: Option<u64>,
+    /// The chance a step's batch is cut to M (null without a cap).
+    cap_probability: Option<f64>,
     poisson_epsilon: f64,
     poisson_epsilon_lower: f64,
     poisson_grid_step: f64,
@@ -472,17 +478,30 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
         .copied()
         .unwrap_or(batching::FINE_LOG_STEP);
     let band = batching::band_for(kind, &t, training::FINE, log_step, false)?;
-    let poisson = batching::poisson_band(&t, training::FINE)?;
+    // Beside it, Poisson sampling without a cap.
+    let uncapped = training::Training { max_batch: 0, ..t };
+    let poisson = batching::poisson_band(&uncapped, training::FINE)?;
     let e = batching::epochs(&t);
+    let capped = t.max_batch > 0 && matches!(kind, Batching::Poisson | Batching::TruncatedPoisson);
     let record = BatchingRecord {
         batching: kind.id(),
-        relation: batching::RELATION.id(),
+        relation: if capped {
+            amp_math::Relation::AddRemove.id()
+        } else {
+            batching::RELATION.id()
+        },
+        max_batch: capped.then_some(t.max_batch),
+        cap_probability: if capped {
+            Some(training::cap_of(&t)?.truncated)
+        } else {
+            None
+        },
         sensitivity: 1.0,
         epsilon: finite("epsilon", band.upper)?,
         epsilon_lower: finite("epsilon_lower", band.lower)?,
         poisson_epsilon: finite("poisson_epsilon", poisson.upper)?,
         poisson_epsilon_lower: finite("poisson_epsilon_lower", poisson.lower)?,
-        poisson_grid_step: training::cached_band(&t, training::FINE)?.step,
+        poisson_grid_step: training::cached_band(&uncapped, training::FINE)?.step,
         delta: t.delta,
         sigma,
         dataset_size: t.dataset,

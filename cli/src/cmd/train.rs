@@ -3,8 +3,8 @@
 //! Rényi DP beside it, the noise for a target ε, and the plain-language statement.
 
 use amp_plots::pages::training::{
-    CALIBRATED, GRID_STEP, GROUP_LEMMA, RDP_EPSILON, RDP_ORDER, RUN_ADVANTAGE, RUN_BAYES,
-    RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER, WARNINGS,
+    CALIBRATED, CAP_CUT, CAP_RATE, GRID_STEP, GROUP_LEMMA, RDP_EPSILON, RDP_ORDER, RUN_ADVANTAGE,
+    RUN_BAYES, RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER, WARNINGS,
 };
 use amp_plots::pages::Precision;
 use amp_plots::param as p;
@@ -25,6 +25,7 @@ pub fn command() -> Command {
         .group(ArgGroup::new("length").args([p::EPOCHS.spec.name, p::STEPS.spec.name]))
         .arg(args::param(p::BATCHING))
         .arg(args::param(p::RECORDS))
+        .arg(args::param(p::MAX_BATCH))
         // σ keeps its default; b is required with --mechanism laplace.
         .args(args::group(&p::group::NOISE, &[p::SIGMA.spec]))
         .arg(args::param(p::DELTA))
@@ -57,6 +58,12 @@ struct Record {
     /// ε for one user from one record's ε by the group-privacy lemma (R = 1: ε itself); null
     /// when the lemma gives no finite ε.
     group_lemma_epsilon: Option<f64>,
+    /// The cap M on every Poisson batch (0: none).
+    max_batch: u64,
+    /// The chance a step's batch is cut to M (0 without a cap).
+    cap_probability: Option<f64>,
+    /// The chance an example is in a step's batch after the cap (q without one).
+    capped_rate: Option<f64>,
     attack: Option<AttackRecord>,
 }
 
@@ -114,6 +121,9 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         relation,
         records_per_user: v.count(p::RECORDS),
         group_lemma_epsilon: optional(&GROUP_LEMMA),
+        max_batch: v.count(p::MAX_BATCH),
+        cap_probability: optional(&CAP_CUT),
+        capped_rate: optional(&CAP_RATE),
         attack: match (
             reading(&r, &RUN_TPR),
             reading(&r, &RUN_ADVANTAGE),

@@ -27,6 +27,18 @@ pub enum Sampler {
         /// Records per user R ≥ 2.
         records: u64,
     },
+    /// Poisson sampling at rate q from a dataset of n records, the batch then cut to at most m
+    /// records (a uniform m of those drawn when more were): capped batches, as a memory limit
+    /// imposes (add or remove one record; n counts the record). Build it with
+    /// [`Event::truncated_poisson`].
+    TruncatedPoisson {
+        /// The sampling rate q ∈ (0, 1] of each record before the cap.
+        q: f64,
+        /// The cap m ≥ 1 on the batch size.
+        max_batch: u64,
+        /// Dataset size n ≥ 1, the record included.
+        n: u64,
+    },
     /// m independent uniform draws from the n records, a record possibly drawn several times
     /// (replace one record).
     WithReplacement {
@@ -109,6 +121,19 @@ impl Event {
         }
         Event::Sampled {
             sampler: Sampler::PoissonUser { q, records },
+            mechanism,
+        }
+    }
+
+    /// One release of `mechanism` on a Poisson sample at rate q from n records, capped at m
+    /// records ([`Sampler::TruncatedPoisson`]); a cap of n or more never binds and gives
+    /// [`Event::poisson`] itself.
+    pub fn truncated_poisson(mechanism: Mechanism, q: f64, max_batch: u64, n: u64) -> Event {
+        if max_batch >= n {
+            return Event::poisson(mechanism, q);
+        }
+        Event::Sampled {
+            sampler: Sampler::TruncatedPoisson { q, max_batch, n },
             mechanism,
         }
     }
@@ -206,6 +231,24 @@ impl Event {
                         }
                         Ok(())
                     }
+                    Sampler::TruncatedPoisson { q, max_batch, n } => {
+                        crate::check_rate("q", q)?;
+                        if n == 0 || max_batch == 0 {
+                            return Err(MathError::Inconsistent {
+                                reason: "a capped batch needs a dataset of at least one record \
+                                         and a cap of at least one"
+                                    .into(),
+                            });
+                        }
+                        if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+                            return Err(MathError::Unsupported {
+                                reason: "capped Poisson batches are accounted here for Gaussian \
+                                         noise only"
+                                    .into(),
+                            });
+                        }
+                        Ok(())
+                    }
                     Sampler::WithoutReplacement { m, n } | Sampler::WithReplacement { m, n } => {
                         if m == 0 || n == 0 {
                             return Err(MathError::Inconsistent {
@@ -287,6 +330,7 @@ impl Event {
             Event::Sampled { sampler, mechanism } => Ok(match sampler {
                 Sampler::Poisson { .. } if is_additive(mechanism) => Relation::AddRemove,
                 Sampler::PoissonUser { .. } => Relation::AddRemoveUser,
+                Sampler::TruncatedPoisson { .. } => Relation::AddRemove,
                 _ => Relation::ReplaceOne,
             }),
             Event::Epochs { .. } => Ok(Relation::ZeroOut),

@@ -9,8 +9,8 @@ use crate::batching::{
     deterministic_epsilon, deterministic_mu, reshuffled_lower_pair, AllocationAtoms, Neighbours,
 };
 use crate::pld::{
-    poisson_gaussian, poisson_gaussian_group, randomized_response, step_dividing, Band, Estimate,
-    Noise, PldPair, STEP_RANGE,
+    poisson_gaussian, poisson_gaussian_group, randomized_response, step_dividing,
+    truncated_poisson_gaussian, Band, Estimate, Noise, PldPair, STEP_RANGE,
 };
 use crate::rdp::Mechanism;
 use crate::MathError;
@@ -80,6 +80,8 @@ impl EpochSettings {
 /// - Gaussian or Laplace noise (sensitivity 1) on all records or on a Poisson sample: both
 ///   directions of add/remove, exactly discretised ([`poisson_gaussian`],
 ///   [`crate::pld::poisson_laplace`]).
+/// - Gaussian noise on a Poisson sample capped at m records (add/remove): the certified mixture
+///   and the better of five worst-case datasets ([`truncated_poisson_gaussian`]).
 /// - k-ary randomized response without sampling (replace one): its three loss atoms, exact on a
 ///   grid whose step divides ε when it is the only release.
 /// - Shuffled epochs (zero-out): upper, the Gaussian mechanism at μ = √E/σ (exact for any order
@@ -267,7 +269,10 @@ impl PldAccountant {
             return Ok((h, up, lo));
         }
         let parts = Parts::new(self, &[(leaf, count)])?;
-        if !matches!(parts.parts[..], [(Part::Noise(..) | Part::User(..), _)]) {
+        if !matches!(
+            parts.parts[..],
+            [(Part::Noise(..) | Part::User(..) | Part::Capped(..), _)]
+        ) {
             return Err(MathError::Unsupported {
                 reason: "one release of additive noise or randomized response only".into(),
             });
@@ -399,6 +404,8 @@ enum Part {
     Rr(f64, u64),
     /// Gaussian noise σ on a Poisson sample at rate q of users' R records each (user-level).
     User(f64, f64, u64),
+    /// Gaussian noise σ on a Poisson sample at rate q from n records capped at m records.
+    Capped(f64, f64, u64, u64),
     /// Shuffled epochs: σ, T, whole epochs for the upper and the lower bound.
     Shuffled(f64, u64, u64, u64),
     /// Balls-in-bins epochs: one epoch's atoms of both roundings, whole epochs for each.
@@ -419,6 +426,10 @@ impl Parts {
                     sampler: Sampler::PoissonUser { q, records },
                     mechanism: Mechanism::Gaussian { sigma },
                 } => (Part::User(sigma, q, records), count),
+                Event::Sampled {
+                    sampler: Sampler::TruncatedPoisson { q, max_batch, n },
+                    mechanism: Mechanism::Gaussian { sigma },
+                } => (Part::Capped(sigma, q, n, max_batch), count),
                 Event::Sampled { sampler, .. } => {
                     return Err(MathError::Unsupported {
                         reason: format!(
@@ -426,6 +437,8 @@ impl Parts {
                             match sampler {
                                 Sampler::PoissonUser { .. } =>
                                     "a user's several records with other than Gaussian noise has no accountant and",
+                                Sampler::TruncatedPoisson { .. } =>
+                                    "capped batches with other than Gaussian noise have no accountant and",
                                 Sampler::WithoutReplacement { .. } =>
                                     "sampling without replacement",
                                 _ => "sampling with replacement has no accountant and",
@@ -494,6 +507,10 @@ impl Parts {
                     Part::Noise(noise, q) => (noise.poisson(*q, step, estimate)?, *count),
                     Part::User(sigma, q, r) => (
                         poisson_gaussian_group(*sigma, *q, *r, step, estimate)?,
+                        *count,
+                    ),
+                    Part::Capped(sigma, q, n, m) => (
+                        truncated_poisson_gaussian(*sigma, *q, *n, *m, step, estimate)?,
                         *count,
                     ),
                     Part::Rr(epsilon, k) => {

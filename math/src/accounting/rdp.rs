@@ -107,6 +107,14 @@ pub(super) fn release_of(leaf: &Event) -> Result<(Mechanism, Sampling), MathErro
                 .into(),
         }),
         Event::Sampled {
+            sampler: Sampler::TruncatedPoisson { .. },
+            ..
+        } => Err(MathError::Unsupported {
+            reason: "Rényi DP of capped Poisson batches is not computed here; the PLD accountant \
+                     accounts them"
+                .into(),
+        }),
+        Event::Sampled {
             sampler: Sampler::WithReplacement { .. },
             ..
         } => Err(MathError::Unsupported {

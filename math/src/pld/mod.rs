@@ -32,12 +32,14 @@ mod composition;
 mod grid;
 mod group;
 mod mechanisms;
+mod truncated;
 
 pub use calibration::{gaussian_epsilon, step_dividing, step_for_budget, Band, Noise, STEP_RANGE};
 pub use composition::{compose, compose_two};
 pub use grid::{Estimate, Pld, DEFAULT_STEP, RESOLUTION, TAIL};
 pub use group::{poisson_gaussian_group, MAX_RECORDS};
 pub use mechanisms::{poisson_gaussian, poisson_laplace, randomized_response, PldPair};
+pub use truncated::{truncated_poisson_gaussian, truncation, Truncation};
 
 /// Complex numbers as (re, im), for [`fft`].
 #[cfg(test)]

@@ -24,13 +24,18 @@ use crate::model::training::{
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
 
+/// Why a figure that calibrates the noise at many batch sizes or rates is drawn without a cap.
+const CAP_NOT_DRAWN: &str = "this figure calibrates the noise at many batch sizes, which is drawn \
+     without a cap on the batch (M = 0); the readouts give the noise for your cap";
+
 /// `epsilon-vs-epochs`: ε at δ against the length of training (epochs, or steps), the tight band
 /// with its certified upper bound, and the RDP line.
 pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
     t.check_records(Some(crate::params::Batching::Poisson))?;
-    // A run of phases, or a user's several records: through the accountant's events.
-    if t.is_phased() || t.records > 1 {
+    // A run of phases, a user's several records or capped batches: through the accountant's
+    // events.
+    if t.needs_events() {
         return phased_epsilon_vs_length(&t);
     }
     let here = if t.by_epochs {
@@ -304,6 +309,9 @@ pub fn noise_for_target(values: &ParamValues) -> ChartResult {
                 .into(),
         ));
     }
+    if t.max_batch > 0 {
+        return Err(ChartError::NotApplicable(CAP_NOT_DRAWN.into()));
+    }
     let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
         return Err("choose a target ε above 0".into());
@@ -437,6 +445,9 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
                 .into(),
         ));
     }
+    if values.count(p::MAX_BATCH) > 0 {
+        return Err(ChartError::NotApplicable(CAP_NOT_DRAWN.into()));
+    }
     // Gaussian whatever the page's mechanism; only the run's shape (k, δ, q) is read.
     let mut gaussian = values.clone();
     gaussian.set_choice(p::MECH, MechanismChoice::Gaussian);
@@ -517,6 +528,155 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
         c.notes.push(format!(
             "{failed} rates left out: no σ in [0.2, 10⁴] meets the target there."
         ));
+    }
+    if t.is_phased() {
+        c.notes.push(FIRST_PHASE_ONLY.into());
+    }
+    Ok(c)
+}
+
+/// `capped-batches`: ε at δ against the cap M on the batch size, over the expected batch size B
+/// (x = M/B), for the first phase's rate and steps: the band of capped Poisson batches
+/// ([`amp_math::pld::truncated_poisson_gaussian`]; add/remove one example, the dataset's size
+/// counting it) with its certified upper line, and uncapped Poisson sampling's certified ε as a
+/// reference. Caps from B/4 to past B + 8√B (where the others alone almost never fill the cap),
+/// on one grid step for every point (the budget's step for noise σ/2, the displaced example's
+/// sensitivity 2); the reader's cap is marked. Gaussian noise only.
+pub fn capped_batches(values: &ParamValues) -> ChartResult {
+    use amp_math::accounting::{Event, PldAccountant};
+    let t = setting(values)?;
+    let sigma = match t.noise {
+        Noise::Gaussian(s) => s,
+        Noise::Laplace(_) => {
+            return Err(ChartError::NotApplicable(
+                "capped batches are accounted here for Gaussian noise only".into(),
+            ))
+        }
+    };
+    if t.records > 1 {
+        return Err(ChartError::NotApplicable(
+            "capped batches are accounted here for one record per user only (R = 1)".into(),
+        ));
+    }
+    let (b, n, k) = (t.batch as f64, t.dataset, t.steps);
+    let spread = (b * (1.0 - t.q)).sqrt();
+    let top = ((b + 8.0 * spread) / b).max(2.0);
+    let mut caps: Vec<u64> = (0..=28)
+        .map(|i| {
+            (b * (0.25 + (top - 0.25) * i as f64 / 28.0))
+                .round()
+                .max(1.0) as u64
+        })
+        .collect();
+    if t.max_batch > 0 {
+        caps.push(t.max_batch);
+    }
+    caps.retain(|&m| m < n);
+    amp_math::heap_sort_by(&mut caps, |a, b| a < b);
+    caps.dedup();
+    if caps.len() < 2 {
+        return Err(ChartError::NotApplicable(
+            "the batch is nearly the whole dataset: no cap below |x| to draw".into(),
+        ));
+    }
+    let mech = crate::model::training::mechanism(t.noise);
+    let h = pld::step_for_budget(Noise::Gaussian(sigma / 2.0), t.q, k, FIGURE)?;
+    let acc = PldAccountant::with_step(h);
+    let mut band = Vec::new();
+    let mut upper = Vec::new();
+    let mut why: Option<String> = None;
+    for &m in &caps {
+        let run = Event::truncated_poisson(mech, t.q, m, n).repeated(k);
+        match acc.band(&run).and_then(|b| b.epsilon(t.delta)) {
+            Ok((eu, el)) => {
+                let x = m as f64 / b;
+                band.push((x, el.clamp(0.0, eu), eu));
+                upper.push((x, eu));
+            }
+            Err(e) => {
+                why.get_or_insert(e.to_string());
+            }
+        }
+    }
+    if upper.len() < 2 {
+        return Err(ChartError::NotApplicable(
+            why.unwrap_or_else(|| "no cap gives a finite ε at this δ".into()),
+        ));
+    }
+    let plain = acc
+        .band(&Event::poisson(mech, t.q).repeated(k))
+        .and_then(|b| b.epsilon(t.delta))
+        .map_err(|e| e.to_string())?;
+    // The knee: the smallest cap from which the certified ε stays within 1% of no cap's.
+    let knee = upper
+        .iter()
+        .rev()
+        .take_while(|p| p.1 <= plain.0 * 1.01)
+        .last()
+        .map(|p| p.0);
+    let y_max = upper.iter().map(|p| p.1).fold(plain.0, f64::max);
+    let x_max = upper.last().map_or(top, |p| p.0);
+    let mut c = Chart::new(
+        Axis::numeric("cap over expected batch size, M/B", false, 0.0, x_max),
+        Axis::numeric(
+            format!("ε at δ = {}", short_number(t.delta, 3)),
+            false,
+            0.0,
+            1.08 * y_max,
+        ),
+        LegendCorner::UpperRight,
+        format!(
+            "ε at δ = {} of {} steps of Poisson batches (B = {}, |x| = {}, σ = {}) cut to at most \
+             M examples, against M/B. Without a cap ε ≤ {}; {}",
+            short_number(t.delta, 3),
+            group_digits(k),
+            group_digits(t.batch),
+            group_digits(n),
+            short_number(sigma, 4),
+            short_number(plain.0, 4),
+            match knee {
+                Some(x) => format!(
+                    "from M ≈ {} (M/B = {}) on the cap costs less than 1% of that.",
+                    group_digits((x * b).round() as u64),
+                    short_number(x, 3)
+                ),
+                None => "no cap drawn here comes within 1% of it.".into(),
+            }
+        ),
+    );
+    c.bands.push(Band {
+        label: format!(
+            "capped batches: band (PLD, grid step {})",
+            short_number(h, 2)
+        ),
+        points: band,
+    });
+    c.series.push(Series {
+        label: "capped batches, certified upper bound".into(),
+        points: upper,
+        role: Role::Highlight,
+    });
+    c.series.push(Series {
+        label: "no cap (Poisson sampling), certified".into(),
+        points: vec![(0.0, plain.0), (x_max, plain.0)],
+        role: Role::Reference,
+    });
+    if t.max_batch > 0 && t.max_batch < n {
+        let x = t.max_batch as f64 / b;
+        if let Ok((eu, _)) = acc
+            .band(&Event::truncated_poisson(mech, t.q, t.max_batch, n).repeated(k))
+            .and_then(|b| b.epsilon(t.delta))
+        {
+            c.markers.push(Marker {
+                x,
+                y: eu,
+                label: format!(
+                    "your M = {}: ε ≤ {}",
+                    group_digits(t.max_batch),
+                    short_number(eu, 4)
+                ),
+            });
+        }
     }
     if t.is_phased() {
         c.notes.push(FIRST_PHASE_ONLY.into());

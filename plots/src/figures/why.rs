@@ -183,14 +183,13 @@ const BINS: usize = 140;
 fn phased_plds(
     t: &crate::model::training::Training,
 ) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), crate::chart::ChartError> {
-    use crate::model::training::{accountant, band_of, mechanism, FIGURE};
+    use crate::model::training::{accountant, band_of, FIGURE};
     use amp_math::accounting::{EpochSettings, Event, PldAccountant};
     use amp_math::pld::Estimate;
     let whole = t.poisson_event();
     let h = band_of(&whole, &accountant(FIGURE, EpochSettings::FINE))?.step;
     let at = PldAccountant::with_step(h);
-    let mut runs: Vec<(u64, Event)> =
-        vec![(1, Event::poisson_users(mechanism(t.noise), t.q, t.records))];
+    let mut runs: Vec<(u64, Event)> = vec![(1, t.step_event())];
     for f in [1.0 / 16.0, 0.25] {
         let part = t.scaled(f);
         if part.total_steps() > runs.last().map_or(0, |r| r.0)
@@ -225,7 +224,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
     t.check_records(Some(crate::params::Batching::Poisson))?;
     // A run of phases, or a user's several records: through the accountant's events.
-    let (k, ks, h, plds) = if t.is_phased() || t.records > 1 {
+    let (k, ks, h, plds) = if t.needs_events() {
         phased_plds(&t)?
     } else {
         let k = t.steps;

@@ -163,7 +163,7 @@ pub fn band_for(
     quick: bool,
 ) -> Result<Band, String> {
     t.check_records(Some(batching))?;
-    if batching == Batching::Poisson {
+    if matches!(batching, Batching::Poisson | Batching::TruncatedPoisson) {
         return poisson_band(t, buckets);
     }
     check_gaussian(t)?;
@@ -240,6 +240,9 @@ pub fn method(batching: Batching) -> &'static str {
         Batching::Poisson => {
             "privacy loss distribution of the Poisson-subsampled Gaussian, composed by FFT (pessimistic and optimistic grids)"
         }
+        Batching::TruncatedPoisson => {
+            "privacy loss distribution of capped Poisson batches: upper, the mixture of the Poisson-subsampled Gaussian (cap not reached) and its sensitivity-2 form at the rate when it is (Chua et al. 2025's split); lower, the most distinguishing of five worst-case datasets; composed by FFT"
+        }
         Batching::Shuffle => {
             "upper: each example in one batch per epoch, E Gaussian steps composed exactly (analytic Gaussian, mu = sqrt(E)/sigma); lower: Chua et al. 2024 pair through the largest batch sum, composed over reshuffled epochs"
         }
@@ -260,7 +263,7 @@ pub fn statement(
     let sigma = gaussian_sigma(t)?;
     let e = epochs(t);
     let (sampler, how) = match batching {
-        Batching::Poisson => {
+        Batching::Poisson | Batching::TruncatedPoisson => {
             return Err("internal: the Poisson statement is the training page's".into())
         }
         Batching::Shuffle => (
@@ -344,7 +347,9 @@ pub fn sigma_for_target(
     .map_err(|_| none())?;
     let (lo, hi) = (fixed / 30.0, fixed * 1.5);
     match batching {
-        Batching::Poisson => Ok((calibrate_poisson(t, target, FINE_BUCKETS, rel)?, None)),
+        Batching::Poisson | Batching::TruncatedPoisson => {
+            Ok((calibrate_poisson(t, target, FINE_BUCKETS, rel)?, None))
+        }
         Batching::Shuffle => {
             let needs = if t.is_phased() {
                 calibrate(

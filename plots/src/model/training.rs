@@ -90,6 +90,9 @@ pub struct Training {
     /// Records per user R (1: record-level DP; more: each phase's Poisson batches sample the
     /// user's R records independently, and the guarantee is for one user).
     pub records: u64,
+    /// The cap M on every Poisson batch (0: none): more than M drawn, a random M are kept
+    /// ([`amp_math::accounting::Sampler::TruncatedPoisson`]).
+    pub max_batch: u64,
 }
 
 impl TrainingPhase {
@@ -102,7 +105,7 @@ impl TrainingPhase {
     /// sampling at q for its steps (of users' R records each, [`Event::poisson_users`]), or whole
     /// epochs of the other samplers ([`epoch_shape`]; record-level only, an R > 1 is refused
     /// there by [`Training::check_records`]).
-    pub fn event(&self, dataset: u64, records: u64, sampler: Batching) -> Event {
+    pub fn event(&self, dataset: u64, records: u64, max_batch: u64, sampler: Batching) -> Event {
         let mechanism = mechanism(self.noise);
         let epochs = |sampler| {
             let (t, up, low) = epoch_shape(dataset, self.batch, self.steps, self.by_epochs);
@@ -115,11 +118,23 @@ impl TrainingPhase {
             }
         };
         match sampler {
-            Batching::Poisson => {
-                Event::poisson_users(mechanism, self.q, records).repeated(self.steps)
+            Batching::Poisson | Batching::TruncatedPoisson => {
+                self.step(dataset, records, max_batch).repeated(self.steps)
             }
             Batching::Shuffle => epochs(EpochSampler::Shuffled),
             Batching::BallsInBins => epochs(EpochSampler::BallsInBins),
+        }
+    }
+
+    /// One Poisson step of the phase: of users' R records each ([`Event::poisson_users`]), or
+    /// capped at M examples when M > 0 ([`Event::truncated_poisson`]; R = 1 then, as
+    /// [`Training::check_records`] requires).
+    pub fn step(&self, dataset: u64, records: u64, max_batch: u64) -> Event {
+        let mechanism = mechanism(self.noise);
+        if max_batch > 0 {
+            Event::truncated_poisson(mechanism, self.q, max_batch, dataset)
+        } else {
+            Event::poisson_users(mechanism, self.q, records)
         }
     }
 
@@ -168,7 +183,14 @@ impl Training {
         let events: Vec<Event> = self
             .phases()
             .iter()
-            .map(|ph| ph.event(self.dataset, self.records, sampler.unwrap_or(ph.batching)))
+            .map(|ph| {
+                ph.event(
+                    self.dataset,
+                    self.records,
+                    self.max_batch,
+                    sampler.unwrap_or(ph.batching),
+                )
+            })
             .collect();
         match <[Event; 1]>::try_from(events) {
             Ok([one]) => one,
@@ -176,9 +198,53 @@ impl Training {
         }
     }
 
+    /// One Poisson step of the first phase (what a figure of one step draws).
+    pub fn step_event(&self) -> Event {
+        self.first()
+            .step(self.dataset, self.records, self.max_batch)
+    }
+
+    /// Whether the run is accounted through its events rather than one Poisson-subsampled
+    /// mechanism's formulas: several phases, several records per user, or capped batches.
+    pub fn needs_events(&self) -> bool {
+        self.is_phased() || self.records > 1 || self.max_batch > 0
+    }
+
     /// Whether the run can be accounted with `sampler` in every phase (`None`: each its own):
-    /// several records per user are accounted for Poisson batches with Gaussian noise only.
+    /// several records per user, and capped batches, are accounted for Poisson batches with
+    /// Gaussian noise only, and not together.
     pub fn check_records(&self, sampler: Option<Batching>) -> Result<(), String> {
+        if self.max_batch > 0 {
+            if self.records > 1 {
+                return Err(
+                    "a cap on the batch size is accounted here for one record per user only \
+                     (R = 1)"
+                        .into(),
+                );
+            }
+            if self.phases().iter().any(|ph| {
+                !matches!(
+                    sampler.unwrap_or(ph.batching),
+                    Batching::Poisson | Batching::TruncatedPoisson
+                )
+            }) {
+                return Err(format!(
+                    "with batches capped at M = {}, only Poisson batches are accounted here",
+                    group_digits(self.max_batch)
+                ));
+            }
+            if self
+                .phases()
+                .iter()
+                .any(|ph| !matches!(ph.noise, Noise::Gaussian(_)))
+            {
+                return Err(format!(
+                    "with batches capped at M = {}, Gaussian noise only",
+                    group_digits(self.max_batch)
+                ));
+            }
+            return Ok(());
+        }
         if self.records == 1 {
             return Ok(());
         }
@@ -393,6 +459,17 @@ fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<Trainin
         ));
     }
     let q = batch as f64 / dataset as f64;
+    // Capped Poisson batches are Poisson batches with the run's cap M (`max-batch`).
+    let batching = if batching == Batching::TruncatedPoisson {
+        if values.count(p::MAX_BATCH) == 0 {
+            return Err(format!(
+                "{which}: capped Poisson batches need a maximum batch size M above 0"
+            ));
+        }
+        Batching::Poisson
+    } else {
+        batching
+    };
     let steps = if by_epochs {
         steps_for_epochs(epochs, q)
     } else {
@@ -461,6 +538,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         batching: first.batching,
         more,
         records: values.count(p::RECORDS),
+        max_batch: values.count(p::MAX_BATCH),
     })
 }
 
@@ -482,6 +560,15 @@ pub fn warnings(t: &Training) -> Vec<String> {
              statement below and the attacker's numbers, on the zero-out relation."
                 .into(),
         );
+    }
+    if t.max_batch > 0 && t.max_batch < t.batch {
+        out.push(format!(
+            "The cap M = {} is below the expected batch size B = {}: most steps are cut to M, so \
+             the run uses fewer examples than B per step, and an example that displaces another \
+             moves the gradient sum by up to 2C. Set B to what you can afford, or M above it.",
+            group_digits(t.max_batch),
+            group_digits(t.batch)
+        ));
     }
     if let Err(e) = t.check_records(None) {
         out.push(format!(
@@ -563,6 +650,11 @@ pub fn calibrate_at(
 /// The Rényi DP ε of the run with Poisson sampling in every phase (improved conversion); none
 /// for several records per user.
 pub fn rdp_epsilon(t: &Training) -> Result<Converted, String> {
+    if t.max_batch > 0 {
+        return Err(
+            "no Rényi DP for capped batches here (the PLD band above accounts them)".into(),
+        );
+    }
     if t.records > 1 {
         return Err(format!(
             "no Rényi DP for a user with R = {} records here (the tight band above is exact to its grid)",
@@ -592,6 +684,22 @@ pub struct Account {
     /// ε for one user from a record's guarantee by the group-privacy lemma (None: no finite ε),
     /// or why there is none; R = 1: the tight ε itself.
     pub group_lemma: Result<Option<f64>, String>,
+    /// The first phase's cap as probabilities per step ([`pld::truncation`]): t (the batch is
+    /// cut to M) and the rate an example is in the batch; t = 0 and q without a cap.
+    pub cap: pld::Truncation,
+}
+
+/// [`pld::truncation`] of a run's first phase: t = 0 and the rate q when it has no cap (M = 0)
+/// or a cap no batch can reach.
+pub fn cap_of(t: &Training) -> Result<pld::Truncation, String> {
+    if t.max_batch == 0 {
+        return Ok(pld::Truncation {
+            truncated: 0.0,
+            rate_when_truncated: 0.0,
+            rate: t.q,
+        });
+    }
+    pld::truncation(t.dataset, t.q, t.max_batch).map_err(|e| e.to_string())
 }
 
 /// The readouts at a budget: [`QUICK`] while the controls move, [`FINE`] once they rest.
@@ -623,6 +731,7 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
         calibrated,
         fine,
         group_lemma,
+        cap: cap_of(&t)?,
     })
 }
 
@@ -639,10 +748,26 @@ fn length_words(ph: &TrainingPhase) -> String {
     }
 }
 
+/// The cap on the batches when there is one, in words (else nothing).
+fn capped_words(t: &Training, a: &Account) -> String {
+    if t.max_batch == 0 {
+        return String::new();
+    }
+    format!(
+        ", capped at {} examples (when more are drawn, a random {0} are kept; a step's batch is \
+         cut with probability {}, and an example is in a step's batch with probability {})",
+        group_digits(t.max_batch),
+        short_number(a.cap.truncated, 3),
+        short_number(a.cap.rate, 4)
+    )
+}
+
 /// How a phase forms its batches, in words.
 fn sampler_words(b: Batching) -> &'static str {
     match b {
-        Batching::Poisson => "Poisson-sampled batches of expected size",
+        Batching::Poisson | Batching::TruncatedPoisson => {
+            "Poisson-sampled batches of expected size"
+        }
         Batching::Shuffle => "batches of fixed size",
         Batching::BallsInBins => "balls-in-bins batches of expected size",
     }
@@ -684,7 +809,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
         "one example".to_string()
     };
     format!(
-        "Training with DP-SGD on {} examples, {} {} (rate q = {}), {}, for {}, \
+        "Training with DP-SGD on {} examples, {} {} (rate q = {}){}, {}, for {}, \
          satisfies (ε, δ)-differential privacy with ε = {} and δ = {}, for datasets that differ by \
          adding or removing {neighbours}. The ε is a certified upper bound from a privacy loss \
          distribution accountant (grid step {}); the exact ε of this mechanism is at least {}.",
@@ -692,6 +817,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
         sampler_words(t.batching),
         group_digits(t.batch),
         short_number(t.q, 4),
+        capped_words(t, a),
         noise_words(t.noise),
         length_words(&t.first()),
         short_number(a.upper, 4),

@@ -66,6 +66,20 @@ pub const GROUP_LEMMA: ReadoutSpec = ReadoutSpec {
     digits: 5,
     bound: BoundKind::Upper,
 };
+/// Readout: the chance that a step's Poisson batch is cut to the cap M.
+pub const CAP_CUT: ReadoutSpec = ReadoutSpec {
+    id: "cap-cut-probability",
+    label: "Chance a step's batch is cut to the cap M",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+/// Readout: the chance that an example is in a step's batch after the cap.
+pub const CAP_RATE: ReadoutSpec = ReadoutSpec {
+    id: "capped-rate",
+    label: "Chance an example is in a step's batch, after the cap",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
 /// Readout: the noise that meets the target ε.
 pub const CALIBRATED: ReadoutSpec = ReadoutSpec {
     id: "calibrated-sigma",
@@ -182,7 +196,12 @@ pub static SPEC: PageSpec = PageSpec {
                         params![
                             &[p::DATASET.spec, p::BATCH.spec],
                             p::group::LENGTH.params,
-                            &[p::BATCHING.spec, p::PHASES.spec, p::RECORDS.spec]
+                            &[
+                                p::BATCHING.spec,
+                                p::PHASES.spec,
+                                p::RECORDS.spec,
+                                p::MAX_BATCH.spec
+                            ]
                         ],
                     )
                 },
@@ -214,6 +233,8 @@ pub static SPEC: PageSpec = PageSpec {
                         &RDP_GAP,
                         &CALIBRATED,
                         &GROUP_LEMMA,
+                        &CAP_CUT,
+                        &CAP_RATE,
                     ])
                 },
                 Group {
@@ -256,6 +277,11 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Figures {
             label: "How batches are formed",
             figures: &[FigureId::BatchingComparison, FigureId::BatchingNoise],
+        },
+        Section::Prose(super::Prose("training-capped")),
+        Section::Figures {
+            label: "Capped batches",
+            figures: &[FigureId::CappedBatches],
         },
         Section::Prose(super::Prose("training-users")),
     ],
@@ -355,6 +381,8 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         }),
         rel,
     );
+    r.push(&CAP_CUT, field(|a| Ok(a.cap.truncated)), rel);
+    r.push(&CAP_RATE, field(|a| Ok(a.cap.rate)), rel);
     r.push(&GRID_STEP, field(|a| Ok(a.step)), rel);
     let shape = match &run {
         Ok(t) => run_shape(t),
@@ -389,7 +417,9 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     const Z: Relation = batching::RELATION;
     // Zero-out and add/remove are one pair for Poisson sampling; for a user with several
     // records it is the user-level pair.
-    let poisson_rel = if rel == Relation::AddRemoveUser {
+    // Capped batches: the add/remove band (zero-out would be Poisson at the capped rate).
+    let capped = run.as_ref().is_ok_and(|t| t.max_batch > 0);
+    let poisson_rel = if rel == Relation::AddRemoveUser || capped {
         rel
     } else {
         Z
@@ -423,7 +453,11 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             )
         }),
     );
-    let chosen = v.choice(p::BATCHING);
+    // Capped Poisson batches are Poisson batches with the cap the run carries.
+    let chosen = match v.choice(p::BATCHING) {
+        Batching::TruncatedPoisson => Batching::Poisson,
+        b => b,
+    };
     let phased = run.as_ref().is_ok_and(Training::is_phased);
     let text = match (&run, &acc, chosen) {
         (Ok(t), _, _) if phased => batching::own_band(t, buckets, log_step, quick)

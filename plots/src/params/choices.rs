@@ -136,6 +136,9 @@ choices! {
         Shuffle = "shuffle", "Shuffle every epoch, then fixed-size batches in order";
         /// Each example placed in one uniformly random step of every epoch.
         BallsInBins = "balls-in-bins", "Balls in bins (each example in one random step of every epoch)";
+        /// Poisson sampling with the batch cut to the maximum batch size M (the model reads it as
+        /// Poisson sampling with the cap `max-batch`, which must be set).
+        TruncatedPoisson = "truncated-poisson", "Poisson sampling, batches capped at M examples (set M)";
     }
 }
 

@@ -1,0 +1,420 @@
+//! Poisson sampling with a cap on the batch size ("truncated Poisson"): the PLD pairs of one step.
+//!
+//! The step: every record of a dataset of N records joins the batch independently with
+//! probability q; if more than M joined, a uniformly random M of them are kept; the clipped
+//! gradients (norm ≤ 1) of the kept records are summed and Gaussian noise of standard deviation σ
+//! is added. Relation: add or remove one record, the dataset with the record holding N records
+//! (N counts it; dp_accounting's `TruncatedSubsampledGaussianDpEvent` uses the same N).
+
+#[allow(unused_imports)]
+use super::*;
+use crate::special::{ln_binomial_pmf, normal_cdf};
+
+/// The probabilities that describe one truncated step for one record, with K ∼ Binomial(N − 1, q)
+/// the number of other records that join the batch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Truncation {
+    /// t = P(K ≥ M): the others alone fill the cap, so the record, if it joins, may be dropped and
+    /// displaces another if kept.
+    pub truncated: f64,
+    /// q′ = P(the record is kept | K ≥ M) = q·E[M/(K + 1) | K ≥ M] = (M/N)·P(Bin(N, q) ≥ M + 1)/t
+    /// (the identity C(N−1, k)·M/(k + 1) = C(N, k + 1)·M/N turns the expectation into a tail).
+    /// 0 when t = 0.
+    pub rate_when_truncated: f64,
+    /// q_eff = q(1 − t) + q′t: the probability that the record is in the step's batch.
+    pub rate: f64,
+}
+
+/// [`Truncation`] of a step over N records at rate q with the cap M (N ≥ 1, M ≥ 1, 0 < q ≤ 1).
+/// Exact up to rounding: the binomial tails are summed term by term in log space from Loader's
+/// saddle-point form of the probabilities ([`ln_binomial_pmf`]), each to about 1e-13 relative.
+pub fn truncation(n: u64, q: f64, max_batch: u64) -> Result<Truncation, MathError> {
+    check_sizes(n, max_batch)?;
+    crate::check_rate("q", q)?;
+    let ln_t = ln_binomial_tail(n - 1, q, max_batch);
+    let t = exp(ln_t);
+    if t == 0.0 {
+        return Ok(Truncation {
+            truncated: 0.0,
+            rate_when_truncated: 0.0,
+            rate: q,
+        });
+    }
+    let m = max_batch as f64;
+    let ln_kept = ln(m / n as f64) + ln_binomial_tail(n, q, max_batch + 1);
+    let q_cond = exp(ln_kept - ln_t).min(q);
+    Ok(Truncation {
+        truncated: t,
+        rate_when_truncated: q_cond,
+        rate: (q * (1.0 - t) + q_cond * t).min(q),
+    })
+}
+
+fn check_sizes(n: u64, max_batch: u64) -> Result<(), MathError> {
+    if n == 0 {
+        return Err(MathError::OutOfDomain {
+            name: "N",
+            value: 0.0,
+            expected: "a dataset of at least one record",
+        });
+    }
+    if max_batch == 0 {
+        return Err(MathError::OutOfDomain {
+            name: "M",
+            value: 0.0,
+            expected: "a maximum batch size of at least one record",
+        });
+    }
+    Ok(())
+}
+
+/// log P(X = k), X ∼ Binomial(m, q), 0 < q ≤ 1, 0 ≤ k ≤ m (the ends in closed form).
+fn ln_pmf(k: u64, m: u64, q: f64) -> f64 {
+    if q == 1.0 {
+        return if k == m { 0.0 } else { f64::NEG_INFINITY };
+    }
+    if k == 0 {
+        return m as f64 * ln_1p(-q);
+    }
+    if k == m {
+        return m as f64 * ln(q);
+    }
+    ln_binomial_pmf(k as f64, m as f64, q)
+}
+
+/// log P(X ≥ k₀), X ∼ Binomial(m, q), 0 < q ≤ 1: above the mode the terms from k₀ up, below it
+/// 1 − (the terms from k₀ − 1 down), each summed relative to its first term (the largest) until a
+/// term adds less than 1e-18 of the sum; −∞ for k₀ > m.
+pub(crate) fn ln_binomial_tail(m: u64, q: f64, k0: u64) -> f64 {
+    if k0 == 0 {
+        return 0.0;
+    }
+    if k0 > m {
+        return f64::NEG_INFINITY;
+    }
+    if q == 1.0 {
+        return 0.0;
+    }
+    let mode = ((m as f64 + 1.0) * q).floor() as u64;
+    let odds = ln(q) - ln_1p(-q);
+    // Σ exp(ln P(k) − ln P(start)) over k moving away from the mode.
+    let sum_from = |start: u64, up: bool| -> f64 {
+        let mut k = start;
+        let mut ln_term = 0.0f64;
+        let mut sum = 1.0f64;
+        loop {
+            if up {
+                if k == m {
+                    break;
+                }
+                ln_term += ln((m - k) as f64 / (k + 1) as f64) + odds;
+                k += 1;
+            } else {
+                if k == 0 {
+                    break;
+                }
+                ln_term += ln(k as f64 / (m - k + 1) as f64) - odds;
+                k -= 1;
+            }
+            let term = exp(ln_term);
+            sum += term;
+            if term < 1e-18 * sum {
+                break;
+            }
+        }
+        sum
+    };
+    if k0 > mode {
+        ln_pmf(k0, m, q) + ln(sum_from(k0, true))
+    } else {
+        let below = exp(ln_pmf(k0 - 1, m, q)) * sum_from(k0 - 1, false);
+        ln_1p(-below.min(1.0))
+    }
+}
+
+/// The certified upper (pessimistic) or a lower (optimistic) pair of one truncated step.
+///
+/// **Upper bound** (our derivation; dp_accounting 0.6.0 follows the same split, Chua et al. 2025,
+/// arXiv 2508.15089, but bounds its second branch more loosely). Reveal K to the adversary (a
+/// post-processing the other way: it can only help). If K < M nothing is ever dropped and the
+/// pair is the Poisson-subsampled Gaussian at rate q. If K ≥ M: without the record the batch is
+/// a uniform M of the K others; with it, the record is kept with probability M/(K + 1) and then
+/// replaces a uniform one of those M. Writing both batches as a uniform M − 1 of the others plus
+/// one more (another record o, or the record itself) and using the joint convexity of the
+/// hockey-stick divergence over (the M − 1, o), each component is ((1 − r)N(c, σ²) + rN(c + Δ, σ²),
+/// N(c, σ²)) with |Δ| ≤ 2 and r = qM/(K + 1): the Poisson-subsampled Gaussian with sensitivity 2,
+/// i.e. noise σ/2. The components share this worst case, so averaging over K ≥ M gives the rate
+/// q′ = E[r | K ≥ M]. The step's pair is thus dominated by the mixture, with K's branch revealed,
+/// (1 − t)·PoissonGaussian(σ, q) + t·PoissonGaussian(σ/2, q′), in both directions.
+///
+/// **Lower bound**: two datasets, each an exact pair on a line, and the one whose pair has the
+/// larger KL divergence (both directions summed) is used: (a) every other gradient 0, the record's
+/// 1: the record is in the batch with probability q_eff and nothing else moves, so the pair is the
+/// Poisson-subsampled Gaussian at rate q_eff ([`poisson_gaussian`], exact); (b) every other
+/// gradient −1, the record's +1: the output's mean is −min(K, M) without the record and moves by
+/// +1 when the record joins uncapped, or by +2 when it displaces another; both laws are mixtures
+/// of N(j, σ²) at whole j, post-processed into bins of width at most σ/8 (fewer outcomes: still a
+/// lower bound), with components of weight below e⁻³⁰⁰ of the largest left out (their effect on
+/// δ is below 1e-100·e^ε).
+///
+/// t = 0 (M > N − 1, or a cap the others never reach in floating point) is the Poisson pair
+/// itself, bit for bit.
+pub fn truncated_poisson_gaussian(
+    sigma: f64,
+    q: f64,
+    n: u64,
+    max_batch: u64,
+    step: f64,
+    estimate: Estimate,
+) -> Result<PldPair, MathError> {
+    if !(sigma > 0.0 && sigma.is_finite()) {
+        return Err(MathError::OutOfDomain {
+            name: "σ",
+            value: sigma,
+            expected: "a positive finite number",
+        });
+    }
+    let tr = truncation(n, q, max_batch)?;
+    if tr.truncated == 0.0 {
+        return poisson_gaussian(sigma, q, step, estimate);
+    }
+    match estimate {
+        Estimate::Pessimistic => {
+            let plain = poisson_gaussian(sigma, q, step, estimate)?;
+            if tr.rate_when_truncated == 0.0 {
+                // The record is never kept when the cap binds: that branch is the identity pair.
+                return Ok(PldPair {
+                    remove: mixture(&plain.remove, 1.0 - tr.truncated, None),
+                    add: mixture(&plain.add, 1.0 - tr.truncated, None),
+                });
+            }
+            let capped = poisson_gaussian(sigma / 2.0, tr.rate_when_truncated, step, estimate)?;
+            Ok(PldPair {
+                remove: mixture(&plain.remove, 1.0 - tr.truncated, Some(&capped.remove)),
+                add: mixture(&plain.add, 1.0 - tr.truncated, Some(&capped.add)),
+            })
+        }
+        Estimate::Optimistic => {
+            let mut best: Option<(f64, usize, Binned)> = None;
+            for quarters in 0..=QUARTERS {
+                let bins = LinePair::others_at(quarters, sigma, q, n, max_batch, &tr).bins();
+                let kl = bins.kl();
+                if best.as_ref().is_none_or(|(b, _, _)| kl > *b) {
+                    best = Some((kl, quarters, bins));
+                }
+            }
+            match best {
+                Some((_, quarters, bins)) if quarters > 0 => Ok(bins.pld(step)),
+                // c = 0: the Poisson pair at q_eff, exact rather than binned.
+                _ => poisson_gaussian(sigma, tr.rate, step, estimate),
+            }
+        }
+    }
+}
+
+/// w·a + (1 − w)·b on a's grid, both directions' masses, with the loss 0 for b = `None` (the
+/// identity pair). Revealing which branch ran makes the mixture of the PLDs the PLD of the pair
+/// (each branch keeps its own loss). Pessimistic PLDs only (the slack adds as the masses do).
+fn mixture(a: &Pld, w: f64, b: Option<&Pld>) -> Pld {
+    let (b_offset, b_masses, b_inf, b_slack) = match b {
+        Some(b) => (b.offset, b.masses.clone(), b.infinity, b.slack),
+        None => (0, vec![1.0], 0.0, 0.0),
+    };
+    let lo = a.offset.min(b_offset);
+    let hi = (a.offset + a.masses.len() as i64).max(b_offset + b_masses.len() as i64);
+    let mut masses = vec![0.0; (hi - lo) as usize];
+    for (i, m) in a.masses.iter().enumerate() {
+        masses[(a.offset - lo) as usize + i] += w * m;
+    }
+    for (i, m) in b_masses.iter().enumerate() {
+        masses[(b_offset - lo) as usize + i] += (1.0 - w) * m;
+    }
+    Pld {
+        step: a.step,
+        offset: lo,
+        masses,
+        infinity: w * a.infinity + (1.0 - w) * b_inf,
+        slack: w * a.slack + (1.0 - w) * b_slack,
+        estimate: a.estimate,
+        drift: 0.0,
+        spread: 0.0,
+        fail: 0.0,
+    }
+}
+
+/// Quarters per unit of the positions of a [`LinePair`] (the others' gradients are −c with c a
+/// whole number of quarters).
+const QUARTERS: usize = 4;
+
+/// A pair of laws on a line, each a mixture of N(j/4, σ²) at positions j/4, j = 0, 1, …, with the
+/// weights `p[j]` (with the record) and `q[j]` (without).
+struct LinePair {
+    sigma: f64,
+    p: Vec<f64>,
+    q: Vec<f64>,
+}
+
+impl LinePair {
+    /// The dataset with every other gradient −c (c = `quarters`/4, 0 ≤ c ≤ 1) and the record's +1,
+    /// shifted by cM so that positions are ≥ 0. K others join: without the record the mean is
+    /// c(M − min(K, M)); with it, the same when the record stays out or is dropped, 1 + c(M − K)
+    /// when it joins an uncapped batch (K < M), and 1 + c when it displaces another (K ≥ M,
+    /// kept). c = 0 is dataset (a) (the Poisson pair at q_eff), c = 1 dataset (b).
+    fn others_at(quarters: usize, sigma: f64, q: f64, n: u64, m: u64, tr: &Truncation) -> LinePair {
+        let others = n - 1;
+        // K's law where it matters: k from the cap down while its weight is above e^-300 of the
+        // largest (or while k is above the mode). t > 0, so M − 1 ≤ N − 1.
+        let mode = ((others as f64 + 1.0) * q).floor() as u64;
+        let top = m - 1;
+        let ln_peak = ln_pmf(top.min(mode), others, q);
+        let mut weights: Vec<f64> = Vec::new(); // weights[i] = P(K = M − 1 − i)
+        let mut k = top as i64;
+        while k >= 0 {
+            let lw = ln_pmf(k as u64, others, q);
+            if lw < ln_peak - 300.0 && (k as u64) < mode {
+                break;
+            }
+            weights.push(exp(lw));
+            k -= 1;
+        }
+        let t = tr.truncated;
+        let kept = tr.rate_when_truncated * t;
+        let at = |i: usize| i * quarters; // the position c·i in quarters
+        let len = at(weights.len()) + QUARTERS + quarters + 1;
+        let mut p = vec![0.0; len];
+        let mut qq = vec![0.0; len];
+        qq[0] += t;
+        p[0] += (1.0 - q) * t + (q * t - kept).max(0.0);
+        p[QUARTERS + quarters] += kept;
+        for (i, w) in weights.iter().enumerate() {
+            // K = M − 1 − i: M − K = i + 1.
+            let j = at(i + 1);
+            qq[j] += w;
+            p[j] += (1.0 - q) * w;
+            p[j + QUARTERS] += q * w;
+        }
+        LinePair { sigma, p, q: qq }
+    }
+
+    /// The bin masses of both laws on bins of width 1/s over the positions ± 20σ (s a whole
+    /// number of quarters, so that a shift of 2 moves the loss by at most 1/100 per bin:
+    /// 1/s ≤ σ²/200, and at least 8 bins per σ): each component's masses are one shared table of
+    /// normal masses, shifted.
+    fn bins(&self) -> Binned {
+        let s = (200.0 / (self.sigma * self.sigma))
+            .max(8.0 / self.sigma)
+            .clamp(1.0, 4096.0)
+            / QUARTERS as f64;
+        let per_quarter = s.ceil() as usize;
+        let s = per_quarter * QUARTERS;
+        let width = 1.0 / s as f64;
+        let reach = (20.0 * self.sigma / width).ceil() as usize;
+        // kernel[d] = mass of N(0, σ²) in [(d − reach)·w, (d − reach + 1)·w), from the smaller tail.
+        let kernel: Vec<f64> = (0..2 * reach)
+            .map(|d| {
+                let a = (d as f64 - reach as f64) * width / self.sigma;
+                let b = a + width / self.sigma;
+                if a >= 0.0 {
+                    normal_cdf(-a) - normal_cdf(-b)
+                } else {
+                    normal_cdf(b) - normal_cdf(a)
+                }
+            })
+            .collect();
+        let bins = (self.p.len() - 1) * per_quarter + 2 * reach;
+        let mut bp = vec![0.0; bins];
+        let mut bq = vec![0.0; bins];
+        for (j, (&wp, &wq)) in self.p.iter().zip(&self.q).enumerate() {
+            if wp == 0.0 && wq == 0.0 {
+                continue;
+            }
+            let start = j * per_quarter;
+            for (d, k) in kernel.iter().enumerate() {
+                bp[start + d] += wp * k;
+                bq[start + d] += wq * k;
+            }
+        }
+        Binned { p: bp, q: bq }
+    }
+}
+
+/// The masses of a [`LinePair`]'s two laws in the same bins.
+struct Binned {
+    p: Vec<f64>,
+    q: Vec<f64>,
+}
+
+impl Binned {
+    /// KL(P‖Q) + KL(Q‖P) of the binned laws (bins where one law has no mass count as 0: only a
+    /// ranking of the two datasets).
+    fn kl(&self) -> f64 {
+        self.p
+            .iter()
+            .zip(&self.q)
+            .filter(|(p, q)| **p > 0.0 && **q > 0.0)
+            .map(|(p, q)| (p - q) * (ln(*p) - ln(*q)))
+            .sum()
+    }
+
+    /// The optimistic PLD pair of the binned laws: the atoms are the exact law of the binned
+    /// pair's loss (a post-processing of the dataset's pair), rounded down.
+    fn pld(&self, step: f64) -> PldPair {
+        let (bp, bq) = (&self.p, &self.q);
+        let atom = |a: f64, b: f64| -> (f64, f64) {
+            if b == 0.0 {
+                (f64::INFINITY, a)
+            } else {
+                (ln(a) - ln(b), a)
+            }
+        };
+        let remove: Vec<(f64, f64)> = bp
+            .iter()
+            .zip(bq)
+            .filter(|(p, _)| **p > 0.0)
+            .map(|(&p, &q)| atom(p, q))
+            .collect();
+        let add: Vec<(f64, f64)> = bq
+            .iter()
+            .zip(bp)
+            .filter(|(q, _)| **q > 0.0)
+            .map(|(&q, &p)| atom(q, p))
+            .collect();
+        PldPair {
+            remove: Pld::from_loss_atoms(&remove, step, Estimate::Optimistic, true),
+            add: Pld::from_loss_atoms(&add, step, Estimate::Optimistic, true),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cap_at_or_above_the_dataset_is_poisson_itself() {
+        for est in [Estimate::Pessimistic, Estimate::Optimistic] {
+            let a = truncated_poisson_gaussian(1.0, 0.01, 1000, 1000, 1e-3, est).unwrap();
+            let b = poisson_gaussian(1.0, 0.01, 1e-3, est).unwrap();
+            assert_eq!(a, b);
+        }
+        let tr = truncation(1000, 0.01, 1000).unwrap();
+        assert_eq!(tr.truncated, 0.0);
+        assert_eq!(tr.rate, 0.01);
+    }
+
+    #[test]
+    fn tails_sum_to_one() {
+        for &(m, q, k) in &[
+            (100u64, 0.3, 30u64),
+            (1000, 0.01, 7),
+            (60000, 256.0 / 60000.0, 300),
+        ] {
+            let up = exp(ln_binomial_tail(m, q, k));
+            let below: f64 = (0..k).map(|j| exp(ln_pmf(j, m, q))).sum();
+            assert!(
+                (up + below - 1.0).abs() < 1e-12,
+                "{m} {q} {k}: {up} + {below}"
+            );
+        }
+    }
+}
