@@ -2243,3 +2243,109 @@ fn records_per_user_account_user_level_and_refuse_the_unsupported() {
     );
     assert!(json(&shuffled)["attack"].is_null(), "{shuffled}");
 }
+
+/// Capped Poisson batches (`--batching truncated-poisson --max-batch M`): the band on add/remove,
+/// a cap that cannot bind equals Poisson sampling, a cap below the batch costs privacy and says
+/// so, `train` and `account --batching` agree, and the corners are refused in one line.
+#[test]
+fn capped_batches_account_add_remove_and_refuse_the_unsupported() {
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "account",
+            "--batching",
+            "truncated-poisson",
+            "--sigma",
+            "1",
+            "--dataset-size",
+            "60000",
+            "--batch-size",
+            "256",
+            "--steps",
+            "500",
+            "--delta",
+            "1e-5",
+            "--json",
+        ];
+        a.extend(extra);
+        stdout(&amplify(&a))
+    };
+    let near = run(&["--max-batch", "256"]);
+    assert_eq!(json_text(&near, "relation"), "add-remove");
+    assert_eq!(json(&near)["max_batch"].as_u64(), Some(256));
+    let (up, lo, poisson) = (
+        json_number(&near, "epsilon"),
+        json_number(&near, "epsilon_lower"),
+        json_number(&near, "poisson_epsilon"),
+    );
+    assert!(lo <= up && up > 2.0 * poisson, "{near}");
+    let t = json_number(&near, "cap_probability");
+    assert!(t > 0.4 && t < 0.6, "{near}");
+    // A cap far above the batch: Poisson's own ε.
+    let far = run(&["--max-batch", "2000"]);
+    assert!(rel(json_number(&far, "epsilon"), poisson) < 1e-9, "{far}");
+    // `train` shows the same band for the same run, and names the cap in its statement.
+    let train = stdout(&amplify(&[
+        "train",
+        "--dataset-size",
+        "60000",
+        "--batch-size",
+        "256",
+        "--steps",
+        "500",
+        "--sigma",
+        "1",
+        "--delta",
+        "1e-5",
+        "--max-batch",
+        "256",
+        "--json",
+    ]));
+    assert!(rel(json_number(&train, "epsilon"), up) < 1e-12, "{train}");
+    assert!(json(&train)["rdp_epsilon"].is_null(), "{train}");
+    assert!(json_text(&train, "statement").contains("capped at 256 examples"));
+    let train_below = stdout(&amplify(&["train", "--max-batch", "100", "--json"]));
+    assert!(
+        json(&train_below)["warnings"]
+            .as_array()
+            .is_some_and(|w| w.iter().any(|x| x
+                .as_str()
+                .unwrap_or("")
+                .contains("below the expected batch size"))),
+        "{train_below}"
+    );
+    // Corners, each refused in one line.
+    assert_fails_with(
+        &[
+            "account",
+            "--batching",
+            "truncated-poisson",
+            "--sigma",
+            "1",
+            "--dataset-size",
+            "60000",
+            "--batch-size",
+            "256",
+            "--steps",
+            "500",
+            "--delta",
+            "1e-5",
+        ],
+        "maximum batch size M above 0",
+    );
+    assert_fails_with(
+        &["train", "--max-batch", "300", "--records-per-user", "2"],
+        "one record per user only",
+    );
+    assert_fails_with(
+        &[
+            "train",
+            "--max-batch",
+            "300",
+            "--mechanism",
+            "laplace",
+            "--scale",
+            "1",
+        ],
+        "Gaussian noise only",
+    );
+}

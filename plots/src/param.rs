@@ -274,10 +274,10 @@ declare_params! {
         aliases: &[],
         name: "max-batch",
         symbol: "M",
-        label: "Maximum batch size M (0: no cap)",
-        unit: "examples",
+        label: "Maximum batch size M",
+        unit: "records",
         #[cfg(feature = "prose")]
-        help: "A cap on each Poisson batch, as a memory limit imposes: when more than M examples are drawn, a random M of them are kept. 0 means no cap.",
+        help: "A cap on each Poisson batch, as a memory limit imposes: when more than M examples are drawn, a random M of them are kept. 0 (the slider's far left) means no cap.",
         domain: Domain::Count {
             min: 0,
             max: 1_000_000_000_000,

@@ -312,6 +312,9 @@ impl ParamSpec {
             Scale::Log => lo * amp_math::special::pow(hi / lo, t),
         };
         Some(match self.domain {
+            // A count whose 0 means "off" (a cap of 0: none) on a log slider: the leftmost
+            // position is 0, which a log scale cannot reach otherwise.
+            Domain::Count { min: 0, .. } if scale == Scale::Log && pos == 0 => Value::Count(0),
             Domain::Count { min, max, odd, .. } => {
                 let mut n = (x.round() as u64).clamp(min, max);
                 if odd && n % 2 == 0 {

@@ -118,7 +118,7 @@ fn slider_positions_map_to_valid_values_monotonically() {
         let back = p.from_slider(pos).unwrap().as_f64();
         let d = p.default.as_f64();
         assert!(
-            ((back - d) / d).abs() < 0.05,
+            (back - d).abs() <= 0.05 * d.abs(),
             "{}: {d} → {pos} → {back}",
             p.name
         );
