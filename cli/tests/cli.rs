@@ -2349,3 +2349,59 @@ fn capped_batches_account_add_remove_and_refuse_the_unsupported() {
         "Gaussian noise only",
     );
 }
+
+/// Gradient accumulation (`--accumulation-steps A`): A micro-batches of B are one noisy step on a
+/// batch of A·B, so the run is the one with batch A·B, bit for bit; what an accountant given the
+/// micro-batch reports is smaller; an effective batch beyond the dataset is refused.
+#[test]
+fn gradient_accumulation_accounts_the_effective_batch() {
+    let run = |batch: &str, a: &str| {
+        stdout(&amplify(&[
+            "train",
+            "--dataset-size",
+            "60000",
+            "--batch-size",
+            batch,
+            "--accumulation-steps",
+            a,
+            "--epochs",
+            "10",
+            "--sigma",
+            "1",
+            "--delta",
+            "1e-5",
+            "--json",
+        ]))
+    };
+    let micro = run("64", "8");
+    let whole = run("512", "1");
+    assert_eq!(
+        json_number(&micro, "epsilon"),
+        json_number(&whole, "epsilon")
+    );
+    assert_eq!(json(&micro)["effective_batch_size"].as_u64(), Some(512));
+    // A = 1: the readout is ε itself.
+    assert_eq!(
+        json_number(&whole, "micro_batch_epsilon"),
+        json_number(&whole, "epsilon")
+    );
+    // Taking the micro-batch for the batch: 8× the steps at rate 64/|x|, about ε/√8 here, the
+    // number a run with batch 64 (and no accumulation) gets.
+    let wrong = json_number(&micro, "micro_batch_epsilon");
+    let small = json_number(&run("64", "1"), "epsilon");
+    assert!(wrong < 0.5 * json_number(&micro, "epsilon"), "{micro}");
+    assert!(rel(wrong, small) < 1e-3, "{wrong} vs {small}");
+    assert!(json_text(&micro, "statement").contains("split into 8 micro-batches of 64"));
+    assert_fails_with(
+        &[
+            "train",
+            "--dataset-size",
+            "1000",
+            "--batch-size",
+            "200",
+            "--accumulation-steps",
+            "8",
+        ],
+        "effective batch A·B = 1,600 cannot exceed",
+    );
+}

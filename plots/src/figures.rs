@@ -206,7 +206,7 @@ impl PartialEq for FigureSpec {
 /// The training run's controls, read by the figures of the run itself (ε against its length, its
 /// privacy profile and its privacy loss distribution).
 static RUN_PARAMS: &[&ParamSpec] = params![
-    &[p::DATASET.spec, p::BATCH.spec],
+    &[p::DATASET.spec, p::BATCH.spec, p::ACCUMULATION.spec],
     p::group::NOISE.params,
     p::group::LENGTH.params,
     &[
@@ -433,7 +433,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::BatchingComparison,
         title: "ε against epochs for Poisson, shuffled and balls-in-bins batches",
         params: params![
-            &[p::DATASET.spec, p::BATCH.spec],
+            &[p::DATASET.spec, p::BATCH.spec, p::ACCUMULATION.spec],
             p::group::NOISE.params,
             p::group::LENGTH.params,
             &[
@@ -450,7 +450,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::BatchingNoise,
         title: "The noise each way of forming batches needs for a target ε",
         params: params![
-            &[p::DATASET.spec, p::BATCH.spec],
+            &[p::DATASET.spec, p::BATCH.spec, p::ACCUMULATION.spec],
             p::group::NOISE.params,
             p::group::LENGTH.params,
             &[
@@ -486,7 +486,12 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::NoiseForTarget,
         title: "Noise needed for a target ε, against the batch size",
         params: params![
-            &[p::DATASET.spec, p::BATCH.spec, p::MECH.spec],
+            &[
+                p::DATASET.spec,
+                p::BATCH.spec,
+                p::ACCUMULATION.spec,
+                p::MECH.spec
+            ],
             p::group::LENGTH.params,
             &[
                 p::DELTA.spec,
@@ -502,7 +507,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::GaussianNoiseRatio,
         title: "The noise ratio for the Gaussian mechanism, against the rate",
         params: params![
-            &[p::DATASET.spec, p::BATCH.spec],
+            &[p::DATASET.spec, p::BATCH.spec, p::ACCUMULATION.spec],
             p::group::LENGTH.params,
             &[
                 p::DELTA.spec,

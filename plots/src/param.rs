@@ -288,6 +288,25 @@ declare_params! {
         default: Value::Count(0),
     };
 
+    /// Gradient accumulation steps A (`accumulation-steps`): B is then a micro-batch.
+    ACCUMULATION: Count = ParamSpec {
+        aliases: &[],
+        name: "accumulation-steps",
+        symbol: "A",
+        label: "Gradient accumulation steps A",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "How many micro-batches of B examples are summed before the noise is added once. With A > 1, B is the micro-batch: each noisy step uses A·B examples, so q = A·B/|x| and there are A times fewer noisy steps per epoch.",
+        domain: Domain::Count {
+            min: 1,
+            max: 65_536,
+            scale: Scale::Log,
+            slider: (1, 1024),
+            odd: false,
+        },
+        default: Value::Count(1),
+    };
+
     /// Overall budget ε* (`total-eps`).
     TOTAL_EPS: Real = ParamSpec {
         aliases: &[],

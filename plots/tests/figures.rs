@@ -210,6 +210,11 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
         || msg.contains("ε = 0 for every sampler")
         // Several records per user: Poisson batches and Gaussian noise only.
         || (values.count(p::RECORDS) > 1 && msg.contains("per user"))
+        // Capped batches: Poisson batches and Gaussian noise only; the calibrating figures and
+        // the samplers' comparison are drawn without a cap.
+        || (values.count(p::MAX_BATCH) > 0 && msg.contains("cap"))
+        || (mech == Mechanism::Laplace && msg.contains("capped batches are accounted here"))
+        || msg.contains("no cap below |x| to draw")
         // The zCDP/tCDP comparison is drawn for the Poisson-sampled Gaussian only.
         || ((mech != Mechanism::Gaussian || values.choice(p::SCHEME) != Scheme::Poisson)
             && msg.contains("Gaussian mechanism under Poisson sampling"))

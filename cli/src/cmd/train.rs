@@ -3,8 +3,9 @@
 //! Rényi DP beside it, the noise for a target ε, and the plain-language statement.
 
 use amp_plots::pages::training::{
-    CALIBRATED, CAP_CUT, CAP_RATE, GRID_STEP, GROUP_LEMMA, RDP_EPSILON, RDP_ORDER, RUN_ADVANTAGE,
-    RUN_BAYES, RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER, WARNINGS,
+    CALIBRATED, CAP_CUT, CAP_RATE, GRID_STEP, GROUP_LEMMA, MICRO_EPSILON, RDP_EPSILON, RDP_ORDER,
+    RUN_ADVANTAGE, RUN_BAYES, RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER,
+    WARNINGS,
 };
 use amp_plots::pages::Precision;
 use amp_plots::param as p;
@@ -26,6 +27,7 @@ pub fn command() -> Command {
         .arg(args::param(p::BATCHING))
         .arg(args::param(p::RECORDS))
         .arg(args::param(p::MAX_BATCH))
+        .arg(args::param(p::ACCUMULATION))
         // σ keeps its default; b is required with --mechanism laplace.
         .args(args::group(&p::group::NOISE, &[p::SIGMA.spec]))
         .arg(args::param(p::DELTA))
@@ -58,6 +60,13 @@ struct Record {
     /// ε for one user from one record's ε by the group-privacy lemma (R = 1: ε itself); null
     /// when the lemma gives no finite ε.
     group_lemma_epsilon: Option<f64>,
+    /// Gradient accumulation steps A: the batch size given is a micro-batch when A > 1.
+    accumulation_steps: u64,
+    /// The batch of one noisy step, A·B.
+    effective_batch_size: u64,
+    /// ε if the micro-batch were taken for the batch (A times the steps at rate B/|x|): what a
+    /// misconfigured accountant reports; ε itself when A = 1.
+    micro_batch_epsilon: Option<f64>,
     /// The cap M on every Poisson batch (0: none).
     max_batch: u64,
     /// The chance a step's batch is cut to M (0 without a cap).
@@ -121,6 +130,9 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         relation,
         records_per_user: v.count(p::RECORDS),
         group_lemma_epsilon: optional(&GROUP_LEMMA),
+        accumulation_steps: v.count(p::ACCUMULATION),
+        effective_batch_size: v.count(p::BATCH).saturating_mul(v.count(p::ACCUMULATION)),
+        micro_batch_epsilon: optional(&MICRO_EPSILON),
         max_batch: v.count(p::MAX_BATCH),
         cap_probability: optional(&CAP_CUT),
         capped_rate: optional(&CAP_RATE),

@@ -147,15 +147,16 @@ pub(crate) fn ln_binomial_tail(m: u64, q: f64, k0: u64) -> f64 {
 /// q′ = E[r | K ≥ M]. The step's pair is thus dominated by the mixture, with K's branch revealed,
 /// (1 − t)·PoissonGaussian(σ, q) + t·PoissonGaussian(σ/2, q′), in both directions.
 ///
-/// **Lower bound**: two datasets, each an exact pair on a line, and the one whose pair has the
-/// larger KL divergence (both directions summed) is used: (a) every other gradient 0, the record's
-/// 1: the record is in the batch with probability q_eff and nothing else moves, so the pair is the
-/// Poisson-subsampled Gaussian at rate q_eff ([`poisson_gaussian`], exact); (b) every other
-/// gradient −1, the record's +1: the output's mean is −min(K, M) without the record and moves by
-/// +1 when the record joins uncapped, or by +2 when it displaces another; both laws are mixtures
-/// of N(j, σ²) at whole j, post-processed into bins of width at most σ/8 (fewer outcomes: still a
-/// lower bound), with components of weight below e⁻³⁰⁰ of the largest left out (their effect on
-/// δ is below 1e-100·e^ε).
+/// **Lower bound**: five datasets, each an exact pair on a line: every other gradient −c and the
+/// record's +1, for c = 0, ¼, ½, ¾, 1 (shifted by cM, the output's mean is c(M − min(K, M)) without
+/// the record; the record adds 1 when it joins an uncapped batch, and 1 + c when it displaces
+/// another). c = 0 is the Poisson-subsampled Gaussian at rate q_eff ([`poisson_gaussian`], used
+/// exactly); the others are mixtures of N(j/4, σ²), post-processed into bins of width at most
+/// σ²/200 and σ/8 (fewer outcomes: still a lower bound), with components of weight below e⁻³⁰⁰ of
+/// the largest left out (their effect on δ is below 1e-100·e^ε). The pair with the largest KL
+/// divergence (both directions summed) is composed. When K's range below the cap spans more than
+/// 20,000 values (datasets of many millions), c = 0 alone is used, which keeps the cost bounded
+/// and is still a lower bound.
 ///
 /// t = 0 (M > N − 1, or a cap the others never reach in floating point) is the Poisson pair
 /// itself, bit for bit.
@@ -195,8 +196,16 @@ pub fn truncated_poisson_gaussian(
             })
         }
         Estimate::Optimistic => {
+            // The datasets with c > 0 spread over K's range below the cap (about 25 standard
+            // deviations): past MAX_SPREAD whole values, c = 0 alone (Poisson at the capped rate,
+            // still a lower bound) keeps the cost bounded.
+            let others = (n - 1) as f64;
+            let sd = (others * q * (1.0 - q)).sqrt();
+            let mode = ((others + 1.0) * q).floor();
+            let spread = (max_batch as f64 - 1.0) - (mode - 30.0 * sd).max(0.0);
+            let widest = if spread <= MAX_SPREAD { QUARTERS } else { 0 };
             let mut best: Option<(f64, usize, Binned)> = None;
-            for quarters in 0..=QUARTERS {
+            for quarters in 0..=widest {
                 let bins = LinePair::others_at(quarters, sigma, q, n, max_batch, &tr).bins();
                 let kl = bins.kl();
                 if best.as_ref().is_none_or(|(b, _, _)| kl > *b) {
@@ -241,6 +250,9 @@ fn mixture(a: &Pld, w: f64, b: Option<&Pld>) -> Pld {
         fail: 0.0,
     }
 }
+
+/// The most values of K below the cap the lower bound's datasets with c > 0 hold.
+const MAX_SPREAD: f64 = 20_000.0;
 
 /// Quarters per unit of the positions of a [`LinePair`] (the others' gradients are −c with c a
 /// whole number of quarters).

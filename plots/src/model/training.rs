@@ -93,6 +93,9 @@ pub struct Training {
     /// The cap M on every Poisson batch (0: none): more than M drawn, a random M are kept
     /// ([`amp_math::accounting::Sampler::TruncatedPoisson`]).
     pub max_batch: u64,
+    /// Gradient accumulation steps A (1: none): the page's batch sizes are micro-batches, and
+    /// every phase's `batch` (and so q and the steps) is the effective batch A·B.
+    pub accumulation: u64,
 }
 
 impl TrainingPhase {
@@ -281,6 +284,29 @@ impl Training {
         }
     }
 
+    /// The run as an accountant would see it if each micro-batch of a gradient-accumulation run
+    /// were taken for the batch (the mistake of jax_privacy#234): every phase at rate q/A for A
+    /// times its steps, the same noise. Itself when A = 1.
+    pub fn as_if_micro_batches(&self) -> Training {
+        let a = self.accumulation.max(1);
+        let mut t = *self;
+        let shrink = |ph: &mut TrainingPhase| {
+            ph.batch = (ph.batch / a).max(1);
+            ph.q /= a as f64;
+            ph.steps = ph.steps.saturating_mul(a);
+        };
+        let mut first = t.first();
+        shrink(&mut first);
+        t.batch = first.batch;
+        t.q = first.q;
+        t.steps = first.steps;
+        for ph in t.more.iter_mut().flatten() {
+            shrink(ph);
+        }
+        t.accumulation = 1;
+        t
+    }
+
     /// The run with Poisson sampling in every phase (the page's tight ε).
     pub fn poisson_event(&self) -> Event {
         self.event(Some(Batching::Poisson))
@@ -458,6 +484,15 @@ fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<Trainin
             "{which}: the batch size B = {batch} cannot exceed the dataset size |x| = {dataset}"
         ));
     }
+    // Gradient accumulation: A micro-batches of B summed before the noise, one noisy step.
+    let accumulation = values.count(p::ACCUMULATION);
+    let batch = batch.saturating_mul(accumulation);
+    if batch > dataset {
+        return Err(format!(
+            "{which}: the effective batch A·B = {} cannot exceed the dataset size |x| = {dataset}",
+            group_digits(batch)
+        ));
+    }
     let q = batch as f64 / dataset as f64;
     // Capped Poisson batches are Poisson batches with the run's cap M (`max-batch`).
     let batching = if batching == Batching::TruncatedPoisson {
@@ -539,6 +574,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         more,
         records: values.count(p::RECORDS),
         max_batch: values.count(p::MAX_BATCH),
+        accumulation: values.count(p::ACCUMULATION),
     })
 }
 
@@ -560,6 +596,20 @@ pub fn warnings(t: &Training) -> Vec<String> {
              statement below and the attacker's numbers, on the zero-out relation."
                 .into(),
         );
+    }
+    if t.accumulation > 1 {
+        out.push(format!(
+            "With A = {} accumulation steps, B = {} is a micro-batch: each step samples one batch \
+             of expected size A·B = {} and splits it into A micro-batches, and the noise is added \
+             once to their sum, so the rate is q = A·B/|x| = {} and the run has {} noisy steps. An \
+             accountant given the micro-batch as the batch size would count A times as many steps \
+             at rate B/|x| and report a smaller ε (the readout below).",
+            group_digits(t.accumulation),
+            group_digits(t.batch / t.accumulation),
+            group_digits(t.batch),
+            short_number(t.q, 4),
+            group_digits(t.total_steps())
+        ));
     }
     if t.max_batch > 0 && t.max_batch < t.batch {
         out.push(format!(
@@ -684,6 +734,10 @@ pub struct Account {
     /// ε for one user from a record's guarantee by the group-privacy lemma (None: no finite ε),
     /// or why there is none; R = 1: the tight ε itself.
     pub group_lemma: Result<Option<f64>, String>,
+    /// With gradient accumulation (A > 1), the certified ε an accountant would report if it took
+    /// the micro-batch for the batch ([`Training::as_if_micro_batches`]): below the true one. The
+    /// tight ε itself when A = 1.
+    pub micro: Result<f64, String>,
     /// The first phase's cap as probabilities per step ([`pld::truncation`]): t (the batch is
     /// cut to M) and the rate an example is in the batch; t = 0 and q without a cap.
     pub cap: pld::Truncation,
@@ -731,6 +785,13 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
         calibrated,
         fine,
         group_lemma,
+        micro: if t.accumulation > 1 {
+            cached_band(&t.as_if_micro_batches(), if fine { FINE } else { QUICK })
+                .and_then(|b| b.epsilon(t.delta).map_err(|e| e.to_string()))
+                .map(|e| e.0)
+        } else {
+            Ok(upper)
+        },
         cap: cap_of(&t)?,
     })
 }
@@ -746,6 +807,19 @@ fn length_words(ph: &TrainingPhase) -> String {
     } else {
         format!("{} steps", group_digits(ph.steps))
     }
+}
+
+/// Gradient accumulation in words, after the batch size and rate (else nothing).
+fn accumulation_words(t: &Training) -> String {
+    if t.accumulation <= 1 {
+        return String::new();
+    }
+    format!(
+        ", each split into {} micro-batches of {} whose clipped gradients are summed before the \
+         noise is added",
+        group_digits(t.accumulation),
+        group_digits(t.batch / t.accumulation)
+    )
 }
 
 /// The cap on the batches when there is one, in words (else nothing).
@@ -817,7 +891,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
         sampler_words(t.batching),
         group_digits(t.batch),
         short_number(t.q, 4),
-        capped_words(t, a),
+        format!("{}{}", accumulation_words(t), capped_words(t, a)),
         noise_words(t.noise),
         length_words(&t.first()),
         short_number(a.upper, 4),

@@ -12,7 +12,7 @@ use super::{
     Section, Widget, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
-use crate::format::short_number;
+use crate::format::{group_digits, short_number};
 use crate::model::batching;
 use crate::model::risk::{membership_sentence, Attack, Numbers};
 use crate::model::training::{
@@ -63,6 +63,14 @@ pub const RDP_GAP: ReadoutSpec = ReadoutSpec {
 pub const GROUP_LEMMA: ReadoutSpec = ReadoutSpec {
     id: "group-lemma-epsilon",
     label: "ε for one user by the group-privacy lemma (from one record's ε)",
+    digits: 5,
+    bound: BoundKind::Upper,
+};
+/// Readout: the ε an accountant reports if the micro-batch is taken for the batch.
+pub const MICRO_EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "micro-batch-epsilon",
+    label:
+        "ε if the micro-batch B were taken for the batch (what a misconfigured accountant reports)",
     digits: 5,
     bound: BoundKind::Upper,
 };
@@ -194,7 +202,7 @@ pub static SPEC: PageSpec = PageSpec {
                     ..Controls::new(
                         "Your run",
                         params![
-                            &[p::DATASET.spec, p::BATCH.spec],
+                            &[p::DATASET.spec, p::BATCH.spec, p::ACCUMULATION.spec],
                             p::group::LENGTH.params,
                             &[
                                 p::BATCHING.spec,
@@ -233,6 +241,7 @@ pub static SPEC: PageSpec = PageSpec {
                         &RDP_GAP,
                         &CALIBRATED,
                         &GROUP_LEMMA,
+                        &MICRO_EPSILON,
                         &CAP_CUT,
                         &CAP_RATE,
                     ])
@@ -278,6 +287,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "How batches are formed",
             figures: &[FigureId::BatchingComparison, FigureId::BatchingNoise],
         },
+        Section::Prose(super::Prose("training-accumulation")),
         Section::Prose(super::Prose("training-capped")),
         Section::Figures {
             label: "Capped batches",
@@ -309,6 +319,15 @@ fn measured(v: &ParamValues, precision: Precision) -> Result<Account, String> {
 
 /// What the run amounts to: its rate, steps and epochs (each phase's, when it has several).
 fn run_shape(t: &Training) -> String {
+    if t.accumulation > 1 && !t.is_phased() {
+        return format!(
+            "effective batch A·B = {}; q = A·B/|x| = {}; k = {} noisy steps ({} epochs).",
+            group_digits(t.batch),
+            short_number(t.q, 4),
+            t.steps,
+            short_number(t.epochs(), 4)
+        );
+    }
     if !t.is_phased() {
         return format!(
             "q = B/|x| = {}; k = {} steps ({} epochs).",
@@ -381,6 +400,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         }),
         rel,
     );
+    r.push(&MICRO_EPSILON, field(|a| a.micro.clone()), rel);
     r.push(&CAP_CUT, field(|a| Ok(a.cap.truncated)), rel);
     r.push(&CAP_RATE, field(|a| Ok(a.cap.rate)), rel);
     r.push(&GRID_STEP, field(|a| Ok(a.step)), rel);
