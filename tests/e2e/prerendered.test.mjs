@@ -176,12 +176,14 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   const BUDGET_BR = {
     // the app's WebAssembly module (page and compute worker); user-level accounting (issue 36:
     // the mixture-of-Gaussians PLD, the group-privacy lemma, the new control and readout) added
-    // 5.3 KB brotli and 6.7 KB gzipped to 341.4 and 410.7
-    'amplification-explorer_bg': 348,
+    // 5.3 KB brotli and 6.7 KB gzipped to 341.4 and 410.7; capped batches and gradient
+    // accumulation (the truncated-Poisson PLD, a figure, three controls, three readouts) 5.3 KB
+    // brotli and 6.2 KB gzipped more, to 352.0 and 423.6
+    'amplification-explorer_bg': 354,
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
     'boot': 0.5, 'early': 0.5, 'worker': 0.5, // the loaders and the worker's script
-    'content': 28, // every page's prose, fetched once the page has started
+    'content': 30, // every page's prose, fetched once the page has started (27.8 KB with capped batches)
   };
   const sizes = [];
   for (const [stem, kb] of Object.entries(BUDGET_BR)) {
@@ -195,7 +197,7 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   assert.ok(home <= 6, `the home document ships ${home.toFixed(1)} KB brotli (budget 6 KB)`);
   const wasm = names.find((n) => /\.wasm$/.test(n));
   const wasmGz = readFileSync(join(DIST, `${wasm}.gz`)).length / 1024;
-  assert.ok(wasmGz <= 419, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 419 KB)`);
+  assert.ok(wasmGz <= 425, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 425 KB)`);
 });
 
 test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
