@@ -2405,3 +2405,85 @@ fn gradient_accumulation_accounts_the_effective_batch() {
         "effective batch A·B = 1,600 cannot exceed",
     );
 }
+
+/// Random allocation (`--batching allocation --steps T --participations k`): k = 1 is one epoch of
+/// balls in bins, the band holds, more participations cost more, and the corners are refused.
+#[test]
+fn allocation_k_of_t_accounts_zero_out_and_refuses_the_unsupported() {
+    let run = |k: &str| {
+        stdout(&amplify(&[
+            "account",
+            "--batching",
+            "allocation",
+            "--sigma",
+            "2",
+            "--steps",
+            "100",
+            "--participations",
+            k,
+            "--delta",
+            "1e-5",
+            "--json",
+        ]))
+    };
+    let one = run("1");
+    assert_eq!(json_text(&one, "relation"), "zero-out");
+    let bnb = stdout(&amplify(&[
+        "account",
+        "--batching",
+        "balls-in-bins",
+        "--sigma",
+        "2",
+        "--dataset-size",
+        "10000",
+        "--batch-size",
+        "100",
+        "--epochs",
+        "1",
+        "--delta",
+        "1e-5",
+        "--json",
+    ]));
+    assert_eq!(json_number(&one, "epsilon"), json_number(&bnb, "epsilon"));
+    let five = run("5");
+    let (up, lo) = (
+        json_number(&five, "epsilon"),
+        json_number(&five, "epsilon_lower"),
+    );
+    assert!(lo <= up && up > json_number(&one, "epsilon"), "{five}");
+    assert_eq!(json(&five)["participations"].as_u64(), Some(5));
+    assert_fails_with(
+        &[
+            "account",
+            "--batching",
+            "allocation",
+            "--sigma",
+            "1",
+            "--steps",
+            "10",
+            "--participations",
+            "11",
+            "--delta",
+            "1e-5",
+        ],
+        "k must be from 1 to T",
+    );
+    assert_fails_with(
+        &[
+            "account",
+            "--batching",
+            "allocation",
+            "--sigma",
+            "1",
+            "--steps",
+            "10",
+            "--participations",
+            "2",
+            "--delta",
+            "1e-5",
+            "--dataset-size",
+            "100",
+        ],
+        "does not apply with --batching allocation",
+    );
+}

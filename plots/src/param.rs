@@ -307,6 +307,25 @@ declare_params! {
         default: Value::Count(1),
     };
 
+    /// Participations k (`participations`): random allocation uses each example in exactly k steps.
+    PARTICIPATIONS: Count = ParamSpec {
+        aliases: &[],
+        name: "participations",
+        symbol: "k",
+        label: "Steps each example takes part in, k",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "With random allocation, each example is used in exactly k of the run's steps, chosen uniformly at random (k = 1: once in the whole run).",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10_000),
+            odd: false,
+        },
+        default: Value::Count(1),
+    };
+
     /// Overall budget ε* (`total-eps`).
     TOTAL_EPS: Real = ParamSpec {
         aliases: &[],

@@ -121,6 +121,8 @@ const PAGE_SETTINGS = [
   // User-level: each person contributes several records (issue 36).
   ['training', 'batch=600&sigma=1&length=steps&steps=400&delta=1e-5&records-per-user=4'],
   ['risk', 'q=0.01&steps=300&records-per-user=3'],
+  // Capped Poisson batches and gradient accumulation (issue 36).
+  ['training', 'batch=64&accumulation-steps=4&sigma=1&length=steps&steps=400&delta=1e-5&batching=truncated-poisson&max-batch=280'],
 ];
 
 test('every page: its readouts equal amplify page at the same settings', async () => {

@@ -16,6 +16,8 @@ use serde::Serialize;
 use crate::args::{self, given, on};
 
 const BATCHING: &str = "batching";
+/// `--batching allocation`: random allocation, k of T steps.
+const ALLOCATION: &str = "allocation";
 const RUN: &str = "run";
 use crate::cmd::mechanism;
 use crate::output::{emit, finite};
@@ -49,12 +51,27 @@ pub fn command() -> Command {
                      sampler and length; see the README): the whole run's ε at the file's δ (or --delta)",
                 ),
         )
-        .arg(args::param(p::BATCHING).help(
-            "Account a DP-SGD loop by how it forms batches: poisson, shuffle (reshuffled every epoch, fixed batch size), \
-             balls-in-bins, or truncated-poisson (Poisson batches cut to --max-batch); with --sigma, --dataset-size, \
-             --batch-size, --epochs or --steps and --delta. All on the zero-out relation, sensitivity 1, except \
-             truncated-poisson (add/remove one example, the dataset size counting it)",
-        ))
+        // The page's samplers, and random allocation (k of T steps), which only `account` takes.
+        .arg(
+            Arg::new(BATCHING)
+                .long(BATCHING)
+                .value_name("SAMPLER")
+                .value_parser([
+                    "poisson",
+                    "shuffle",
+                    "balls-in-bins",
+                    "truncated-poisson",
+                    ALLOCATION,
+                ])
+                .help(
+                    "Account a DP-SGD loop by how it forms batches: poisson, shuffle (reshuffled every epoch, fixed batch size), \
+                     balls-in-bins, truncated-poisson (Poisson batches cut to --max-batch), with --sigma, --dataset-size, \
+                     --batch-size, --epochs or --steps and --delta; or allocation (each example in exactly --participations k \
+                     of --steps T steps), with --sigma, --steps and --delta. All on the zero-out relation, sensitivity 1, \
+                     except truncated-poisson (add/remove one example, the dataset size counting it)",
+                ),
+        )
+        .arg(args::param(p::PARTICIPATIONS).requires(BATCHING))
         .arg(args::param(p::MAX_BATCH).requires(BATCHING))
         .arg(args::param(p::DATASET).requires(BATCHING))
         .arg(args::param(p::BATCH).requires(BATCHING))
@@ -141,6 +158,9 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         );
     }
     if given(m, p::BATCHING) {
+        if m.get_one::<String>(BATCHING).map(String::as_str) == Some(ALLOCATION) {
+            return run_allocation(m);
+        }
         return run_batching(m);
     }
     if m.contains_id(RUN) {
@@ -513,6 +533,91 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
         log_step: (kind == Batching::BallsInBins)
             .then(|| batching::log_step_for(sigma, e.steps_per_epoch, log_step)),
         method: batching::method(kind),
+    };
+    if on(m, "json") {
+        emit(&record, true)
+    } else {
+        Ok(crate::output::lines(
+            &crate::output::to_value(&record)?,
+            &["method"],
+        ))
+    }
+}
+
+#[derive(Serialize)]
+struct AllocationRecord {
+    batching: &'static str,
+    relation: &'static str,
+    sensitivity: f64,
+    epsilon: f64,
+    epsilon_lower: f64,
+    /// Poisson sampling at rate k/T for the T steps, beside it.
+    poisson_epsilon: f64,
+    delta: f64,
+    sigma: f64,
+    steps: u64,
+    participations: u64,
+    method: &'static str,
+}
+
+/// `--batching allocation`: each example in exactly k of T steps (random allocation).
+fn run_allocation(m: &ArgMatches) -> Result<String, String> {
+    for (flag, given_it) in [
+        (
+            "--accountant",
+            m.value_source("accountant") == Some(clap::parser::ValueSource::CommandLine),
+        ),
+        ("--q", given(m, p::Q)),
+        ("--dataset-size", given(m, p::DATASET)),
+        ("--batch-size", given(m, p::BATCH)),
+        ("--epochs", given(m, p::EPOCHS)),
+        ("--target-eps", given(m, p::TARGET_EPS)),
+        ("--max-batch", given(m, p::MAX_BATCH)),
+        ("--records-per-user", given(m, p::RECORDS)),
+    ] {
+        if given_it {
+            return Err(format!(
+                "{flag} does not apply with --batching allocation (give --sigma, --steps T, --participations k and --delta)"
+            ));
+        }
+    }
+    if !given(m, p::SIGMA) || !given(m, p::DELTA) || !given(m, p::STEPS) {
+        return Err("--batching allocation needs --sigma, --steps (T) and --delta".into());
+    }
+    let v = args::values(m)?;
+    let (sigma, steps, k, delta) = (
+        v.real(p::SIGMA),
+        v.count(p::STEPS),
+        v.count(p::PARTICIPATIONS),
+        v.real(p::DELTA),
+    );
+    let mechanism = Mechanism::Gaussian { sigma };
+    let event = amp_math::accounting::Event::Allocation {
+        mechanism,
+        steps,
+        participations: k,
+    };
+    let acc = training::accountant(training::FINE, amp_math::accounting::EpochSettings::FINE);
+    let b = acc.epsilon(&event, delta).map_err(|e| e.to_string())?;
+    let poisson = acc
+        .epsilon(
+            &amp_math::accounting::Event::poisson(mechanism, k as f64 / steps as f64)
+                .repeated(steps),
+            delta,
+        )
+        .map_err(|e| e.to_string())?;
+    let record = AllocationRecord {
+        batching: ALLOCATION,
+        relation: amp_math::Relation::ZeroOut.id(),
+        sensitivity: 1.0,
+        epsilon: finite("epsilon", b.upper)?,
+        epsilon_lower: finite("epsilon_lower", b.lower.unwrap_or(0.0))?,
+        poisson_epsilon: finite("poisson_epsilon", poisson.upper)?,
+        delta,
+        sigma,
+        steps,
+        participations: k,
+        method: "upper: k allocations of one step among floor(T/k) or ceil(T/k) steps (Feldman & Shenfeld 2025), each one epoch of balls in bins rounded up, composed; lower: k = 1, the balls-in-bins epoch rounded down; k > 1, the Gaussian mechanism of the sum of all T outputs (mu = k/(sigma sqrt T)), exact",
     };
     if on(m, "json") {
         emit(&record, true)

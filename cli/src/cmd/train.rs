@@ -93,6 +93,10 @@ struct AttackRecord {
 /// `account --batching` and `calibrate --batching`).
 pub fn run_values(m: &ArgMatches) -> Result<ParamValues, String> {
     let mut v = args::values(m)?;
+    // `account --batching` takes the sampler as text (it also knows `allocation`).
+    if let Ok(Some(text)) = m.try_get_one::<String>(p::BATCHING.spec.name) {
+        v.set(p::BATCHING.spec, p::BATCHING.spec.parse(text)?)?;
+    }
     if given(m, p::STEPS) {
         v.set_choice(p::LENGTH, Length::Steps);
     }

@@ -92,6 +92,18 @@ pub enum Event {
         /// Whole epochs the lower bounds account (≥ 1).
         lower_epochs: u64,
     },
+    /// Random allocation without epochs: each record used in exactly k of T steps chosen
+    /// uniformly at random, Gaussian noise of multiplier σ on each step's clipped gradient sum
+    /// (sensitivity 1). Its guarantee holds for zero-out neighbours (as balls in bins, which is
+    /// k = 1). Accounted alone (not inside a composition) by [`super::PldAccountant`].
+    Allocation {
+        /// The noise on each step's gradient sum (Gaussian only).
+        mechanism: Mechanism,
+        /// Steps T ≥ 1.
+        steps: u64,
+        /// Participations k, 1 ≤ k ≤ T.
+        participations: u64,
+    },
     /// One event run `count` times in sequence, each run seeing the outputs of the earlier ones.
     Repeated {
         /// The event.
@@ -289,6 +301,27 @@ impl Event {
                 }
                 Ok(())
             }
+            Event::Allocation {
+                mechanism,
+                steps,
+                participations,
+            } => {
+                mechanism.validate()?;
+                if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+                    return Err(MathError::Unsupported {
+                        reason: "random allocation is analysed here for Gaussian noise only".into(),
+                    });
+                }
+                if *participations == 0 || participations > steps {
+                    return Err(MathError::Inconsistent {
+                        reason: format!(
+                            "each example takes part in k = {participations} of T = {steps} \
+                             steps: k must be from 1 to T"
+                        ),
+                    });
+                }
+                Ok(())
+            }
             Event::Repeated { event, count } => {
                 if *count == 0 {
                     return Err(MathError::Inconsistent {
@@ -333,7 +366,7 @@ impl Event {
                 Sampler::TruncatedPoisson { .. } => Relation::AddRemove,
                 _ => Relation::ReplaceOne,
             }),
-            Event::Epochs { .. } => Ok(Relation::ZeroOut),
+            Event::Epochs { .. } | Event::Allocation { .. } => Ok(Relation::ZeroOut),
             Event::Repeated { event, .. } => event.relation(),
             Event::Composed(parts) => {
                 let mut out: Option<Relation> = None;
@@ -374,7 +407,7 @@ impl Event {
                 Event::Mechanism(m) | Event::Sampled { mechanism: m, .. } => {
                     is_additive(m).then_some(1.0)
                 }
-                Event::Epochs { .. } => Some(1.0),
+                Event::Epochs { .. } | Event::Allocation { .. } => Some(1.0),
                 _ => None,
             })
             .reduce(f64::max)
@@ -391,6 +424,7 @@ impl Event {
                     upper_epochs,
                     ..
                 } => k.saturating_mul(steps_per_epoch.saturating_mul(*upper_epochs)),
+                Event::Allocation { steps, .. } => k.saturating_mul(*steps),
                 _ => *k,
             })
             .fold(0u64, u64::saturating_add)

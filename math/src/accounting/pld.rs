@@ -197,8 +197,71 @@ impl PldAccountant {
                     }
                 })
             }
+            Event::Allocation {
+                mechanism: Mechanism::Gaussian { sigma },
+                steps,
+                participations,
+            } => Some(self.allocation(sigma, steps, participations, count, estimate)?),
             _ => None,
         })
+    }
+
+    /// `count` rounds of random allocation, k of T steps each (Gaussian noise σ).
+    ///
+    /// Upper bound (Feldman & Shenfeld 2025, "Privacy amplification by random allocation",
+    /// Thm. 4.1's decomposition): with T = kf + r (0 ≤ r < k), the k-of-T allocation is dominated
+    /// by k independent allocations of one step each, k − r of them among f steps and r among
+    /// f + 1: one epoch of balls in bins each ([`allocation_atoms`], rounded up), composed. k = 1
+    /// is one epoch of balls in bins; k = T is T Gaussian steps, exactly.
+    ///
+    /// Lower bound: for k = 1 the balls-in-bins epoch rounded down (the exact pair's bracket). For
+    /// k > 1, the sum of the T noisy outputs (a post-processing): with the example it is centred
+    /// at k, without at 0, with standard deviation σ√T, so the Gaussian mechanism at μ = k/(σ√T)
+    /// per round, exact; k = T is the run itself.
+    fn allocation(
+        &self,
+        sigma: f64,
+        steps: u64,
+        k: u64,
+        count: u64,
+        estimate: Estimate,
+    ) -> Result<(f64, PldPair), MathError> {
+        let f = steps / k;
+        let r = steps % k;
+        let g = self.epochs.log_step_for(sigma, f.max(1));
+        let step = g / 4.0;
+        match estimate {
+            Estimate::Pessimistic => {
+                let floor = balls_epoch(sigma, f, g, estimate)?;
+                let floor = if floor.remove.step == step {
+                    floor
+                } else {
+                    allocation_atoms(sigma, f, g, estimate)?.pld(step)
+                };
+                let times_floor = (k - r).saturating_mul(count);
+                if r == 0 {
+                    return Ok((step, over(floor, times_floor)?));
+                }
+                let ceil = allocation_atoms(sigma, f + 1, g, estimate)?.pld(step);
+                let pair = PldPair::compose(&[(&floor, times_floor), (&ceil, r * count)])
+                    .map_err(|e| too_fine(e, step))?;
+                Ok((step, pair))
+            }
+            Estimate::Optimistic => {
+                if k == 1 {
+                    let one = balls_epoch(sigma, steps, g, estimate)?;
+                    let one = if one.remove.step == step {
+                        one
+                    } else {
+                        allocation_atoms(sigma, steps, g, estimate)?.pld(step)
+                    };
+                    return Ok((step, over(one, count)?));
+                }
+                // μ = k/(σ√T) per round, √count rounds: one Gaussian of noise 1/μ_total.
+                let mu = k as f64 / (sigma * (steps as f64).sqrt()) * (count as f64).sqrt();
+                Ok((step, poisson_gaussian(1.0 / mu, 1.0, step, estimate)?))
+            }
+        }
     }
 
     /// [`PldAccountant::single`] for both roundings.
@@ -475,6 +538,13 @@ impl Parts {
                             .into(),
                     })
                 }
+                Event::Allocation { .. } => {
+                    return Err(MathError::Unsupported {
+                        reason: "random allocation (each example in k of T steps) is accounted \
+                                 alone here, not composed with other events"
+                            .into(),
+                    })
+                }
                 Event::Repeated { .. } | Event::Composed(_) => {
                     return Err(MathError::Inconsistent {
                         reason: "internal: a leaf of an event is a single release".into(),
@@ -701,5 +771,8 @@ fn lone_shuffle(event: &Event) -> Option<(f64, u64, u64, u64)> {
 
 /// Whether the event is epochs of one sampler alone.
 fn is_lone_epochs(event: &Event) -> bool {
-    matches!(event.leaves()[..], [(Event::Epochs { .. }, _)])
+    matches!(
+        event.leaves()[..],
+        [(Event::Epochs { .. } | Event::Allocation { .. }, _)]
+    )
 }

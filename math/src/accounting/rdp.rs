@@ -122,6 +122,10 @@ pub(super) fn release_of(leaf: &Event) -> Result<(Mechanism, Sampling), MathErro
                      without replacement, not with replacement"
                 .into(),
         }),
+        Event::Allocation { .. } => Err(MathError::Unsupported {
+            reason: "random allocation has no Rényi DP analysis here; use the PLD accountant"
+                .into(),
+        }),
         Event::Epochs { .. } => Err(MathError::Unsupported {
             reason: "shuffled and balls-in-bins batches have no Rényi DP analysis here; use the \
                      PLD accountant"

@@ -154,9 +154,10 @@ pub(crate) fn ln_binomial_tail(m: u64, q: f64, k0: u64) -> f64 {
 /// exactly); the others are mixtures of N(j/4, σ²), post-processed into bins of width at most
 /// σ²/200 and σ/8 (fewer outcomes: still a lower bound), with components of weight below e⁻³⁰⁰ of
 /// the largest left out (their effect on δ is below 1e-100·e^ε). The pair with the largest KL
-/// divergence (both directions summed) is composed. When K's range below the cap spans more than
-/// 20,000 values (datasets of many millions), c = 0 alone is used, which keeps the cost bounded
-/// and is still a lower bound.
+/// divergence (both directions summed, ranked on bins of σ/8) is composed. When K's range below
+/// the cap spans more than 20,000 values (datasets of many millions), or a dataset's fine bins
+/// would take more than 3·10⁷ multiply-adds, that dataset is left out, and for σ > 16 only c = 0
+/// is used (c = 0 always stays): the cost stays bounded and the result is still a lower bound.
 ///
 /// t = 0 (M > N − 1, or a cap the others never reach in floating point) is the Poisson pair
 /// itself, bit for bit.
@@ -203,17 +204,27 @@ pub fn truncated_poisson_gaussian(
             let sd = (others * q * (1.0 - q)).sqrt();
             let mode = ((others + 1.0) * q).floor();
             let spread = (max_batch as f64 - 1.0) - (mode - 30.0 * sd).max(0.0);
-            let widest = if spread <= MAX_SPREAD { QUARTERS } else { 0 };
-            let mut best: Option<(f64, usize, Binned)> = None;
+            // Noise far above the gradients (σ > 16) blurs the displacement the datasets with
+            // c > 0 show, and their bins would be long: c = 0 alone there.
+            if spread > MAX_SPREAD || sigma > 16.0 {
+                return poisson_gaussian(sigma, tr.rate, step, estimate);
+            }
+            let widest = QUARTERS;
+            // Rank the datasets on coarse bins (8 per σ), then bin the best one finely; a
+            // dataset whose fine bins would cost more than MAX_WORK multiply-adds is left out.
+            let mut best: Option<(f64, usize, LinePair)> = None;
             for quarters in 0..=widest {
-                let bins = LinePair::others_at(quarters, sigma, q, n, max_batch, &tr).bins();
-                let kl = bins.kl();
+                let pair = LinePair::others_at(quarters, sigma, q, n, max_batch, &tr);
+                if quarters > 0 && pair.work(true) > MAX_WORK {
+                    continue;
+                }
+                let kl = pair.bins(false).kl();
                 if best.as_ref().is_none_or(|(b, _, _)| kl > *b) {
-                    best = Some((kl, quarters, bins));
+                    best = Some((kl, quarters, pair));
                 }
             }
             match best {
-                Some((_, quarters, bins)) if quarters > 0 => Ok(bins.pld(step)),
+                Some((_, quarters, pair)) if quarters > 0 => Ok(pair.bins(true).pld(step)),
                 // c = 0: the Poisson pair at q_eff, exact rather than binned.
                 _ => poisson_gaussian(sigma, tr.rate, step, estimate),
             }
@@ -253,6 +264,9 @@ fn mixture(a: &Pld, w: f64, b: Option<&Pld>) -> Pld {
 
 /// The most values of K below the cap the lower bound's datasets with c > 0 hold.
 const MAX_SPREAD: f64 = 20_000.0;
+
+/// The most multiply-adds the fine bins of one lower-bound dataset may take.
+const MAX_WORK: f64 = 3e7;
 
 /// Quarters per unit of the positions of a [`LinePair`] (the others' gradients are −c with c a
 /// whole number of quarters).
@@ -308,16 +322,35 @@ impl LinePair {
         LinePair { sigma, p, q: qq }
     }
 
+    /// Multiply-adds [`LinePair::bins`] would take (components with weight × kernel length).
+    fn work(&self, fine: bool) -> f64 {
+        let per_unit = if fine {
+            (200.0 / (self.sigma * self.sigma)).max(8.0 / self.sigma)
+        } else {
+            8.0 / self.sigma
+        };
+        let s = ((per_unit.clamp(1.0, 4096.0) / QUARTERS as f64).ceil() as usize * QUARTERS) as f64;
+        let kernel = 2.0 * (20.0 * self.sigma * s).ceil();
+        let used = self
+            .p
+            .iter()
+            .zip(&self.q)
+            .filter(|(a, b)| **a != 0.0 || **b != 0.0)
+            .count() as f64;
+        used * kernel
+    }
+
     /// The bin masses of both laws on bins of width 1/s over the positions ± 20σ (s a whole
-    /// number of quarters, so that a shift of 2 moves the loss by at most 1/100 per bin:
-    /// 1/s ≤ σ²/200, and at least 8 bins per σ): each component's masses are one shared table of
-    /// normal masses, shifted.
-    fn bins(&self) -> Binned {
-        let s = (200.0 / (self.sigma * self.sigma))
-            .max(8.0 / self.sigma)
-            .clamp(1.0, 4096.0)
-            / QUARTERS as f64;
-        let per_quarter = s.ceil() as usize;
+    /// number of quarters; `fine`: a shift of 2 moves the loss by at most 1/100 per bin,
+    /// 1/s ≤ σ²/200, and at least 8 bins per σ; else 8 bins per σ, to rank the datasets): each
+    /// component's masses are one shared table of normal masses, shifted.
+    fn bins(&self, fine: bool) -> Binned {
+        let per_unit = if fine {
+            (200.0 / (self.sigma * self.sigma)).max(8.0 / self.sigma)
+        } else {
+            8.0 / self.sigma
+        };
+        let per_quarter = (per_unit.clamp(1.0, 4096.0) / QUARTERS as f64).ceil() as usize;
         let s = per_quarter * QUARTERS;
         let width = 1.0 / s as f64;
         let reach = (20.0 * self.sigma / width).ceil() as usize;

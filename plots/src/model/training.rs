@@ -891,7 +891,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
         sampler_words(t.batching),
         group_digits(t.batch),
         short_number(t.q, 4),
-        format!("{}{}", accumulation_words(t), capped_words(t, a)),
+        accumulation_words(t) + &capped_words(t, a),
         noise_words(t.noise),
         length_words(&t.first()),
         short_number(a.upper, 4),
