@@ -278,8 +278,12 @@ fn every_figure_survives_the_corners_of_its_controls() {
         // the run's own controls): they stay at their defaults in the full sweep, and a fixed
         // pseudo-random sample of 3,000 combinations of every control, the phases' included,
         // is added to it.
+        // The cap on the batch and gradient accumulation reshape the run as a phase does; they
+        // too are swept through the sample only (each would triple the full sweep).
         let phase_control = |spec: &ParamSpec| {
             spec.name == p::PHASES.spec.name
+                || spec.name == p::MAX_BATCH.spec.name
+                || spec.name == p::ACCUMULATION.spec.name
                 || [&group::PHASE_2, &group::PHASE_3, &group::PHASE_4]
                     .iter()
                     .any(|g| g.params.iter().any(|q| q.name == spec.name))

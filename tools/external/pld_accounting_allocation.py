@@ -34,9 +34,8 @@ CASES = [
     (2.0, 100, 1),
     (2.0, 100, 2),
     (2.0, 100, 5),
-    (1.0, 100, 4),
-    (1.0, 200, 3),
-    (0.8, 100, 5),
+    (2.0, 60, 3),
+    (1.5, 50, 2),
 ]
 # Absolute accuracy of its adaptive refinement (its default, a relative target, takes many minutes
 # per case at T = 1000 on this machine, even with numba).
