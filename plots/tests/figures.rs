@@ -213,6 +213,7 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
         // Capped batches: Poisson batches and Gaussian noise only; the calibrating figures and
         // the samplers' comparison are drawn without a cap.
         || (values.count(p::MAX_BATCH) > 0 && msg.contains("cap"))
+        || msg.contains("need a maximum batch size M above 0")
         || (mech == Mechanism::Laplace && msg.contains("capped batches are accounted here"))
         || msg.contains("no cap below |x| to draw")
         // The zCDP/tCDP comparison is drawn for the Poisson-sampled Gaussian only.
@@ -252,13 +253,79 @@ fn corners(
     f.params
         .iter()
         .map(|&spec| match spec.domain {
+            // Capped Poisson batches (the sampler's last option), the cap and gradient
+            // accumulation have their own sweep (`capped_batches_and_accumulation_draw_or_refuse`):
+            // here they stay at their defaults, so the sweeps keep their size and spread.
+            Domain::Choice(options) if spec.name == p::BATCHING.spec.name => (0..options.len())
+                .filter(|&i| options[i].id != "truncated-poisson")
+                .map(Value::Choice)
+                .collect(),
             Domain::Choice(options) => (0..options.len()).map(Value::Choice).collect(),
+            _ if spec.name == p::MAX_BATCH.spec.name || spec.name == p::ACCUMULATION.spec.name => {
+                vec![spec.default]
+            }
             _ => {
                 let (lo, hi) = ends(spec);
                 vec![lo, spec.default, hi]
             }
         })
         .collect()
+}
+
+/// Capped Poisson batches and gradient accumulation, which the corner sweeps hold at their
+/// defaults: every figure that reads them, at the default run and at shapes around it (a cap
+/// below, near and far above the batch, or none; one to 65,536 accumulation steps; the capped
+/// sampler with and without a cap; Laplace noise; several records per user), draws finite series
+/// or refuses with a reason.
+#[test]
+fn capped_batches_and_accumulation_draw_or_refuse() {
+    let reads = |f: &amp_plots::figures::FigureSpec| {
+        f.params
+            .iter()
+            .any(|s| s.name == p::MAX_BATCH.spec.name || s.name == p::ACCUMULATION.spec.name)
+    };
+    let mut drawn = 0;
+    for f in FIGURES.iter().filter(|f| reads(f)) {
+        for (cap, acc, sampler, extra) in [
+            (0u64, 1u64, "poisson", ""),
+            (64, 1, "poisson", ""),
+            (256, 1, "truncated-poisson", ""),
+            (300, 4, "poisson", ""),
+            (1, 1, "poisson", ""),
+            (1_000_000_000_000, 1, "poisson", ""),
+            (0, 65_536, "poisson", ""),
+            (0, 8, "shuffle", ""),
+            (0, 1, "truncated-poisson", ""),
+            (300, 1, "shuffle", ""),
+            (300, 1, "poisson", "laplace"),
+            (300, 1, "poisson", "records"),
+        ] {
+            let mut v = ParamValues::default();
+            v.set(p::MAX_BATCH.spec, Value::Count(cap)).unwrap();
+            v.set(p::ACCUMULATION.spec, Value::Count(acc)).unwrap();
+            v.set_text(p::BATCHING.spec, sampler).unwrap();
+            match extra {
+                "laplace" => v.set_text(p::MECH.spec, "laplace").unwrap(),
+                "records" => v.set(p::RECORDS.spec, Value::Count(3)).unwrap(),
+                _ => {}
+            }
+            match f.chart(&v) {
+                Ok(chart) => check_chart(f.id.as_str(), &chart),
+                Err(e) => {
+                    let text = e.to_string();
+                    assert!(
+                        !text.trim().is_empty()
+                            && !text.to_lowercase().contains("nan")
+                            && matches!(e, ChartError::NotApplicable(_)),
+                        "{} at M = {cap}, A = {acc}, {sampler} {extra}: {e}",
+                        f.id
+                    );
+                }
+            }
+            drawn += 1;
+        }
+    }
+    assert!(drawn >= 60, "{drawn}");
 }
 
 /// Each parameter at its slider minimum, maximum and default, in every combination (the full

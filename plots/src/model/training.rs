@@ -558,6 +558,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
     for (i, (slot, c)) in more.iter_mut().zip(&LATER).enumerate().take(count - 1) {
         *slot = Some(read(i + 1, c)?);
     }
+    let dataset = values.count(p::DATASET);
     let delta = values.real(p::DELTA);
     if delta < 1e-11 {
         return Err("the tight accountant needs δ of at least 1e-11".into());
@@ -567,13 +568,16 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         q: first.q,
         steps: first.steps,
         delta,
-        dataset: values.count(p::DATASET),
+        dataset,
         batch: first.batch,
         by_epochs: first.by_epochs,
         batching: first.batching,
         more,
         records: values.count(p::RECORDS),
-        max_batch: values.count(p::MAX_BATCH),
+        // A cap of |x| or more never binds: no cap.
+        max_batch: Some(values.count(p::MAX_BATCH))
+            .filter(|&m| m < dataset)
+            .unwrap_or(0),
         accumulation: values.count(p::ACCUMULATION),
     })
 }
