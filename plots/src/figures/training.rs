@@ -614,8 +614,8 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
         .take_while(|p| p.1 <= plain.0 * 1.01)
         .last()
         .map(|p| p.0);
-    let y_max = upper.iter().map(|p| p.1).fold(plain.0, f64::max);
-    let x_max = upper.last().map_or(top, |p| p.0);
+    let y_max = upper.iter().map(|p| p.1).fold(plain.0, f64::max).max(1e-6);
+    let x_max = upper.last().map_or(top, |p| p.0).max(0.5);
     let mut c = Chart::new(
         Axis::numeric("cap over expected batch size, M/B", false, 0.0, x_max),
         Axis::numeric(
