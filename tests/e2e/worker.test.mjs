@@ -82,6 +82,8 @@ for (const [id, path, [field, typed], slider] of CASES) {
     await quiet(page);
     const from = await page.evaluate(() => { window.__long = []; return performance.now(); });
     await page.fill(`[data-testid=field-${field}]`, typed);
+    // Typing may have scrolled the slider out of view (the training page's controls are long).
+    await page.locator(`[data-testid=slider-${slider}]`).scrollIntoViewIfNeeded();
     const box = await page.locator(`[data-testid=slider-${slider}]`).boundingBox();
     const y = box.y + box.height / 2;
     await page.mouse.move(box.x + box.width * 0.3, y);
