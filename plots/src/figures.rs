@@ -474,7 +474,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::PrivacyProfile,
         title: "The privacy profile δ(ε) of the run",
         params: RUN_PARAMS,
-        compute: Compute::Direct(training::privacy_profile),
+        compute: Compute::Deferred(training::privacy_profile),
     },
     FigureSpec {
         id: FigureId::PrivacyLossDistribution,

@@ -60,9 +60,13 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
             .values
             .with_untracked(|v| (spec.readouts)(v, Precision::Quick))
     };
-    let quick: Memo<Readings> = if spec.refines && crate::worker::available() {
+    // Whether the numbers on screen are older than the settings (the worker's quick numbers not yet
+    // back): `data-numbers="pending"` on the page, which the end-to-end tests wait out.
+    let mut quick_pending: Option<Signal<bool>> = None;
+    let quick: Memo<Readings> = if spec.quick_in_worker() && crate::worker::available() {
         // A page that refines has quick numbers that can take longer than a frame (the risk page's
-        // attack, balls-in-bins batches): they too come from the compute worker. Those for the
+        // attack, balls-in-bins batches), and so has the shuffling page (every published bound and
+        // its inverse): they too come from the compute worker. Those for the
         // settings the app opens with are the carried ones or computed once here; after that the
         // last numbers stay, marked as refining, until the worker's for the new settings land.
         let first = carried
@@ -78,6 +82,7 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
             Some(remote),
             quick_here,
         );
+        quick_pending = Some(Signal::derive(move || later.pending()));
         Memo::new(move |_| later.last().unwrap_or_default())
     } else {
         Memo::new(move |_| {
@@ -92,7 +97,7 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
             adopted.unwrap_or_else(quick_here)
         })
     };
-    let (readings, refined) = if spec.refines {
+    let (readings, refined, fine_pending) = if spec.refines {
         // The refined numbers come from the compute worker, bit for bit what the page (and the
         // CLI) would compute.
         let remote = Remote::job(Job::Readings(page), "the refined numbers", move |a| {
@@ -106,16 +111,26 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         (
             Memo::new(move |_| fine.current().unwrap_or_else(|| quick.get())),
             Signal::derive(move || !fine.pending()),
+            Some(Signal::derive(move || fine.pending())),
         )
     } else {
-        (quick, Signal::derive(|| true))
+        (quick, Signal::derive(|| true), None)
+    };
+    let numbers = move || {
+        let late = quick_pending.map(|s| s.get()).unwrap_or(false)
+            || fine_pending.map(|s| s.get()).unwrap_or(false);
+        if late {
+            "pending"
+        } else {
+            "current"
+        }
     };
     provide_context(PageReadings(readings));
     provide_context(Refined(refined));
     // The opening paragraph, like the prose, from the pre-rendered document or the content file.
     let store = expect_context::<crate::prose::ProseStore>();
     view! {
-        <article class=format!("page page-{}", spec.id)>
+        <article class=format!("page page-{}", spec.id) data-numbers=numbers>
             <h1>{spec.heading}</h1>
             <p class="lede" inner_html=move || store.html(spec.lede.0)></p>
             {spec.sections.iter().map(|s| section(s, readings)).collect_view()}

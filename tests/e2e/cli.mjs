@@ -15,8 +15,11 @@ export function cli(args) {
 /** Every number on the page against `amplify page <id> --json` at the settings the page's URL
  *  holds: each readout the CLI gives a number has exactly that double in `data-value`, each
  *  without one shows none (a readout the page does not show is skipped: a widget shows it its own
- *  way). Returns the CLI's answer and how many numbers were compared. */
+ *  way), once the page's numbers are current. Returns the CLI's answer and how many numbers were compared. */
 export async function pageEqualsCli(page) {
+  // Numbers computed in the compute worker land a moment after the settings change: wait for the
+  // page to say its numbers are for the settings it shows (the quick and the refined ones).
+  await page.waitForFunction(() => !document.querySelector('[data-numbers=pending]'), null, { timeout: 180_000 });
   const url = new URL(page.url());
   const id = url.pathname.split('/').filter(Boolean).pop() ?? 'home';
   const flags = [...url.searchParams].filter(([k]) => k !== 'page').flatMap(([k, v]) => [`--${k}`, v]);

@@ -52,6 +52,7 @@ async function quiet(page) {
     return canvases.length > 0 && canvases.every((c) => c.dataset.painted === 'true')
       && document.querySelectorAll('.figure-pending').length === 0
       && !document.querySelector('[data-testid=worker-progress]')
+      && !document.querySelector('[data-numbers=pending]')
       && (!status || status.dataset.state === 'final');
   }, null, { timeout: 180_000 });
 }

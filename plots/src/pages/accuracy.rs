@@ -149,6 +149,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: false,
 };
 
 /// Every number of the page (sampling without replacement from the population, replace one).

@@ -70,6 +70,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: false,
 };
 
 /// The live number of each technique, at the parameters the other pages share.

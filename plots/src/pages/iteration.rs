@@ -76,6 +76,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: false,
 };
 
 /// Every number of the page (replace one: the records of two neighbouring datasets differ at one

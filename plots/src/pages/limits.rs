@@ -187,6 +187,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: false,
 };
 
 /// Every number of the page: Poisson sampling of Laplace mechanisms, add/remove one.

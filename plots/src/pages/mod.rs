@@ -351,6 +351,10 @@ pub struct PageSpec {
     pub readouts: fn(&ParamValues, Precision) -> Readings,
     /// Whether the readouts are worth refining once the controls rest ([`Precision::Fine`]).
     pub refines: bool,
+    /// Whether the page's quick numbers, though exact and not refined, take longer than a frame
+    /// in the browser (the shuffling page's every published bound and its inverses): the app then
+    /// computes them in the compute worker too, as it does for a page that refines.
+    pub quick_off_thread: bool,
 }
 
 /// A page's prose: the name of its fragment in `content/` (without `.html`). The text is in
@@ -504,6 +508,11 @@ impl Widget {
 }
 
 impl PageSpec {
+    /// Whether the app computes the page's quick numbers in the compute worker.
+    pub fn quick_in_worker(&self) -> bool {
+        self.refines || self.quick_off_thread
+    }
+
     /// The parameters the page's controls show, in order of appearance.
     pub fn params(&self) -> Vec<&'static ParamSpec> {
         let mut out: Vec<&'static ParamSpec> = Vec::new();
@@ -611,7 +620,7 @@ impl View {
     /// worker's script arrives while the WebAssembly downloads.
     pub fn uses_worker(self) -> bool {
         match self {
-            View::Page(p) => p.spec().refines || p.figures().any(|f| f.is_deferred()),
+            View::Page(p) => p.spec().quick_in_worker() || p.figures().any(|f| f.is_deferred()),
             View::Embed(f) => f.is_deferred(),
         }
     }

@@ -120,6 +120,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: false,
 };
 
 /// The neighbouring relation of the page's numbers: replace one for sampling without

@@ -233,6 +233,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: true,
+    quick_off_thread: false,
 };
 
 /// The sentence a practitioner can paste, from the TPR band at the FPR.

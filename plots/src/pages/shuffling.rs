@@ -169,6 +169,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: true,
 };
 
 /// One row of the bound table: the value, or why the bound does not hold here.

@@ -88,6 +88,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: false,
+    quick_off_thread: false,
 };
 
 /// Every number of the page: the amplified guarantee and, reading ε and δ as the target of the

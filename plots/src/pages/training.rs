@@ -297,6 +297,7 @@ pub static SPEC: PageSpec = PageSpec {
     ],
     readouts,
     refines: true,
+    quick_off_thread: false,
 };
 
 /// [`account`] at the precision, measured for the benchmark: `pld:quick` / `pld:fine` (the two
