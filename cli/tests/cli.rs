@@ -1680,7 +1680,18 @@ fn risk_brackets_the_gdp_curve_and_refuses_bad_input() {
         let out = stdout(&o);
         let v = json(&out);
         assert_eq!(json_text(&out, "relation"), "add-remove");
-        assert_eq!(json_text(&out, "gdp_mu_kind"), "exact");
+        assert_eq!(json_text(&out, "gdp_mu_clt_kind"), "exact");
+        // One Gaussian step is exactly (1/σ)-GDP: the numeric μ of the certified curve finds it,
+        // from above, and with no regret.
+        let mu = json_number(&out, "gdp_mu");
+        let exact = 1.0 / sigma.parse::<f64>().unwrap();
+        assert_eq!(json_number(&out, "gdp_mu_clt"), exact);
+        assert!(
+            mu >= exact * (1.0 - 1e-9) && rel(mu, exact) < 1e-4,
+            "{mu} vs {exact}"
+        );
+        assert!(json_number(&out, "gdp_regret") < 1e-5);
+        assert!(json_number(&out, "gdp_alpha_min") <= 1e-10);
         for (i, want) in expected.iter().enumerate() {
             let up = v["tpr_upper"][i].as_f64().unwrap();
             let lo = v["tpr_lower"][i].as_f64().unwrap();

@@ -5,9 +5,9 @@
 
 use amp_plots::figures::FigureId;
 use amp_plots::pages::risk::{
-    ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_MU, SENTENCE,
-    SIGMA_FOR_ADVANTAGE, SIGMA_FOR_EPSILON, SIGMA_FOR_RISK, STEPS_FOR_RISK, TPR_AT_FPR,
-    TPR_AT_FPR_LOWER, TPR_TABLE,
+    ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_ALPHA_MIN, GDP_MU,
+    GDP_MU_CLT, GDP_REGRET, SENTENCE, SIGMA_FOR_ADVANTAGE, SIGMA_FOR_EPSILON, SIGMA_FOR_RISK,
+    STEPS_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER, TPR_TABLE,
 };
 use amp_plots::pages::{is_relevant, Page, Precision, View};
 use amp_plots::param as p;
@@ -42,7 +42,13 @@ fn without_sampling_the_gaussian_band_contains_its_exact_gdp_curve() {
     );
     assert!(lo <= exact && exact <= up, "{lo} ≤ {exact} ≤ {up}");
     assert!((up - lo) / exact < 1e-3, "band [{lo}, {up}]");
-    assert_eq!(r.number(&GDP_MU).unwrap(), 2.0);
+    assert_eq!(r.number(&GDP_MU_CLT).unwrap(), 2.0);
+    // The numeric μ of the certified curve finds it (an upper bound, to the grid's accuracy),
+    // with no regret, and holds down to the floor of 1e-10 at least.
+    let mu = r.number(&GDP_MU).unwrap();
+    assert!((2.0..=2.0 * (1.0 + 1e-5)).contains(&mu), "{mu}");
+    assert!(r.number(&GDP_REGRET).unwrap() < 1e-5);
+    assert!(r.number(&GDP_ALPHA_MIN).unwrap() <= 1e-10);
     // The advantage of μ-GDP is 2Φ(μ/2) − 1.
     let adv = 0.682_689_492_137_085_9;
     let (a_up, a_lo) = (
@@ -130,7 +136,11 @@ fn randomized_response_is_accounted_without_sampling_and_has_no_noise_to_calibra
     assert!(is_relevant(View::Page(Page::Renyi), &v, p::Q.spec));
     let r = (Page::Risk.spec().readouts)(&v, Precision::Quick);
     assert!(r.number(&SIGMA_FOR_RISK).is_err());
-    assert!(r.number(&GDP_MU).is_err());
+    // No closed-form μ for randomized response; the numeric one of its curve exists (its
+    // privacy loss is bounded, so it is μ-GDP for a finite μ).
+    assert!(r.number(&GDP_MU_CLT).is_err());
+    let mu = r.number(&GDP_MU).unwrap();
+    assert!(mu > 0.0 && mu.is_finite(), "{mu}");
     // One release of binary randomized response at ε = 1 (k = 1 here is not the default 4).
     let one = values(&[
         ("mech", "randomized-response"),

@@ -1,12 +1,14 @@
 //! `amplify risk`: what k steps of a (Poisson-sampled) mechanism mean for a membership attacker:
 //! the optimal attacker's TPR at the given false-positive rates as a certified band from the
 //! privacy loss distributions, the advantage max(TPR − FPR), the Bayes-optimal success for a prior,
-//! and Gaussian DP's μ (exact without sampling, the central-limit value with it).
+//! and Gaussian DP's μ: numeric, from the run's certified trade-off curve (Gomez et al. 2025), with
+//! its regret and the error rate down to which it holds, beside the exact μ without sampling or
+//! the central-limit approximation with it.
 
 use amp_math::accounting::PldAccountant;
 use amp_math::rdp::Mechanism;
 use amp_math::rdp::Sampling;
-use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, Tradeoff};
+use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, gdp_fit, Tradeoff};
 use amp_plots::param as p;
 use amp_plots::params::Value;
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -64,8 +66,18 @@ struct Record {
     prior: f64,
     bayes_success_upper: f64,
     bayes_success_lower: f64,
-    gdp_mu: Option<f64>,
-    gdp_mu_kind: Option<&'static str>,
+    /// The numeric μ of the certified trade-off curve: the least μ with G_μ below the curve at
+    /// every test whose two error rates are both at least `gdp_alpha_min` (an upper bound there).
+    gdp_mu: f64,
+    /// The worst-case regret of reporting `gdp_mu` instead of the curve (Gomez et al.).
+    gdp_regret: f64,
+    /// The smallest error rate down to which `gdp_mu` holds (at most 1e-10).
+    gdp_alpha_min: f64,
+    /// Gaussian noise, one record per user: √k/σ without sampling (exact) or the central-limit
+    /// μ of Bu et al. with it (an approximation, often too small); null otherwise.
+    gdp_mu_clt: Option<f64>,
+    /// "exact" or "central-limit approximation" (of `gdp_mu_clt`).
+    gdp_mu_clt_kind: Option<&'static str>,
     grid: f64,
     /// R (1: one record).
     records_per_user: u64,
@@ -128,7 +140,8 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     let prior = values.real(p::PRIOR);
     let (bayes_hi, bayes_lo) = bayes_band(upper, lower, prior).map_err(|e| e.to_string())?;
     let steps = values.count(p::STEPS);
-    let (gdp_mu, gdp_mu_kind) = match st.mech {
+    let fit = gdp_fit(upper).map_err(|e| e.to_string())?;
+    let (gdp_mu_clt, gdp_mu_clt_kind) = match st.mech {
         Mechanism::Gaussian { .. } if records > 1 => (None, None),
         Mechanism::Gaussian { sigma } if q == 1.0 => (
             Some(gaussian_mu(sigma, steps).map_err(|e| e.to_string())?),
@@ -158,8 +171,11 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         prior,
         bayes_success_upper: finite("bayes_success_upper", bayes_hi)?,
         bayes_success_lower: finite("bayes_success_lower", bayes_lo)?,
-        gdp_mu,
-        gdp_mu_kind,
+        gdp_mu: finite("gdp_mu", fit.mu)?,
+        gdp_regret: finite("gdp_regret", fit.regret)?,
+        gdp_alpha_min: fit.alpha_min,
+        gdp_mu_clt,
+        gdp_mu_clt_kind,
         grid: h,
         records_per_user: records,
         group_lemma_epsilon,

@@ -7,7 +7,7 @@
 //! ones arrive once they rest ([`Precision::Fine`]).
 
 use amp_math::accounting::Target;
-use amp_math::risk::{eps_delta_tpr, gdp_tpr, RiskTarget};
+use amp_math::risk::{eps_delta_tpr, gdp_fit, gdp_tpr, GdpFit, RiskTarget};
 
 use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
@@ -65,10 +65,32 @@ pub const BAYES_LOWER: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Lower,
 };
-/// Readout: Gaussian DP's μ (exact, or the central-limit value).
+/// Readout: the numeric Gaussian-DP μ of the certified trade-off curve (Gomez et al. 2025).
 pub const GDP_MU: ReadoutSpec = ReadoutSpec {
     id: "gdp-mu",
-    label: "Gaussian DP μ",
+    label: "Gaussian DP μ of the certified curve (for error rates down to α_min)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// Readout: the worst-case regret of reporting that μ instead of the curve.
+pub const GDP_REGRET: ReadoutSpec = ReadoutSpec {
+    id: "gdp-regret",
+    label: "Regret of reporting μ instead of the curve (worst case)",
+    digits: 3,
+    bound: BoundKind::Exact,
+};
+/// Readout: the smallest error rate down to which the numeric μ holds.
+pub const GDP_ALPHA_MIN: ReadoutSpec = ReadoutSpec {
+    id: "gdp-alpha-min",
+    label: "α_min: μ holds for tests whose error rates are both at least this (0: all tests)",
+    digits: 3,
+    bound: BoundKind::Exact,
+};
+/// Readout: Gaussian DP's μ in closed form (exact without sampling, the central-limit value with
+/// it).
+pub const GDP_MU_CLT: ReadoutSpec = ReadoutSpec {
+    id: "gdp-mu-clt",
+    label: "Gaussian DP μ in closed form: √k/σ, or the central-limit approximation with sampling",
     digits: 4,
     bound: BoundKind::Estimate,
 };
@@ -205,7 +227,14 @@ pub static SPEC: PageSpec = PageSpec {
                 Group {
                     heading: Some("The same run, summarised"),
                     notes_after: &[&GDP_NOTE],
-                    ..Group::numbers(&[&GDP_MU, &EPSILON, &EPS_DELTA_TPR])
+                    ..Group::numbers(&[
+                        &GDP_MU,
+                        &GDP_REGRET,
+                        &GDP_ALPHA_MIN,
+                        &GDP_MU_CLT,
+                        &EPSILON,
+                        &EPS_DELTA_TPR,
+                    ])
                 },
                 Group {
                     heading: Some("Noise for a target"),
@@ -303,6 +332,82 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     crate::probe::span(tag, || compute(v, precision))
 }
 
+/// The Gaussian-DP numbers in words: what the numeric μ promises, and whether the closed-form μ
+/// agrees with it or understates it.
+fn gdp_sentence(
+    fit: &Result<GdpFit, String>,
+    closed: &Result<(f64, bool), String>,
+    nums: &Result<(Run, std::rc::Rc<Attack>, Numbers), String>,
+) -> Option<String> {
+    let fit = match fit {
+        Ok(f) => f,
+        Err(e) => return Some(e.clone()),
+    };
+    let tests = if fit.alpha_min > 0.0 {
+        format!(
+            "for every test whose false-positive and false-negative rates are both at least {}",
+            short_number(fit.alpha_min, 2)
+        )
+    } else {
+        "for every test".to_string()
+    };
+    let first = format!(
+        "The run is μ-GDP with μ = {} {tests} (Gomez et al. 2025: the least μ whose Gaussian \
+         curve Φ(Φ⁻¹(α) + μ) stays above the certified curve there); reporting μ alone loses at \
+         most {} against the whole curve (the regret).",
+        short_number(fit.mu, 4),
+        short_number(fit.regret, 2)
+    );
+    let second = match closed {
+        Ok((m, true)) => format!(
+            " Without sampling √k/σ = {} is exact, and the numeric μ finds it.",
+            short_number(*m, 4)
+        ),
+        Ok((m, false)) => {
+            let under = 1.0 - m / fit.mu;
+            let at = nums
+                .as_ref()
+                .ok()
+                .map(|(run, _, n)| {
+                    let t = gdp_tpr(*m, run.fpr).unwrap_or(f64::NAN);
+                    if t < n.tpr.1 {
+                        // Enough digits to tell the two apart.
+                        let digits = (4..=8)
+                            .find(|&d| {
+                                short_number(100.0 * t, d) != short_number(100.0 * n.tpr.1, d)
+                            })
+                            .unwrap_or(8);
+                        format!(
+                            "; at your α it allows a TPR of {}%, below what an attack \
+                             certainly reaches ({}%)",
+                            short_number(100.0 * t, digits),
+                            short_number(100.0 * n.tpr.1, digits)
+                        )
+                    } else {
+                        String::new()
+                    }
+                })
+                .unwrap_or_default();
+            if under > 1e-3 {
+                format!(
+                    " The central-limit μ = q·√(k(exp(1/σ²) − 1)) = {} (Bu et al. 2020) is an \
+                     approximation, not a bound, and here it understates μ by {}{at}.",
+                    short_number(*m, 4),
+                    percent(under)
+                )
+            } else {
+                format!(
+                    " The central-limit μ = {} (Bu et al. 2020, an approximation) is within 0.1% \
+                     of it here.",
+                    short_number(*m, 4)
+                )
+            }
+        }
+        Err(_) => String::new(),
+    };
+    Some(first + &second)
+}
+
 fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let run = setting(v);
     let relation = run
@@ -341,16 +446,37 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         &SENTENCE,
         nums.as_ref().ok().map(|(run, _, n)| sentence(run, n.tpr)),
     );
-    // Gaussian DP.
-    let mu = run.as_ref().map_err(Clone::clone).and_then(|r| {
-        gdp(r).unwrap_or_else(|| {
-            Err("Gaussian DP's μ is given for Gaussian noise; choose the Gaussian mechanism".into())
-        })
-    });
-    // Exact without sampling; the central-limit value with it, an estimate.
+    // Gaussian DP: numeric, from the certified curve (any mechanism) ...
+    let fit = acc
+        .clone()
+        .and_then(|(_, a)| gdp_fit(&a.upper).map_err(|e| e.to_string()));
+    r.push(
+        &GDP_MU,
+        fit.clone().map(|f| f.mu).map_err(ChartError::from),
+        relation,
+    );
+    r.push(
+        &GDP_REGRET,
+        fit.clone().map(|f| f.regret).map_err(ChartError::from),
+        relation,
+    );
+    r.push(
+        &GDP_ALPHA_MIN,
+        fit.clone().map(|f| f.alpha_min).map_err(ChartError::from),
+        relation,
+    );
+    // ... and in closed form: exact without sampling, the central-limit value with it.
+    let mu =
+        run.as_ref().map_err(Clone::clone).and_then(|r| {
+            gdp(r).unwrap_or_else(|| {
+                Err("the closed-form μ is given for Gaussian noise only; the numeric μ above holds \
+                 for any mechanism"
+                .into())
+            })
+        });
     let exact = matches!(mu, Ok((_, true)));
     r.push_bound(
-        &GDP_MU,
+        &GDP_MU_CLT,
         mu.clone().map(|m| m.0).map_err(ChartError::from),
         relation,
         if exact {
@@ -359,40 +485,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             BoundKind::Estimate
         },
     );
-    let gdp_text = match (&mu, &nums) {
-        (Ok((m, true)), _) => Some(format!(
-            "μ = √k/σ is exact: without sampling, k Gaussian steps are exactly μ-GDP, so the \
-             curve Φ(Φ⁻¹(α) + {}) is the trade-off curve itself.",
-            short_number(*m, 4)
-        )),
-        (Ok((m, false)), Ok((run, _, n))) => {
-            let t = gdp_tpr(*m, run.fpr).unwrap_or(f64::NAN);
-            let verdict = if t < n.tpr.1 {
-                format!(
-                    "here it is optimistic: its TPR at α, {}, is below the certified lower bound {}",
-                    percent(t),
-                    percent(n.tpr.1)
-                )
-            } else if t > n.tpr.0 {
-                format!(
-                    "here it is pessimistic: its TPR at α, {}, is above the certified upper bound {}",
-                    percent(t),
-                    percent(n.tpr.0)
-                )
-            } else {
-                format!(
-                    "here its TPR at α, {}, falls inside the certified band",
-                    percent(t)
-                )
-            };
-            Some(format!(
-                "μ = q·√(k(exp(1/σ²) − 1)) is the central-limit approximation (Bu et al. 2020), \
-                 not a bound; {verdict}."
-            ))
-        }
-        (Err(e), _) => Some(e.clone()),
-        _ => None,
-    };
+    let gdp_text = gdp_sentence(&fit, &mu, &nums);
     r.note(&GDP_NOTE, gdp_text);
     // The (ε, δ) summary.
     let eps = acc

@@ -116,6 +116,14 @@ pub const RUN_ADVANTAGE: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Upper,
 };
+/// Readout: the numeric Gaussian-DP μ of the run's certified trade-off curve (Gomez et al. 2025;
+/// the risk page gives its regret and α_min beside it).
+pub const RUN_GDP_MU: ReadoutSpec = ReadoutSpec {
+    id: "run-gdp-mu",
+    label: "Gaussian DP μ of the certified curve (error rates ≥ 1e-10)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
 /// Readout: the certified upper bound on the Bayes-optimal success.
 pub const RUN_BAYES: ReadoutSpec = ReadoutSpec {
     id: "run-bayes-success",
@@ -260,7 +268,7 @@ pub static SPEC: PageSpec = PageSpec {
                 Group {
                     heading: Some("What an attacker can do"),
                     notes_after: &[&RUN_ATTACK],
-                    ..Group::numbers(&[&RUN_TPR, &RUN_ADVANTAGE, &RUN_BAYES])
+                    ..Group::numbers(&[&RUN_TPR, &RUN_ADVANTAGE, &RUN_BAYES, &RUN_GDP_MU])
                 },
                 Group {
                     widget: Some(Widget::Statement),
@@ -504,8 +512,15 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         let (step, upper, lower) = probe::span("batching:attack", || {
             batching::attack_pairs(sampler, t, buckets, log_step, quick)
         })?;
-        Attack::new(step, upper, lower)?.numbers(v.real(p::FPR), v.real(p::PRIOR))
+        let a = Attack::new(step, upper, lower)?;
+        let mu = amp_math::risk::gdp_fit(&a.upper).map(|f| f.mu);
+        Ok((a.numbers(v.real(p::FPR), v.real(p::PRIOR))?, mu))
     });
+    let gdp_mu = attack
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|(_, mu)| mu.clone().map_err(|e| e.to_string()));
+    let attack = attack.map(|(n, _)| n);
     let part = |f: fn(&Numbers) -> f64| {
         attack
             .as_ref()
@@ -520,6 +535,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
     r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
     r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);
+    r.push(&RUN_GDP_MU, gdp_mu.map_err(ChartError::from), attacked);
     r.note(
         &RUN_ATTACK,
         attack
