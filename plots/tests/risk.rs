@@ -69,7 +69,8 @@ fn without_sampling_the_gaussian_band_contains_its_exact_gdp_curve() {
     assert_eq!(rows.len(), 3);
     let yours = rows.iter().find(|row| row.tag == "yours").unwrap();
     assert_eq!(yours.value, Some(up));
-    assert!(yours.notes[2].ends_with("(exact)"), "{:?}", yours.notes);
+    // The numeric μ's TPR at 1%: μ ≈ 2, Φ(Φ⁻¹(0.01) + 2) = 37.2%.
+    assert_eq!(yours.notes[2], "37.2%", "{:?}", yours.notes);
     assert!(rows.windows(2).all(|w| w[0].value < w[1].value));
     let sentence = r.text(&SENTENCE).unwrap();
     assert!(sentence.contains("at most 1% of non-members"), "{sentence}");
@@ -174,8 +175,9 @@ fn the_trade_off_figure_marks_the_readout_in_both_views() {
         let want = if view == "roc" { tpr } else { 1.0 - tpr };
         assert_eq!(m.y, want, "{view}");
         assert_eq!(chart.x.log, view == "roc");
-        // The band, the certified curve, (ε, δ), Rényi DP, GDP and random guessing.
-        assert_eq!(chart.series.len(), 5, "{view}");
+        // The band, the certified curve, (ε, δ), Rényi DP, the numeric and the central-limit
+        // GDP curves and random guessing.
+        assert_eq!(chart.series.len(), 6, "{view}");
         assert_eq!(chart.bands.len(), 1);
     }
     // At the smallest α the control allows, the reader's point is still inside the log axes.

@@ -135,8 +135,31 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
             role: Role::Bound(0),
         });
     }
-    // Gaussian DP.
+    // Gaussian DP: the numeric μ of the certified curve (Gomez et al. 2025), and the closed form.
+    // (Without sampling the closed form is exact and the numeric μ finds it: one line, not two.)
     let mu = gdp(&run);
+    let exact = matches!(mu, Some(Ok((_, true))));
+    let numeric = (!exact)
+        .then(|| amp_math::risk::gdp_fit(&a.upper).ok())
+        .flatten();
+    if let Some(fit) = numeric {
+        c.series.push(Series {
+            label: format!(
+                "Gaussian DP, μ = {} (numeric, holds for error rates ≥ {})",
+                short_number(fit.mu, 3),
+                if fit.alpha_min > 0.0 {
+                    short_number(fit.alpha_min, 1)
+                } else {
+                    "0".into()
+                }
+            ),
+            points: xs
+                .iter()
+                .filter_map(|&x| Some((x, y(gdp_tpr(fit.mu, x).ok()?))))
+                .collect(),
+            role: Role::Family(3),
+        });
+    }
     if let Some(Ok((mu, exact))) = mu {
         c.series.push(Series {
             label: if exact {

@@ -145,7 +145,7 @@ pub const TPR_TABLE: TableSpec = TableSpec {
         "TPR, certified upper bound",
         "best attack reaches",
         "(ε, δ) alone allows",
-        "Gaussian DP curve",
+        "Gaussian DP, numeric μ",
     ],
 };
 /// The PLD grid step the numbers were computed on (shown by the status line).
@@ -283,14 +283,13 @@ pub fn sentence(run: &Run, tpr: (f64, f64)) -> String {
 }
 
 /// The table's rows: the TPR band at 0.1%, 1%, 10% and the reader's FPR (when it is none of
-/// them), beside what the run's (ε, δ) and its Gaussian DP μ allow there.
-fn tpr_rows(run: &Run, a: &Attack, eps: Option<f64>) -> Vec<TableRow> {
+/// them), beside what the run's (ε, δ) and its numeric Gaussian DP μ allow there.
+fn tpr_rows(run: &Run, a: &Attack, eps: Option<f64>, mu: Option<f64>) -> Vec<TableRow> {
     let mut fprs = vec![0.001, 0.01, 0.1];
     if !fprs.contains(&run.fpr) {
         fprs.push(run.fpr);
         amp_math::sort_floats(&mut fprs);
     }
-    let mu = gdp(run).and_then(Result::ok);
     let cell = |x: Option<f64>| x.map(percent).unwrap_or_else(|| "—".into());
     fprs.into_iter()
         .map(|fpr| {
@@ -309,14 +308,7 @@ fn tpr_rows(run: &Run, a: &Attack, eps: Option<f64>) -> Vec<TableRow> {
                 notes: vec![
                     cell(band.map(|b| b.1)),
                     cell(eps.and_then(|e| eps_delta_tpr(e, run.delta, fpr).ok())),
-                    match mu {
-                        Some((m, exact)) => format!(
-                            "{}{}",
-                            cell(gdp_tpr(m, fpr).ok()),
-                            if exact { " (exact)" } else { " (approx.)" }
-                        ),
-                        None => "—".into(),
-                    },
+                    cell(mu.and_then(|m| gdp_tpr(m, fpr).ok())),
                 ],
             }
         })
@@ -505,7 +497,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     // The TPR at the usual FPRs and the reader's.
     let rows = acc.clone().map(|(run, a)| {
         let eps = epsilon_at_delta(&a, run.delta).ok();
-        tpr_rows(&run, &a, eps)
+        tpr_rows(&run, &a, eps, fit.as_ref().ok().map(|f| f.mu))
     });
     r.table(&TPR_TABLE, rows);
     // Calibration.
