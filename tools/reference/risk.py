@@ -129,6 +129,12 @@ def main():
     for mu in [0.1, 0.5, 1.0, 2.0, 4.0]:
         for a in [1e-6, 0.001, 0.01, 0.1, 0.5, 0.9]:
             rows.append(("gdp", repr(mu), repr(a), "", "", fmt(gdp(mu, a))))
+    # k Gaussian releases without sampling are exactly (sqrt(k)/sigma)-GDP: the TPR the PLD band
+    # of the whole run must contain (math/tests/risk.rs, gaussian_run_band_is_narrow_...).
+    for sigma, steps in [(10.0, 1000), (2.0, 50), (1.0, 10)]:
+        for a in [1e-6, 0.001, 0.01]:
+            mu = mp.sqrt(steps) / mp.mpf(sigma)
+            rows.append(("gdprun", repr(sigma), str(steps), repr(a), "", fmt(gdp(mu, a))))
     for eps, k, steps in [(1.0, 2, 1), (0.5, 2, 10), (2.0, 2, 3), (1.0, 3, 1), (1.0, 5, 4), (0.25, 4, 12)]:
         groups = rr_groups(eps, k, steps)
         for a in [1e-4, 0.001, 0.01, 0.05, 0.1, 0.3, 0.5, 0.8]:

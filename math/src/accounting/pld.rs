@@ -9,7 +9,7 @@ use crate::batching::{
     deterministic_epsilon, deterministic_mu, reshuffled_lower_pair, AllocationAtoms, Neighbours,
 };
 use crate::pld::{
-    poisson_gaussian, poisson_gaussian_group, randomized_response, step_dividing,
+    gaussian_as_one, poisson_gaussian, poisson_gaussian_group, randomized_response, step_dividing,
     truncated_poisson_gaussian, Band, Estimate, Noise, PldPair, STEP_RANGE,
 };
 use crate::rdp::Mechanism;
@@ -165,6 +165,17 @@ impl PldAccountant {
     ) -> Result<Option<(f64, PldPair)>, MathError> {
         if let Some((epsilon, k)) = unsampled_rr(leaf) {
             return Ok(Some(self.rr(epsilon, k, count, estimate)?));
+        }
+        // k Gaussian releases on all the records as one at σ/√k ([`gaussian_as_one`]), on the
+        // grid step the run composed would have: the pair [`Band::new`] gives.
+        if let Some(one) = unsampled_gaussian(leaf).and_then(|s| gaussian_as_one(s, count)) {
+            let parts = Parts::new(self, &[(leaf, count)])?;
+            let step = self.step_of(&parts)?;
+            let pair = Noise::Gaussian(one)
+                .poisson(1.0, step, estimate)?
+                .self_compose(1)
+                .map_err(|e| too_fine(e, step))?;
+            return Ok(Some((step, pair)));
         }
         Ok(match *leaf {
             Event::Epochs {
@@ -743,6 +754,18 @@ fn unsampled_rr(leaf: &Event) -> Option<(f64, u64)> {
     match m {
         Mechanism::RandomizedResponse { epsilon } => Some((epsilon, 2)),
         Mechanism::KaryRandomizedResponse { epsilon, k } => Some((epsilon, k)),
+        _ => None,
+    }
+}
+
+/// σ when the event is one release of the Gaussian mechanism on all the records.
+fn unsampled_gaussian(leaf: &Event) -> Option<f64> {
+    match *leaf {
+        Event::Mechanism(Mechanism::Gaussian { sigma })
+        | Event::Sampled {
+            sampler: Sampler::Poisson { q: 1.0 },
+            mechanism: Mechanism::Gaussian { sigma },
+        } => Some(sigma),
         _ => None,
     }
 }

@@ -34,7 +34,9 @@ mod group;
 mod mechanisms;
 mod truncated;
 
-pub use calibration::{gaussian_epsilon, step_dividing, step_for_budget, Band, Noise, STEP_RANGE};
+pub use calibration::{
+    gaussian_as_one, gaussian_epsilon, step_dividing, step_for_budget, Band, Noise, STEP_RANGE,
+};
 pub use composition::{compose, compose_two};
 pub use grid::{Estimate, Pld, DEFAULT_STEP, RESOLUTION, TAIL};
 pub use group::{poisson_gaussian_group, MAX_RECORDS};
