@@ -725,16 +725,16 @@ impl Certified {
         for a in pts {
             if fails(a) {
                 // Between two kinks the bound is a line and G_μ's TPR is concave: one crossing.
-                let (mut lo, mut hi) = (a.ln(), above.ln());
+                let (mut lo, mut hi) = (ln(a), ln(above));
                 for _ in 0..100 {
                     let mid = 0.5 * (lo + hi);
-                    if fails(mid.exp()) {
+                    if fails(exp(mid)) {
                         lo = mid;
                     } else {
                         hi = mid;
                     }
                 }
-                return hi.exp().min(floor);
+                return exp(hi).min(floor);
             }
             above = a;
         }
@@ -811,8 +811,8 @@ pub fn gdp_fit(upper: &PldPair) -> Result<GdpFit, MathError> {
     let end = halves[0].diagonal().min(halves[1].diagonal());
     let mut alphas: Vec<f64> = (0..=2000).map(|i| end * i as f64 / 2000.0).collect();
     if end > GDP_FLOOR {
-        let (l0, l1) = (GDP_FLOOR.ln(), end.ln());
-        alphas.extend((0..400).map(|i| (l0 + (l1 - l0) * i as f64 / 400.0).exp()));
+        let (l0, l1) = (ln(GDP_FLOOR), ln(end));
+        alphas.extend((0..400).map(|i| exp(l0 + (l1 - l0) * i as f64 / 400.0)));
     }
     let g = |x: f64| 1.0 - gdp_tpr_unchecked(mu, x);
     let mut regret = 0.0f64;

@@ -14,6 +14,7 @@
 
 use amp_math::pld::{Band, Noise};
 use amp_math::risk::{gaussian_mu, gdp_fit, gdp_tpr, Tradeoff, GDP_FLOOR};
+use amp_math::special::{exp, ln};
 
 struct Row {
     sigma: f64,
@@ -80,7 +81,7 @@ fn numeric_mu_matches_dp_accountings_profiles_and_refutes_gdpnum_where_it_is_sma
             // An attack our lower bound certifies beats what gdpnum's μ allows.
             let t = Tradeoff::from_band(&band).unwrap();
             let beaten = (0..=70).any(|i| {
-                let alpha = 10f64.powi(-10) * 10f64.powf(i as f64 / 10.0);
+                let alpha = exp((-10.0 + i as f64 / 10.0) * std::f64::consts::LN_10);
                 let (_, lo) = t.tpr(alpha).unwrap();
                 lo > gdp_tpr(r.gdpnum_mu, alpha).unwrap()
             });
@@ -121,9 +122,9 @@ fn the_fitted_mu_holds_down_to_alpha_min_and_moves_the_right_way() {
     };
     for (sigma, q, steps) in [(1.0, 0.01, 1000u64), (0.8, 0.05, 200), (2.0, 0.2, 50)] {
         let (fit, t) = fit_of(sigma, q, steps);
-        let lo = fit.alpha_min.log10();
+        let lo = ln(fit.alpha_min) / std::f64::consts::LN_10;
         for i in 0..=200 {
-            let alpha = 10f64.powf(lo + (-0.3 - lo) * i as f64 / 200.0);
+            let alpha = exp((lo + (-0.3 - lo) * i as f64 / 200.0) * std::f64::consts::LN_10);
             let (up, _) = t.tpr(alpha).unwrap();
             if up >= 1.0 - alpha {
                 continue;

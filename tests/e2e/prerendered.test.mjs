@@ -178,12 +178,14 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // the mixture-of-Gaussians PLD, the group-privacy lemma, the new control and readout) added
     // 5.3 KB brotli and 6.7 KB gzipped to 341.4 and 410.7; capped batches and gradient
     // accumulation (the truncated-Poisson PLD, a figure, three controls, three readouts) 5.3 KB
-    // brotli and 7.2 KB gzipped more, to 352.8 and 424.6
-    'amplification-explorer_bg': 354,
+    // brotli and 7.2 KB gzipped more, to 352.8 and 424.6; the numeric Gaussian-DP μ (its fit,
+    // regret and α_min, four readouts, a figure line) 3.1 KB brotli and 4.7 KB gzipped more, to
+    // 355.9 and 429.3
+    'amplification-explorer_bg': 357,
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
     'boot': 0.5, 'early': 0.5, 'worker': 0.5, // the loaders and the worker's script
-    'content': 30, // every page's prose, fetched once the page has started (27.8 KB with capped batches)
+    'content': 30, // every page's prose, fetched once the page has started (28.1 KB with the numeric μ)
   };
   const sizes = [];
   for (const [stem, kb] of Object.entries(BUDGET_BR)) {
@@ -197,7 +199,7 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   assert.ok(home <= 6, `the home document ships ${home.toFixed(1)} KB brotli (budget 6 KB)`);
   const wasm = names.find((n) => /\.wasm$/.test(n));
   const wasmGz = readFileSync(join(DIST, `${wasm}.gz`)).length / 1024;
-  assert.ok(wasmGz <= 425, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 425 KB)`);
+  assert.ok(wasmGz <= 430, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 430 KB)`);
 });
 
 test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
