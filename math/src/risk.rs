@@ -794,6 +794,16 @@ pub fn gdp_fit(upper: &PldPair) -> Result<GdpFit, MathError> {
         Certified::new(&epsilons, &rem, &add),
         Certified::new(&epsilons, &add, &rem),
     ];
+    // Where the curve meets β = α below the floor, no test on it has both error rates at or
+    // above the floor (μ above about 12.7): nothing to fit there.
+    let end = halves[0].diagonal().min(halves[1].diagonal());
+    if end <= GDP_FLOOR {
+        return Err(MathError::Inconsistent {
+            reason: "no test on the certified curve has both error rates at least 1e-10 (μ above \
+                     about 12.7), so there is no numeric μ over them"
+                .into(),
+        });
+    }
     let mu = halves
         .iter()
         .map(|h| h.sup_mu(GDP_FLOOR))
@@ -808,7 +818,6 @@ pub fn gdp_fit(upper: &PldPair) -> Result<GdpFit, MathError> {
         .map(|h| h.holds_down_to(mu, GDP_FLOOR))
         .fold(0.0, f64::max);
     // Regret on the symmetric curve: its half with α ≤ β (the other is its mirror, and so is G_μ).
-    let end = halves[0].diagonal().min(halves[1].diagonal());
     let mut alphas: Vec<f64> = (0..=2000).map(|i| end * i as f64 / 2000.0).collect();
     if end > GDP_FLOOR {
         let (l0, l1) = (ln(GDP_FLOOR), ln(end));

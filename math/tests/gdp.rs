@@ -142,3 +142,14 @@ fn the_fitted_mu_holds_down_to_alpha_min_and_moves_the_right_way() {
         assert!(fit.regret >= 0.0 && fit.regret < 0.5);
     }
 }
+
+/// Past μ ≈ 12.7 the curve meets β = α below 1e-10: no test has both error rates at the floor or
+/// above, and the fit says so instead of reporting a number.
+#[test]
+fn no_numeric_mu_when_no_test_has_both_error_rates_above_the_floor() {
+    let band = Band::new(Noise::Gaussian(1.0), 1.0, 1000, 1e-3).unwrap();
+    assert!(gdp_fit(&band.upper).is_err());
+    let band = Band::new(Noise::Gaussian(1.0), 1.0, 100, 1e-3).unwrap();
+    let mu = gdp_fit(&band.upper).unwrap().mu;
+    assert!((mu - 10.0).abs() < 1e-3, "{mu}");
+}

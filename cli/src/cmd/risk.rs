@@ -67,12 +67,13 @@ struct Record {
     bayes_success_upper: f64,
     bayes_success_lower: f64,
     /// The numeric μ of the certified trade-off curve: the least μ with G_μ below the curve at
-    /// every test whose two error rates are both at least `gdp_alpha_min` (an upper bound there).
-    gdp_mu: f64,
+    /// every test whose two error rates are both at least `gdp_alpha_min` (an upper bound there);
+    /// null when no test on the curve has both error rates at least 1e-10 (μ above about 12.7).
+    gdp_mu: Option<f64>,
     /// The worst-case regret of reporting `gdp_mu` instead of the curve (Gomez et al.).
-    gdp_regret: f64,
-    /// The smallest error rate down to which `gdp_mu` holds (at most 1e-10).
-    gdp_alpha_min: f64,
+    gdp_regret: Option<f64>,
+    /// The smallest error rate down to which `gdp_mu` holds (at most 1e-10; 0: every test).
+    gdp_alpha_min: Option<f64>,
     /// Gaussian noise, one record per user: √k/σ without sampling (exact) or the central-limit
     /// μ of Bu et al. with it (an approximation, often too small); null otherwise.
     gdp_mu_clt: Option<f64>,
@@ -140,7 +141,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     let prior = values.real(p::PRIOR);
     let (bayes_hi, bayes_lo) = bayes_band(upper, lower, prior).map_err(|e| e.to_string())?;
     let steps = values.count(p::STEPS);
-    let fit = gdp_fit(upper).map_err(|e| e.to_string())?;
+    let fit = gdp_fit(upper).ok();
     let (gdp_mu_clt, gdp_mu_clt_kind) = match st.mech {
         Mechanism::Gaussian { .. } if records > 1 => (None, None),
         Mechanism::Gaussian { sigma } if q == 1.0 => (
@@ -171,9 +172,9 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         prior,
         bayes_success_upper: finite("bayes_success_upper", bayes_hi)?,
         bayes_success_lower: finite("bayes_success_lower", bayes_lo)?,
-        gdp_mu: finite("gdp_mu", fit.mu)?,
-        gdp_regret: finite("gdp_regret", fit.regret)?,
-        gdp_alpha_min: fit.alpha_min,
+        gdp_mu: fit.map(|f| finite("gdp_mu", f.mu)).transpose()?,
+        gdp_regret: fit.map(|f| finite("gdp_regret", f.regret)).transpose()?,
+        gdp_alpha_min: fit.map(|f| f.alpha_min),
         gdp_mu_clt,
         gdp_mu_clt_kind,
         grid: h,

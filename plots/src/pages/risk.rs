@@ -333,7 +333,15 @@ fn gdp_sentence(
 ) -> Option<String> {
     let fit = match fit {
         Ok(f) => f,
-        Err(e) => return Some(e.clone()),
+        Err(e) => {
+            let closed = match closed {
+                Ok((m, true)) => {
+                    format!(" Without sampling √k/σ = {} is exact.", short_number(*m, 4))
+                }
+                _ => String::new(),
+            };
+            return Some(format!("No numeric μ: {e}.{closed}"));
+        }
     };
     let tests = if fit.alpha_min > 0.0 {
         format!(
