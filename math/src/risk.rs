@@ -234,14 +234,9 @@ impl Tradeoff {
             });
         }
         let ok = |e: f64| e.abs() < SLOPE_CAP;
-        // Remove direction: lines δ + e^ε α, slopes increasing with ε.
-        let rem_up = Envelope::new(
-            epsilons
-                .iter()
-                .zip(remove.0)
-                .filter(|(e, _)| ok(**e))
-                .map(|(&e, &d)| remove_line(e, d)),
-        );
+        // The upper envelopes: remove direction's lines δ + e^ε α, the add direction's
+        // 1 − e^{−ε}(1 − δ) + e^{−ε} α, from the pessimistic δ.
+        let up = Certified::new(epsilons, remove.0, add.0);
         let mut lines = Vec::with_capacity(n + 1);
         // Below the grid: δ(ε) + e^ε α ≥ 1 − e^ε(1 − α) ≥ 1 − e^{ε_0}(1 − α).
         let e0 = exp(epsilons[0].min(SLOPE_CAP));
@@ -258,13 +253,6 @@ impl Tradeoff {
         // Add direction: lines 1 − e^{−ε}(1 − δ) + e^{−ε} α, slopes decreasing with ε.
         let first = epsilons.partition_point(|&e| e < ADD_FLOOR);
         let grid = &epsilons[first..];
-        let add_up = Envelope::new(
-            grid.iter()
-                .zip(&add.0[first..])
-                .filter(|(e, _)| ok(**e))
-                .map(|(&e, &d)| add_line(e, d))
-                .rev(),
-        );
         let mut lines = Vec::with_capacity(grid.len() + 2);
         if let (Some(&lo), Some(&hi)) = (grid.first(), grid.last()) {
             // Below: 1 − e^{−ε}(1 − α − δ) ≥ e^{−ε} α ≥ e^{−ε_0} α (δ ≥ 1 − e^ε).
@@ -295,7 +283,7 @@ impl Tradeoff {
             (1.0, 0.0)
         };
         Ok(Tradeoff {
-            upper: [rem_up, add_up],
+            upper: [up.rem, up.add],
             lower: [rem_lo, add_lo],
             advantage,
         })
