@@ -55,6 +55,7 @@ impl FigureId {
                 | FigureId::KnownInclusion
                 | FigureId::TaylorOrders
                 | FigureId::NoiseForTarget
+                | FigureId::BandedNoise
                 | FigureId::IterationPrivacyByPosition
         )
     }
@@ -115,6 +116,7 @@ figure_ids! {
     BatchingComparison = "batching-comparison";
     BatchingNoise = "batching-noise";
     CappedBatches = "capped-batches";
+    BandedNoise = "banded-noise";
     PrivacyProfile = "privacy-profile";
     PrivacyLossDistribution = "privacy-loss-distribution";
     NoiseForTarget = "noise-for-target";
@@ -213,7 +215,8 @@ static RUN_PARAMS: &[&ParamSpec] = params![
         p::DELTA.spec,
         p::PHASES.spec,
         p::RECORDS.spec,
-        p::MAX_BATCH.spec
+        p::MAX_BATCH.spec,
+        p::BANDS.spec
     ],
     p::group::PHASE_2.params,
     p::group::PHASE_3.params,
@@ -441,7 +444,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::DELTA.spec,
                 p::PHASES.spec,
                 p::RECORDS.spec,
-                p::MAX_BATCH.spec
+                p::MAX_BATCH.spec,
+                p::BANDS.spec
             ]
         ],
         compute: Compute::Deferred(batching::comparison),
@@ -459,7 +463,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::TARGET_EPS.spec,
                 p::PHASES.spec,
                 p::RECORDS.spec,
-                p::MAX_BATCH.spec
+                p::MAX_BATCH.spec,
+                p::BANDS.spec
             ]
         ],
         compute: Compute::Deferred(batching::noise),
@@ -469,6 +474,12 @@ pub static FIGURES: &[FigureSpec] = &[
         title: "A cap on the batch size: ε against the cap",
         params: RUN_PARAMS,
         compute: Compute::Deferred(training::capped_batches),
+    },
+    FigureSpec {
+        id: FigureId::BandedNoise,
+        title: "Correlated noise: ε and the noise for a target against the number of bands",
+        params: params![RUN_PARAMS, &[p::TARGET_EPS.spec]],
+        compute: Compute::Deferred(training::banded_noise),
     },
     FigureSpec {
         id: FigureId::PrivacyProfile,
@@ -498,7 +509,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::TARGET_EPS.spec,
                 p::PHASES.spec,
                 p::RECORDS.spec,
-                p::MAX_BATCH.spec
+                p::MAX_BATCH.spec,
+                p::BANDS.spec
             ]
         ],
         compute: Compute::Deferred(training::noise_for_target),
@@ -514,7 +526,8 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::TARGET_EPS.spec,
                 p::PHASES.spec,
                 p::RECORDS.spec,
-                p::MAX_BATCH.spec
+                p::MAX_BATCH.spec,
+                p::BANDS.spec
             ]
         ],
         compute: Compute::Deferred(training::gaussian_noise_ratio),

@@ -307,6 +307,25 @@ declare_params! {
         default: Value::Count(1),
     };
 
+    /// Bands b (`bands`): banded matrix factorisation (correlated noise over b steps; 1 = DP-SGD).
+    BANDS: Count = ParamSpec {
+        aliases: &[],
+        name: "bands",
+        symbol: "b",
+        label: "Bands b (correlated noise)",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "Banded matrix factorisation (DP-FTRL / BandMF): the noise of each step is correlated with that of the b − 1 steps before it. The data are split into b groups used in turn, each step Poisson-sampling its group at rate b·B/|x|, so an example takes part at most once in any b steps. 1 is DP-SGD.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000,
+            scale: Scale::Log,
+            slider: (1, 1024),
+            odd: false,
+        },
+        default: Value::Count(1),
+    };
+
     /// Participations k (`participations`): random allocation uses each example in exactly k steps.
     PARTICIPATIONS: Count = ParamSpec {
         aliases: &[],

@@ -216,6 +216,10 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
         || msg.contains("need a maximum batch size M above 0")
         || (mech == Mechanism::Laplace && msg.contains("capped batches are accounted here"))
         || msg.contains("no cap below |x| to draw")
+        || msg.contains("banded noise is accounted here")
+        || msg.contains("leave no room for b ≥ 2")
+        || (values.count(p::BANDS) > 1 && msg.contains("bands each group has"))
+        || (values.count(p::BANDS) > 1 && msg.contains("banded noise (b = "))
         // The zCDP/tCDP comparison is drawn for the Poisson-sampled Gaussian only.
         || ((mech != Mechanism::Gaussian || values.choice(p::SCHEME) != Scheme::Poisson)
             && msg.contains("Gaussian mechanism under Poisson sampling"))
@@ -345,12 +349,13 @@ fn every_figure_survives_the_corners_of_its_controls() {
         // the run's own controls): they stay at their defaults in the full sweep, and a fixed
         // pseudo-random sample of 3,000 combinations of every control, the phases' included,
         // is added to it.
-        // The cap on the batch and gradient accumulation reshape the run as a phase does; they
+        // The cap on the batch, gradient accumulation and the bands reshape the run as a phase does; they
         // too are swept through the sample only (each would triple the full sweep).
         let phase_control = |spec: &ParamSpec| {
             spec.name == p::PHASES.spec.name
                 || spec.name == p::MAX_BATCH.spec.name
                 || spec.name == p::ACCUMULATION.spec.name
+                || spec.name == p::BANDS.spec.name
                 || [&group::PHASE_2, &group::PHASE_3, &group::PHASE_4]
                     .iter()
                     .any(|g| g.params.iter().any(|q| q.name == spec.name))

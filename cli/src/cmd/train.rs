@@ -28,6 +28,7 @@ pub fn command() -> Command {
         .arg(args::param(p::RECORDS))
         .arg(args::param(p::MAX_BATCH))
         .arg(args::param(p::ACCUMULATION))
+        .arg(args::param(p::BANDS))
         // σ keeps its default; b is required with --mechanism laplace.
         .args(args::group(&p::group::NOISE, &[p::SIGMA.spec]))
         .arg(args::param(p::DELTA))
@@ -73,6 +74,12 @@ struct Record {
     cap_probability: Option<f64>,
     /// The chance an example is in a step's batch after the cap (q without one).
     capped_rate: Option<f64>,
+    /// Bands b of a banded matrix factorisation (1: DP-SGD).
+    bands: u64,
+    /// With b > 1: the steps each example takes part in at most, ⌈T/b⌉ (null when b = 1).
+    banded_participations: Option<u64>,
+    /// With b > 1: the rate at which each step samples its group, b·B/|x| (null when b = 1).
+    banded_rate: Option<f64>,
     attack: Option<AttackRecord>,
 }
 
@@ -116,7 +123,13 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         .get(&TIGHT)
         .map(|x| x.relation.id())
         .ok_or("internal: no tight ε")?;
+    let banded = amp_plots::model::training::setting(&v)
+        .ok()
+        .filter(|t| t.bands > 1);
     let record = Record {
+        bands: v.count(p::BANDS),
+        banded_participations: banded.map(|t| t.steps),
+        banded_rate: banded.map(|t| t.q),
         epsilon: reading(&r, &TIGHT)?,
         epsilon_lower: reading(&r, &TIGHT_LOWER)?,
         delta: v.real(p::DELTA),

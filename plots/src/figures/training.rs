@@ -683,3 +683,163 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
     }
     Ok(c)
 }
+
+/// `banded-noise`: ε at δ, and below it the noise multiplier a target ε needs, against the number
+/// of bands b of a banded matrix factorisation amplified by cyclic Poisson sampling
+/// ([`Training::banded`]: rate b·B/|x| for ⌈T/b⌉ steps; add/remove one example), at the reader's
+/// |x|, B, T and σ; b = 1 is DP-SGD. Bands from 1 to min(|x|/B, T) on a log grid with the powers
+/// of two and the reader's b; ε on one grid step for every point (the budget's step at b = 1),
+/// each σ calibrated to 0.2% (certified). Gaussian noise, one phase, Poisson batches without a cap.
+pub fn banded_noise(values: &ParamValues) -> ChartResult {
+    use crate::model::training::calibrate;
+    use crate::params::Value;
+    let mine = setting(values)?;
+    let mut v = values.clone();
+    v.set(p::BANDS.spec, Value::Count(1))
+        .map_err(|e| ChartError::from(e.to_string()))?;
+    let base = setting(&v)?;
+    let (n, steps) = base.reader;
+    let b_max = (n / base.batch).min(steps).max(1);
+    if b_max < 2 {
+        return Err(ChartError::NotApplicable(format!(
+            "one band only: |x|/B = {} and T = {} leave no room for b ≥ 2",
+            group_digits(n / base.batch),
+            group_digits(steps)
+        )));
+    }
+    // The reasons banded noise is refused (phases, samplers, R, caps, Laplace), before any sweep.
+    base.banded(2)
+        .map_err(|e| ChartError::NotApplicable(e.replace(" (b = 2)", "")))?;
+    let Noise::Gaussian(sigma) = base.noise else {
+        return Err(ChartError::NotApplicable("Gaussian noise only".into()));
+    };
+    let mut bands: Vec<u64> = log_grid(1.0, b_max as f64, 14)
+        .into_iter()
+        .map(|b| b.round().max(1.0) as u64)
+        .chain((0..40).map(|i| 1u64 << i).take_while(|&b| b <= b_max))
+        .chain(std::iter::once(mine.bands))
+        .filter(|&b| b <= b_max)
+        .collect();
+    amp_math::heap_sort_by(&mut bands, |a, b| a < b);
+    bands.dedup();
+    let target = values.real(p::TARGET_EPS);
+    let h = pld::step_for_budget(base.noise, base.q, base.steps, FIGURE)?;
+    let acc = amp_math::accounting::PldAccountant::with_step(h);
+    let (mut band, mut upper, mut noise) = (Vec::new(), Vec::new(), Vec::new());
+    let mut why: Option<String> = None;
+    for &b in &bands {
+        let Ok(tb) = base.banded(b) else { continue };
+        match acc
+            .band(&tb.poisson_event())
+            .and_then(|x| x.epsilon(tb.delta))
+        {
+            Ok((eu, el)) => {
+                band.push((b as f64, el.clamp(0.0, eu), eu));
+                upper.push((b as f64, eu));
+            }
+            Err(e) => {
+                why.get_or_insert(e.to_string());
+            }
+        }
+        if target > 0.0 {
+            if let Ok(s) = calibrate(&tb, target, CALIBRATION, 2e-3) {
+                noise.push((b as f64, s));
+            }
+        }
+    }
+    if upper.len() < 2 {
+        return Err(ChartError::NotApplicable(why.unwrap_or_else(|| {
+            "no number of bands gives a finite ε at this δ".into()
+        })));
+    }
+    let x = Axis::numeric("bands b", true, 1.0, b_max as f64);
+    let y_max = upper.iter().map(|p| p.1).fold(1e-6, f64::max);
+    let at = |pts: &[(f64, f64)], b: u64| pts.iter().find(|p| p.0 == b as f64).map(|p| p.1);
+    let dpsgd = at(&upper, 1);
+    let last = upper[upper.len() - 1];
+    let mut c = Chart::new(
+        x.clone(),
+        Axis::numeric(
+            format!("ε at δ = {}", short_number(base.delta, 3)),
+            false,
+            0.0,
+            1.08 * y_max,
+        ),
+        LegendCorner::UpperRight,
+        format!(
+            "ε at δ = {} of {} steps with σ = {} on {} examples in batches of {}, against the \
+             number of bands b of a banded matrix factorisation amplified by cyclic Poisson \
+             sampling (b groups used in turn, rate b·B/|x|, ⌈T/b⌉ participations; columns of norm \
+             ≤ 1). b = 1 is DP-SGD: ε ≤ {}; at b = {}, ε ≤ {}. Below: the noise multiplier σ \
+             that ε = {} needs at each b.",
+            short_number(base.delta, 3),
+            group_digits(steps),
+            short_number(sigma, 4),
+            group_digits(n),
+            group_digits(base.batch),
+            dpsgd.map_or("–".into(), |e| short_number(e, 4)),
+            group_digits(last.0 as u64),
+            short_number(last.1, 4),
+            short_number(target, 4)
+        ),
+    );
+    c.bands.push(Band {
+        label: format!("band (PLD, grid step {})", short_number(h, 2)),
+        points: band,
+    });
+    c.series.push(Series {
+        label: format!("certified ε at σ = {}", short_number(sigma, 4)),
+        points: upper.clone(),
+        role: Role::Highlight,
+    });
+    if let Some(e) = at(&upper, mine.bands) {
+        c.markers.push(Marker {
+            x: mine.bands as f64,
+            y: e,
+            label: format!(
+                "your b = {}: ε ≤ {}",
+                group_digits(mine.bands),
+                short_number(e, 4)
+            ),
+        });
+    }
+    // The app sizes this figure for two panels: without two calibrated points there is no figure.
+    if noise.len() < 2 {
+        return Err(ChartError::NotApplicable(format!(
+            "no noise multiplier in [0.2, 10⁴] meets ε = {} at two numbers of bands or more",
+            short_number(target, 4)
+        )));
+    }
+    {
+        let (lo, hi) = log_range(noise.iter().map(|p| &p.1));
+        let mut lower = Chart::new(
+            x,
+            Axis::numeric(
+                format!("σ for ε = {}", short_number(target, 4)),
+                true,
+                lo,
+                hi,
+            ),
+            LegendCorner::UpperLeft,
+            String::new(),
+        );
+        if let Some(s) = at(&noise, mine.bands) {
+            lower.markers.push(Marker {
+                x: mine.bands as f64,
+                y: s,
+                label: format!(
+                    "b = {}: σ = {}",
+                    group_digits(mine.bands),
+                    short_number(s, 4)
+                ),
+            });
+        }
+        lower.series.push(Series {
+            label: "noise multiplier for the target (certified)".into(),
+            points: noise,
+            role: Role::Highlight,
+        });
+        c.lower = Some(Box::new(lower));
+    }
+    Ok(c)
+}

@@ -96,6 +96,12 @@ pub struct Training {
     /// Gradient accumulation steps A (1: none): the page's batch sizes are micro-batches, and
     /// every phase's `batch` (and so q and the steps) is the effective batch A·B.
     pub accumulation: u64,
+    /// Bands b of a banded matrix factorisation (1: DP-SGD). With b > 1 the run is held as what
+    /// is accounted ([`Training::banded`]): one group of ⌊|x|/b⌋ examples, rate b·B/|x|, ⌈T/b⌉
+    /// steps; `reader` keeps the dataset size and steps the reader gave.
+    pub bands: u64,
+    /// The reader's |x| and steps T (the same as `dataset` and `steps` when b = 1).
+    pub reader: (u64, u64),
 }
 
 impl TrainingPhase {
@@ -217,6 +223,14 @@ impl Training {
     /// several records per user, and capped batches, are accounted for Poisson batches with
     /// Gaussian noise only, and not together.
     pub fn check_records(&self, sampler: Option<Batching>) -> Result<(), String> {
+        if self.bands > 1
+            && sampler.is_some_and(|s| !matches!(s, Batching::Poisson | Batching::TruncatedPoisson))
+        {
+            return Err(format!(
+                "banded noise (b = {}) is accounted here for cyclic Poisson sampling only",
+                self.bands
+            ));
+        }
         if self.max_batch > 0 {
             if self.records > 1 {
                 return Err(
@@ -331,6 +345,62 @@ impl Training {
             ph.steps = scale(ph.steps);
         }
         t
+    }
+
+    /// The run with its noise correlated over `bands` = b steps by a banded matrix factorisation
+    /// (DP-FTRL / BandMF), as it is accounted (itself when b = 1). Source: Choquette-Choo,
+    /// McMahan, Rush & Thakurta (2023), "(Amplified) banded matrix factorization", arXiv
+    /// 2306.08153, Thm. 4 (amplification by cyclic Poisson sampling); the reduction is
+    /// jax_privacy 2.0's `amplified_bandmf_event`. The |x| examples are split into b groups used
+    /// in turn (step t draws from group t mod b), each step Poisson-sampling its group at rate
+    /// q' = b·B/|x|. With the strategy matrix's columns normalised to L2 norm ≤ 1 (the
+    /// assumption under which σ is the noise multiplier) and b-banded, one example's ⌈T/b⌉
+    /// participations touch disjoint blocks of the noise, and the run is exactly as private as
+    /// DP-SGD at rate q' for ⌈T/b⌉ steps (add/remove one example): an upper bound when b does
+    /// not divide T (some groups take part ⌊T/b⌋ times), exact otherwise. That run is what is
+    /// returned: q = q', steps = ⌈T/b⌉, |x| = ⌊|x|/b⌋ (the smallest group, so that B/|x| is at
+    /// least q' in the figures' sweeps). Refused, with the reason, for several phases, other
+    /// samplers, several records per user, a cap, Laplace noise, and b·B > |x|.
+    pub fn banded(self, bands: u64) -> Result<Training, String> {
+        if bands <= 1 {
+            return Ok(self);
+        }
+        let why = |what: &str| {
+            Err(format!(
+                "banded noise (b = {bands}) is accounted here {what}"
+            ))
+        };
+        if self.is_phased() {
+            return why("for a run of one phase");
+        }
+        if self.batching != Batching::Poisson || self.max_batch > 0 {
+            return why(
+                "for its own sampling, cyclic Poisson: choose Poisson batches without a cap",
+            );
+        }
+        if self.records > 1 {
+            return why("for one record per user (R = 1)");
+        }
+        if !matches!(self.noise, Noise::Gaussian(_)) {
+            return why("for Gaussian noise only");
+        }
+        let (n, b) = (self.dataset, bands);
+        if b.saturating_mul(self.batch) > n {
+            return Err(format!(
+                "with b = {b} bands each group has {} examples, fewer than the batch B = {}: at \
+                 most |x|/B = {} bands",
+                group_digits(n / b),
+                group_digits(self.batch),
+                group_digits(n / self.batch)
+            ));
+        }
+        Ok(Training {
+            q: (self.q * b as f64).min(1.0),
+            steps: self.steps.div_ceil(b),
+            dataset: n / b,
+            bands: b,
+            ..self
+        })
     }
 
     /// Steps over all phases.
@@ -563,7 +633,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
     if delta < 1e-11 {
         return Err("the tight accountant needs δ of at least 1e-11".into());
     }
-    Ok(Training {
+    Training {
         noise: first.noise,
         q: first.q,
         steps: first.steps,
@@ -579,7 +649,10 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
             .filter(|&m| m < dataset)
             .unwrap_or(0),
         accumulation: values.count(p::ACCUMULATION),
-    })
+        bands: 1,
+        reader: (dataset, first.steps),
+    }
+    .banded(values.count(p::BANDS))
 }
 
 /// Warnings about the setting that do not stop the accounting (shown beside the readouts).
@@ -629,12 +702,12 @@ pub fn warnings(t: &Training) -> Vec<String> {
             "The tight ε above is for Poisson batches; {e}, so your loop's own numbers are not shown."
         ));
     }
-    if t.delta >= 1.0 / t.dataset as f64 {
+    if t.delta >= 1.0 / t.reader.0 as f64 {
         out.push(format!(
             "δ = {} is at least 1/|x| = {}: a mechanism that publishes one random example \
              outright meets such a δ. Choose δ well below 1/|x|.",
             short_number(t.delta, 3),
-            short_number(1.0 / t.dataset as f64, 3)
+            short_number(1.0 / t.reader.0 as f64, 3)
         ));
     }
     out
@@ -869,6 +942,9 @@ fn noise_words(noise: Noise) -> String {
 
 /// A copyable privacy statement of a one-phase run with Poisson sampling, in plain words.
 pub fn statement(t: &Training, a: &Account) -> String {
+    if t.bands > 1 {
+        return banded_statement(t, a);
+    }
     let neighbours = if t.records > 1 {
         let lemma = match &a.group_lemma {
             Ok(Some(e)) => format!(
@@ -900,6 +976,34 @@ pub fn statement(t: &Training, a: &Account) -> String {
         length_words(&t.first()),
         short_number(a.upper, 4),
         short_number(t.delta, 3),
+        short_number(a.step, 2),
+        short_number(a.lower, 4),
+    )
+}
+
+/// The statement of a run with banded noise ([`Training::banded`]).
+fn banded_statement(t: &Training, a: &Account) -> String {
+    let (n, steps) = t.reader;
+    format!(
+        "Training with DP-FTRL on {} examples, the noise correlated over {} steps by a banded \
+         matrix factorisation whose strategy matrix has columns of L2 norm at most 1 (the \
+         examples split into {1} groups used in turn, each step Poisson-sampling its group at \
+         rate {}, batches of expected size {}), {}, for {} steps, satisfies (ε, δ)-differential \
+         privacy with ε = {} and δ = {}, for datasets that differ by adding or removing one \
+         example. Each example takes part in at most {} steps, at least {} apart, and the ε is a \
+         certified upper bound from a privacy loss distribution accountant for that many Poisson \
+         steps at that rate (amplification by cyclic Poisson sampling, Choquette-Choo et al. \
+         2023; grid step {}); the exact ε of this accounting is at least {}.",
+        group_digits(n),
+        group_digits(t.bands),
+        short_number(t.q, 4),
+        group_digits(t.batch),
+        noise_words(t.noise),
+        group_digits(steps),
+        short_number(a.upper, 4),
+        short_number(t.delta, 3),
+        group_digits(t.steps),
+        group_digits(t.bands),
         short_number(a.step, 2),
         short_number(a.lower, 4),
     )

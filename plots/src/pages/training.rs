@@ -216,7 +216,8 @@ pub static SPEC: PageSpec = PageSpec {
                                 p::BATCHING.spec,
                                 p::PHASES.spec,
                                 p::RECORDS.spec,
-                                p::MAX_BATCH.spec
+                                p::MAX_BATCH.spec,
+                                p::BANDS.spec
                             ]
                         ],
                     )
@@ -301,6 +302,11 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Capped batches",
             figures: &[FigureId::CappedBatches],
         },
+        Section::Prose(super::Prose("training-banded")),
+        Section::Figures {
+            label: "Correlated noise",
+            figures: &[FigureId::BandedNoise],
+        },
         Section::Prose(super::Prose("training-users")),
     ],
     readouts,
@@ -328,6 +334,20 @@ fn measured(v: &ParamValues, precision: Precision) -> Result<Account, String> {
 
 /// What the run amounts to: its rate, steps and epochs (each phase's, when it has several).
 fn run_shape(t: &Training) -> String {
+    if t.bands > 1 {
+        let (n, steps) = t.reader;
+        return format!(
+            "b = {} bands: {0} groups of about {} examples used in turn, each step sampling its \
+             group at rate q = b·B/|x| = {}; an example takes part in at most ⌈T/b⌉ = {} of the \
+             T = {} steps ({} epochs).",
+            group_digits(t.bands),
+            group_digits(n / t.bands),
+            short_number(t.q, 4),
+            group_digits(t.steps),
+            group_digits(steps),
+            short_number(t.epochs(), 4)
+        );
+    }
     if t.accumulation > 1 && !t.is_phased() {
         return format!(
             "effective batch A·B = {}; q = A·B/|x| = {}; k = {} noisy steps ({} epochs).",
