@@ -75,10 +75,10 @@ pub fn Phases() -> impl IntoView {
         message.set(String::new());
     };
     let download = move |_| {
-        let run = state.values.with_untracked(setting);
+        let run = state.values.with_untracked(setting).and_then(|t| t.run());
         match run {
-            Ok(t) => {
-                let href = browser::text_data_url("application/json", &t.run().to_json());
+            Ok(run) => {
+                let href = browser::text_data_url("application/json", &run.to_json());
                 if !browser::download("run.json", &href) {
                     message.set("The browser refused the download.".into());
                 }

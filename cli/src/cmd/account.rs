@@ -617,7 +617,7 @@ fn run_allocation(m: &ArgMatches) -> Result<String, String> {
         sigma,
         steps,
         participations: k,
-        method: "upper: k allocations of one step among floor(T/k) or ceil(T/k) steps (Feldman & Shenfeld 2025), each one epoch of balls in bins rounded up, composed; lower: k = 1, the balls-in-bins epoch rounded down; k > 1, the Gaussian mechanism of the sum of all T outputs (mu = k/(sigma sqrt T)), exact",
+        method: batching::method(Batching::Allocation),
     };
     if on(m, "json") {
         emit(&record, true)

@@ -28,7 +28,8 @@ pub fn command() -> Command {
                 .required_unless_present_any([BATCHING, p::EPOCHS.spec.name]),
         )
         .arg(args::param(p::BATCHING).help(
-            "Calibrate a DP-SGD loop by how it forms batches (poisson, shuffle, balls-in-bins), with \
+            "Calibrate a DP-SGD loop by how it forms batches (poisson, shuffle, balls-in-bins, allocation: \
+             each example in exactly k = round(epochs) of the steps), with \
              --dataset-size, --batch-size, --epochs or --steps, --target-eps and --delta (zero-out, sensitivity 1)",
         ))
         .arg(args::param(p::DATASET).requires(BATCHING))

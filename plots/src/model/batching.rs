@@ -249,6 +249,9 @@ pub fn method(batching: Batching) -> &'static str {
         Batching::BallsInBins => {
             "PLD of the balls-in-bins pair (Chua et al. 2025; Feldman & Shenfeld 2025), sums rounded up and down on a geometric grid, composed over epochs"
         }
+        Batching::Allocation => {
+            "upper: k allocations of one step among floor(T/k) or ceil(T/k) steps (Feldman & Shenfeld 2025), each one epoch of balls in bins rounded up, composed; lower: k = 1, the balls-in-bins epoch rounded down; k > 1, the Gaussian mechanism of the sum of all T outputs (mu = k/(sigma sqrt T)), exact"
+        }
     }
 }
 
@@ -289,8 +292,36 @@ pub fn statement(
                 short_number(log_step_for(sigma, e.steps_per_epoch, log_step), 2)
             ),
         ),
+        Batching::Allocation => {
+            let k = t.first().participations();
+            (
+                format!(
+                    "using each example in exactly {} of the {} steps, chosen uniformly at random \
+                     (batches of {} examples on average)",
+                    group_digits(k),
+                    group_digits(t.steps),
+                    short_number(k as f64 * t.dataset as f64 / t.steps as f64, 4)
+                ),
+                format!(
+                    "from Feldman & Shenfeld's (2025) decomposition of random allocation into {} \
+                     allocations of one step among about {} steps, each the balls-in-bins pair \
+                     (Chua et al. 2025) with sums rounded up (log-grid step {}); the lower bound \
+                     is {}",
+                    group_digits(k),
+                    group_digits(t.steps / k),
+                    short_number(log_step_for(sigma, t.steps / k, log_step), 2),
+                    if k == 1 {
+                        "the same pair with sums rounded down"
+                    } else {
+                        "the Gaussian mechanism of the sum of all the steps' outputs, exact"
+                    }
+                ),
+            )
+        }
     };
-    let length = if e.upper == e.lower {
+    let length = if batching == Batching::Allocation {
+        format!("{} steps", group_digits(t.steps))
+    } else if e.upper == e.lower {
         format!("{} epochs", group_digits(e.upper))
     } else {
         format!(
@@ -366,8 +397,8 @@ pub fn sigma_for_target(
             };
             Ok((fixed, needs.ok()))
         }
-        Batching::BallsInBins => {
-            let balls = run(Batching::BallsInBins);
+        Batching::BallsInBins | Batching::Allocation => {
+            let balls = run(batching);
             let at = |s: f64, estimate: Estimate| {
                 acc.compose(&balls(s), estimate)
                     .and_then(|(_, pair)| pair.epsilon_for_delta(delta))

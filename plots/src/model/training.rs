@@ -132,7 +132,19 @@ impl TrainingPhase {
             }
             Batching::Shuffle => epochs(EpochSampler::Shuffled),
             Batching::BallsInBins => epochs(EpochSampler::BallsInBins),
+            Batching::Allocation => Event::Allocation {
+                mechanism,
+                steps: self.steps,
+                participations: self.participations(),
+            },
         }
+    }
+
+    /// With random allocation, the steps k each example takes part in: the phase's epochs T·q
+    /// rounded to a whole number, between 1 and T (each batch then holds k·|x|/T examples on
+    /// average, the reader's B when T·q is whole).
+    pub fn participations(&self) -> u64 {
+        ((self.steps as f64 * self.q).round() as u64).clamp(1, self.steps.max(1))
     }
 
     /// One Poisson step of the phase: of users' R records each ([`Event::poisson_users`]), or
@@ -223,6 +235,18 @@ impl Training {
     /// several records per user, and capped batches, are accounted for Poisson batches with
     /// Gaussian noise only, and not together.
     pub fn check_records(&self, sampler: Option<Batching>) -> Result<(), String> {
+        if self.is_phased()
+            && self
+                .phases()
+                .iter()
+                .any(|ph| sampler.unwrap_or(ph.batching) == Batching::Allocation)
+        {
+            return Err(
+                "random allocation (each example in k of the run's steps) is accounted here for a \
+                 run of one phase"
+                    .into(),
+            );
+        }
         if self.bands > 1
             && sampler.is_some_and(|s| !matches!(s, Batching::Poisson | Batching::TruncatedPoisson))
         {
@@ -431,8 +455,21 @@ impl Training {
     }
 
     /// The run as a run file ([`Run`]): each phase with its own sampler, Poisson phases by their
-    /// dataset and batch sizes, the length as the reader gave it.
-    pub fn run(&self) -> Run {
+    /// dataset and batch sizes, the length as the reader gave it (with b > 1 bands, the DP-SGD run
+    /// it is accounted as, [`Training::banded`]). Random allocation has no place in a run file:
+    /// refused with the reason.
+    pub fn run(&self) -> Result<Run, String> {
+        if self
+            .phases()
+            .iter()
+            .any(|ph| ph.batching == Batching::Allocation)
+        {
+            return Err(
+                "a run file holds Poisson, shuffled and balls-in-bins phases; random allocation \
+                 is accounted by amplify account --batching allocation"
+                    .into(),
+            );
+        }
         let phases = self
             .phases()
             .iter()
@@ -460,10 +497,10 @@ impl Training {
                 },
             })
             .collect();
-        Run {
+        Ok(Run {
             delta: self.delta,
             phases,
-        }
+        })
     }
 }
 
@@ -921,6 +958,9 @@ fn sampler_words(b: Batching) -> &'static str {
         }
         Batching::Shuffle => "batches of fixed size",
         Batching::BallsInBins => "balls-in-bins batches of expected size",
+        Batching::Allocation => {
+            "randomly allocated batches (each example in k steps) of expected size"
+        }
     }
 }
 

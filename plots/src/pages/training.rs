@@ -167,6 +167,20 @@ pub const EPS_BNB_LOWER: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Lower,
 };
+/// Readout: the certified ε with random allocation (each example in k of the run's T steps).
+pub const EPS_ALLOC: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-allocation",
+    label: "Random allocation, k of all T steps: ε at δ",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// Readout: a lower bound on the ε of random allocation.
+pub const EPS_ALLOC_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "epsilon-allocation-lower",
+    label: "Random allocation: ε is at least",
+    digits: 4,
+    bound: BoundKind::Lower,
+};
 /// Sentence: how the samplers see the run (steps per epoch, epochs, the relation).
 pub const SAMPLERS: NoteSpec = NoteSpec {
     id: "batching-shape",
@@ -264,6 +278,8 @@ pub static SPEC: PageSpec = PageSpec {
                         &EPS_SHUFFLE_LOWER,
                         &EPS_BNB,
                         &EPS_BNB_LOWER,
+                        &EPS_ALLOC,
+                        &EPS_ALLOC_LOWER,
                     ])
                 },
                 Group {
@@ -458,10 +474,11 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             })
             .map_err(ChartError::from)
     };
-    let (poisson, shuffle, balls) = (
+    let (poisson, shuffle, balls, allocation) = (
         sampler(Batching::Poisson),
         sampler(Batching::Shuffle),
         sampler(Batching::BallsInBins),
+        sampler(Batching::Allocation),
     );
     const Z: Relation = batching::RELATION;
     // Zero-out and add/remove are one pair for Poisson sampling; for a user with several
@@ -478,6 +495,8 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&EPS_SHUFFLE_LOWER, shuffle.clone().map(|b| b.lower), Z);
     r.push(&EPS_BNB, balls.clone().map(|b| b.upper), Z);
     r.push(&EPS_BNB_LOWER, balls.clone().map(|b| b.lower), Z);
+    r.push(&EPS_ALLOC, allocation.clone().map(|b| b.upper), Z);
+    r.push(&EPS_ALLOC_LOWER, allocation.clone().map(|b| b.lower), Z);
     r.note(
         &SAMPLERS,
         run.as_ref().ok().map(|t| {
@@ -495,10 +514,16 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             } else {
                 format!("T = {} steps per epoch, {epochs}", e.steps_per_epoch)
             };
+            let k = t.first().participations();
             format!(
-                "All three on the zero-out relation (one example's gradient replaced by 0; for \
-                 Poisson sampling the same pair as add/remove), sensitivity 1: {shape}. \
-                 Shuffling is reshuffled every epoch; its upper bound holds for any order."
+                "All on the zero-out relation (one example's gradient replaced by 0; for Poisson \
+                 sampling the same pair as add/remove), sensitivity 1: {shape}. Shuffling is \
+                 reshuffled every epoch; its upper bound holds for any order. Random allocation \
+                 has no epochs: each example is in exactly k = {} of the T = {} steps (the epochs \
+                 rounded; batches of {} on average).",
+                group_digits(k),
+                group_digits(t.steps),
+                short_number(k as f64 * t.dataset as f64 / t.steps.max(1) as f64, 4)
             )
         }),
     );
@@ -514,10 +539,10 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
             .map(|(b, rel, step)| phased_statement(t, b.upper, b.lower, step, rel)),
         (Ok(t), Ok(a), Batching::Poisson) => Some(statement(t, a)),
         (Ok(t), _, b) => {
-            let band = if b == Batching::Shuffle {
-                &shuffle
-            } else {
-                &balls
+            let band = match b {
+                Batching::Shuffle => &shuffle,
+                Batching::Allocation => &allocation,
+                _ => &balls,
             };
             band.as_ref()
                 .ok()

@@ -139,6 +139,9 @@ choices! {
         /// Poisson sampling with the batch cut to the maximum batch size M (the model reads it as
         /// Poisson sampling with the cap `max-batch`, which must be set).
         TruncatedPoisson = "truncated-poisson", "Poisson sampling, batches capped at M examples (set M)";
+        /// Each example in exactly k of the run's T steps, chosen uniformly at random, k = the
+        /// epochs T·B/|x| rounded (random allocation, without epochs).
+        Allocation = "allocation", "Random allocation (each example in exactly k random steps of the whole run)";
     }
 }
 
