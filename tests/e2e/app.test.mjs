@@ -492,6 +492,10 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   await settled('epsilon-shuffle-lower', sh.epsilon_lower);
   await settled('epsilon-balls-in-bins', bb.epsilon);
   await settled('epsilon-balls-in-bins-lower', bb.epsilon_lower);
+  // Random allocation: each example in k = 2250·2400/60000 = 90 of the 2,250 steps.
+  const al = cli(['account', '--batching', 'allocation', '--sigma', sigma2, '--steps', '2250', '--participations', '90', '--delta', '1e-5']);
+  await settled('epsilon-allocation', al.epsilon);
+  await settled('epsilon-allocation-lower', al.epsilon_lower);
   await settled('epsilon-poisson', sh.poisson_epsilon);
   assert.ok(bb.epsilon < sh.epsilon);
   assert.match(await page.textContent('[data-testid=batching-shape]'), /zero-out/);
@@ -506,6 +510,11 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   await settled('run-advantage', tr.attack.advantage_upper);
   await settled('run-bayes-success', tr.attack.bayes_success_upper);
   assert.equal(await page.inputValue('[data-testid=privacy-statement]'), tr.statement);
+  // Chosen as the loop's own sampler, random allocation is what the statement quotes.
+  await page.selectOption('#ctl-batching', 'allocation');
+  await page.waitForFunction(() => /exactly 90 of the 2,250 steps/.test(document.querySelector('[data-testid=privacy-statement]')?.value ?? ''), null, { timeout: 30000 });
+  await page.selectOption('#ctl-batching', 'shuffle');
+  await page.waitForFunction(() => /cutting it into 25 batches/.test(document.querySelector('[data-testid=privacy-statement]')?.value ?? ''), null, { timeout: 30000 });
   // δ ≥ 1/|x| is flagged.
   await page.fill('[data-testid=field-delta]', '0.001');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=training-warning]')].some((w) => w.textContent.includes('1/|x|')));

@@ -174,8 +174,8 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
             role: Role::Bound(i),
         });
     }
-    let chosen = values.choice(p::BATCHING) as usize;
-    if let Some(b) = bands[chosen].iter().find(|b| b.0 == e.upper as f64) {
+    let chosen = drawn_sampler(values);
+    if let Some(b) = chosen.and_then(|i| bands[i].iter().find(|b| b.0 == e.upper as f64)) {
         c.markers.push(Marker {
             x: b.0,
             y: b.2,
@@ -321,7 +321,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
             group_digits(n)
         ),
     );
-    let chosen = values.choice(p::BATCHING) as usize;
+    let chosen = drawn_sampler(values);
     let labels = [
         "Poisson sampling",
         "shuffled batches (enough)",
@@ -335,7 +335,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
             points: pts,
             role: if i == 3 {
                 Role::Bound(1)
-            } else if family == chosen {
+            } else if Some(family) == chosen {
                 Role::Highlight
             } else {
                 Role::Family(family)
@@ -351,4 +351,16 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         c.notes.push(FIRST_PHASE_ONLY.into());
     }
     Ok(c)
+}
+
+/// Which of the three drawn samplers (Poisson, shuffled, balls in bins) is the reader's own, if
+/// one is: capped Poisson batches are drawn as Poisson's; random allocation is not drawn here.
+fn drawn_sampler(values: &ParamValues) -> Option<usize> {
+    use crate::params::Batching;
+    match values.choice::<Batching>(p::BATCHING) {
+        Batching::Poisson | Batching::TruncatedPoisson => Some(0),
+        Batching::Shuffle => Some(1),
+        Batching::BallsInBins => Some(2),
+        Batching::Allocation => None,
+    }
 }
