@@ -205,6 +205,10 @@ impl PartialEq for FigureSpec {
     }
 }
 
+/// The caption of a figure that does not apply at the reader's settings; the reason is shown once,
+/// on its own line under it.
+pub const REFUSED_CAPTION: &str = "This figure cannot be drawn for these settings:";
+
 /// The training run's controls, read by the figures of the run itself (ε against its length, its
 /// privacy profile and its privacy loss distribution).
 static RUN_PARAMS: &[&ParamSpec] = params![

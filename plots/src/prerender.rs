@@ -636,7 +636,11 @@ fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> String {
     };
     format!(
         "<figure class=\"figure{}\" id=\"fig-{id}\" data-figure=\"{id}\"{carried} aria-labelledby=\"title-{id}\"><{heading} class=\"figure-title\" id=\"title-{id}\">{}</{heading}>{picture}<figcaption id=\"desc-{id}\" class=\"figure-summary\">{}</figcaption>{after}<div class=\"figure-share\"><button type=\"button\" disabled>Copy link</button><button type=\"button\" disabled>Copy embed code</button><span class=\"figure-export\" role=\"group\" aria-label=\"Export “{}”\">Export: {exports}</span></div></figure>",
-        if square { " two-panel" } else { "" },
+        match (square, f.id.two_panels() && embedded) {
+            (true, _) => " two-panel",
+            (false, true) => " two-panel-embed",
+            _ => "",
+        },
         esc(f.title),
         esc(&caption),
         esc(f.title)
@@ -688,7 +692,7 @@ fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String {
 fn refused(e: &str) -> (String, String, String) {
     (
         "<div class=\"plot-wrap refused\"></div>".to_string(),
-        format!("This figure cannot be drawn for these settings: {e}"),
+        crate::figures::REFUSED_CAPTION.to_string(),
         format!("<p class=\"figure-error\" role=\"status\">{}</p>", esc(e)),
     )
 }

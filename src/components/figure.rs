@@ -67,7 +67,8 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         }
         chart.with(|c| match c {
             Ok(c) => c.summary.clone(),
-            Err(e) => format!("This figure cannot be drawn for these settings: {e}"),
+            // The reason follows on its own line (the status under the caption), said once.
+            Err(_) => amp_plots::figures::REFUSED_CAPTION.to_string(),
         })
     };
     let (static_svg, static_after, static_notes) = match placeholder {
@@ -81,7 +82,7 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
     let (labelled_by, canvas_label, canvas_desc) =
         (title_id.clone(), title_id.clone(), desc_id.clone());
     view! {
-        <figure class="figure" class:two-panel=spec.id.two_panels() && !embedded id=format!("fig-{}", spec.id) data-figure=spec.id.as_str() aria-labelledby=labelled_by>
+        <figure class="figure" class:two-panel=spec.id.two_panels() && !embedded class:two-panel-embed=spec.id.two_panels() && embedded id=format!("fig-{}", spec.id) data-figure=spec.id.as_str() aria-labelledby=labelled_by>
             {if embedded {
                 view! { <h1 class="figure-title" id=title_id>{spec.title}</h1> }.into_any()
             } else {

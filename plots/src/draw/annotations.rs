@@ -22,7 +22,7 @@ pub(super) struct LabelBox {
 /// Where a marker's label goes: the offset of the text's top-left corner from the point. Of the
 /// four places beside the point (above right, above left, below right, below left; the side away
 /// from the nearer edge first), the one inside the plotting area that covers the fewest curve and
-/// band pixels.
+/// band pixels; if none is inside, the one that leaves the area least.
 fn label_offset(
     point: (i32, i32),
     (tw, th): (i32, i32),
@@ -42,7 +42,12 @@ fn label_offset(
     let cost = |(dx, dy): (i32, i32)| {
         let (x0, y0) = (point.0 + dx - pad, point.1 + dy - pad);
         let (x1, y1) = (point.0 + dx + tw + pad, point.1 + dy + th + pad);
-        let outside = x0 < plot.0.start || x1 > plot.0.end || y0 < plot.1.start || y1 > plot.1.end;
+        // How far the box leaves the plotting area (0 inside): where no place fits (a small
+        // chart), the one that leaves it least, never one that runs over the axis labels.
+        let outside = (plot.0.start - x0).max(0)
+            + (x1 - plot.0.end).max(0)
+            + (plot.1.start - y0).max(0)
+            + (y1 - plot.1.end).max(0);
         let covered = data
             .iter()
             .filter(|&&(x, y)| x0 <= x && x <= x1 && y0 <= y && y <= y1)
@@ -183,5 +188,9 @@ mod label_tests {
         // least covered place inside it.
         let near_edge: Vec<(i32, i32)> = (30..130).map(|x| (x, 135)).collect();
         assert_eq!(place((20, 150), &near_edge), (8, 8));
+        // A plot too narrow for the label on either side: the side it overflows least.
+        let narrow = |point| label_offset(point, (100, 14), 3, 8, (0..150, 0..300), &[]);
+        assert_eq!(narrow((60, 150)), (8, -22));
+        assert_eq!(narrow((100, 150)), (-108, -22));
     }
 }

@@ -500,6 +500,14 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.note(
         &SAMPLERS,
         run.as_ref().ok().map(|t| {
+            if t.bands > 1 {
+                return format!(
+                    "With b = {} bands the run forms its batches by cyclic Poisson sampling (the \
+                     Poisson line, add/remove one example, is its ε); shuffling, balls in bins \
+                     and random allocation are not combined with banded noise here.",
+                    group_digits(t.bands)
+                );
+            }
             let e = batching::epochs(t);
             let epochs = if e.upper == e.lower {
                 format!("{} epochs", e.upper)
