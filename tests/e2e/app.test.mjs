@@ -442,8 +442,9 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   const { page, problems } = await open('/?page=training&dataset=60000&batch=2400&mech=gaussian&sigma=1.5&length=steps&steps=2250&delta=1e-5&batching=poisson&target-eps=6.7688');
   await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
   await painted(page);
-  // Five figures of the run and its noise, two of how batches are formed, one of capped batches.
-  assert.equal(await page.locator('canvas').count(), 8);
+  // Five figures of the run and its noise, two of how batches are formed, one of capped batches,
+  // one of banded noise.
+  assert.equal(await page.locator('canvas').count(), 9);
   const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
   const base = ['--mechanism', 'gaussian', '--sigma', '1.5', '--q', '0.04', '--steps', '2250', '--delta', '1e-5'];
   const pld = cli(['account', '--accountant', 'pld', ...base, '--grid', step]);
