@@ -526,8 +526,9 @@ async fn training_page_shows_the_band_then_refines_it() {
         text.contains("adding or removing one example") && text.contains("ε = 6.769"),
         "{text}"
     );
-    // Five figures of the run and noise, two of how batches are formed, one of capped batches.
-    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 8);
+    // Five figures of the run and noise, two of how batches are formed, one of capped batches,
+    // one of banded noise.
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 9);
     drop(handle);
     host.remove();
 }

@@ -154,3 +154,15 @@ fn the_figure_marks_the_readers_bands_at_the_readouts_number() {
     assert!(sig.windows(2).all(|w| w[1].1 >= w[0].1), "{sig:?}");
     assert_eq!(sig[0].0, 1.0);
 }
+
+#[test]
+fn a_run_file_opens_as_dp_sgd() {
+    use amp_plots::model::training::values_for_run;
+    let plain = setting(&run(60000, 256, 703, 1.0, 1))
+        .unwrap()
+        .run()
+        .unwrap();
+    let opened = values_for_run(&plain, &run(60000, 256, 703, 1.0, 8)).unwrap();
+    let spec = amp_plots::params::by_name("bands").unwrap();
+    assert_eq!(opened.get(spec), amp_plots::params::Value::Count(1));
+}

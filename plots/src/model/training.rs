@@ -1099,7 +1099,7 @@ pub fn phased_statement(
 
 /// The page's parameter values showing a run file's run (the training page's "Open run"), on top
 /// of `values`: δ, the mechanism, |x|, and each phase's batch size, length, sampler and noise. A run
-/// the page cannot show is refused with the reason: more than [`MAX_PHASES`] phases, randomized
+/// the page cannot show is refused with the reason (the bands are set to 1): more than [`MAX_PHASES`] phases, randomized
 /// response, sampling without sampler or without replacement, phases on datasets of different
 /// sizes, Gaussian and Laplace noise mixed. (The caller checks the constraints between
 /// parameters (the pages' `check_together`), as for any change of values.) A Poisson phase given by its rate alone gets the batch
@@ -1136,6 +1136,8 @@ pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, St
     use crate::params::Value;
     set(&mut v, p::DATASET.spec, Value::Count(dataset))?;
     set(&mut v, p::DELTA.spec, Value::Real(run.delta))?;
+    // A run file's phases are DP-SGD phases: no banded noise (b = 1).
+    set(&mut v, p::BANDS.spec, Value::Count(1))?;
     v.set_choice(
         p::MECH,
         if gaussian {
