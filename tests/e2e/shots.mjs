@@ -20,7 +20,7 @@ for (const q of queries) {
         const c = [...document.querySelectorAll('canvas')];
         // A page without figures (home) is ready once the app is live.
         if (c.length === 0) return document.documentElement.dataset.app === 'live';
-        return c.every((x) => x.dataset.painted === 'true') && !document.querySelector('.figure-pending');
+        return c.every((x) => x.dataset.painted === 'true' || x.closest('.plot-wrap.refused')) && !document.querySelector('.figure-pending');
       }, null, { timeout: 60000 }).catch(() => console.error(`${q} ${width} ${scheme}: not painted in 60 s`));
       // The pages' prose (help under controls the pre-rendered page did not show) arrives with
       // content.json a moment after start: wait for it, not for a fixed time.

@@ -44,12 +44,14 @@ async function open(path) {
   return { page, problems };
 }
 
-/** Every figure painted, every figure's computation and the page's numbers current. */
+/** Every figure painted (or refused with its reason, its canvas hidden: banded noise at a
+ *  balls-in-bins loop), every figure's computation and the page's numbers current. */
 async function quiet(page) {
   await page.waitForFunction(() => {
     const canvases = [...document.querySelectorAll('canvas')];
     const status = document.querySelector('[data-testid=accounting-status]');
-    return canvases.length > 0 && canvases.every((c) => c.dataset.painted === 'true')
+    return canvases.length > 0
+      && canvases.every((c) => c.dataset.painted === 'true' || c.closest('.plot-wrap.refused'))
       && document.querySelectorAll('.figure-pending').length === 0
       && !document.querySelector('[data-testid=worker-progress]')
       && !document.querySelector('[data-numbers=pending]')
