@@ -8,7 +8,7 @@ use amp_math::accounting::{
     RdpAccountant, Sampler, Search, Target,
 };
 use amp_math::batching::{
-    allocation_pld, deterministic_epsilon, reshuffled_lower_pair, Neighbours,
+    allocation_atoms, deterministic_epsilon, reshuffled_lower_pair, Neighbours,
 };
 use amp_math::pld::{self, Band, Estimate, Noise};
 use amp_math::rdp::Mechanism;
@@ -132,8 +132,13 @@ fn epoch_samplers_alone_are_the_batching_bounds() {
         epochs: EpochSettings::QUICK,
     };
     let g = EpochSettings::QUICK.log_step_for(sigma, t);
-    let one_up = allocation_pld(sigma, t, g, Estimate::Pessimistic).unwrap();
-    let one_low = allocation_pld(sigma, t, g, Estimate::Optimistic).unwrap();
+    // One epoch's atoms on the accountant's grid (1e-3), composed.
+    let one_up = allocation_atoms(sigma, t, g, Estimate::Pessimistic)
+        .unwrap()
+        .pld(1e-3);
+    let one_low = allocation_atoms(sigma, t, g, Estimate::Optimistic)
+        .unwrap()
+        .pld(1e-3);
     let want_up = one_up
         .self_compose(up)
         .unwrap()

@@ -5,8 +5,8 @@
 use super::event::is_additive;
 use super::{Accountant, Bounds, EpochSampler, Event, Sampler, Target};
 use crate::batching::{
-    affordable_log_step, allocation_atoms, allocation_pld, deterministic_delta,
-    deterministic_epsilon, deterministic_mu, reshuffled_lower_pair, AllocationAtoms, Neighbours,
+    affordable_log_step, allocation_atoms, deterministic_delta, deterministic_epsilon,
+    deterministic_mu, reshuffled_lower_pair, AllocationAtoms, Neighbours,
 };
 use crate::pld::{
     gaussian_as_one, poisson_gaussian, poisson_gaussian_group, randomized_response, step_dividing,
@@ -51,7 +51,7 @@ pub struct EpochSettings {
 impl EpochSettings {
     /// The refined settings (the numbers a page settles on; the CLI's).
     pub const FINE: EpochSettings = EpochSettings {
-        log_step: 1e-3,
+        log_step: 4e-3,
         work: 1.2e9,
         slices: 20_000,
         lower_step: 1e-4,
@@ -197,17 +197,14 @@ impl PldAccountant {
                             lower_pair(sigma, steps_per_epoch, low, self.epochs.slices, step)?;
                         (step, pair)
                     }
-                    (EpochSampler::BallsInBins, est) => {
-                        let g = self.epochs.log_step_for(sigma, steps_per_epoch);
-                        let one = balls_epoch(sigma, steps_per_epoch, g, est)?;
-                        let epochs = match est {
-                            Estimate::Pessimistic => up,
-                            Estimate::Optimistic => low,
-                        };
-                        (one.remove.step, over(one, epochs)?)
-                    }
+                    // Balls in bins goes the general way (its atoms on the budget's grid).
+                    (EpochSampler::BallsInBins, _) => return Ok(None),
                 })
             }
+            // One participation is one epoch of balls in bins: the general way, as that event.
+            Event::Allocation {
+                participations: 1, ..
+            } => None,
             Event::Allocation {
                 mechanism: Mechanism::Gaussian { sigma },
                 steps,
@@ -217,16 +214,16 @@ impl PldAccountant {
         })
     }
 
-    /// `count` rounds of random allocation, k of T steps each (Gaussian noise σ).
+    /// `count` rounds of random allocation, k ≥ 2 of T steps each (Gaussian noise σ; k = 1 is one
+    /// epoch of balls in bins and goes the general way).
     ///
     /// Upper bound (Feldman & Shenfeld 2025, "Privacy amplification by random allocation",
     /// Thm. 4.1's decomposition): with T = kf + r (0 ≤ r < k), the k-of-T allocation is dominated
     /// by k independent allocations of one step each, k − r of them among f steps and r among
-    /// f + 1: one epoch of balls in bins each ([`allocation_atoms`], rounded up), composed. k = 1
-    /// is one epoch of balls in bins; k = T is T Gaussian steps, exactly.
+    /// f + 1: one epoch of balls in bins each ([`allocation_atoms`], the dominating side),
+    /// composed. k = T is T Gaussian steps, exactly.
     ///
-    /// Lower bound: for k = 1 the balls-in-bins epoch rounded down (the exact pair's bracket). For
-    /// k > 1, the sum of the T noisy outputs (a post-processing): with the example it is centred
+    /// Lower bound: the sum of the T noisy outputs (a post-processing): with the example it is centred
     /// at k, without at 0, with standard deviation σ√T, so the Gaussian mechanism at μ = k/(σ√T)
     /// per round, exact; k = T is the run itself.
     fn allocation(
@@ -240,34 +237,33 @@ impl PldAccountant {
         let f = steps / k;
         let r = steps % k;
         let g = self.epochs.log_step_for(sigma, f.max(1));
-        let step = g / 4.0;
+        let times_floor = (k - r).saturating_mul(count);
+        // The upper bound's composition sizes the grid (both roundings share it).
+        let step = self.budget_step(&|h| {
+            let mut v = vec![(
+                balls_atoms(sigma, f, g, Estimate::Pessimistic)?.pld(h),
+                times_floor,
+            )];
+            if r > 0 {
+                v.push((
+                    balls_atoms(sigma, f + 1, g, Estimate::Pessimistic)?.pld(h),
+                    r * count,
+                ));
+            }
+            Ok(v)
+        })?;
         match estimate {
             Estimate::Pessimistic => {
-                let floor = balls_epoch(sigma, f, g, estimate)?;
-                let floor = if floor.remove.step == step {
-                    floor
-                } else {
-                    allocation_atoms(sigma, f, g, estimate)?.pld(step)
-                };
-                let times_floor = (k - r).saturating_mul(count);
+                let floor = balls_atoms(sigma, f, g, estimate)?.pld(step);
                 if r == 0 {
                     return Ok((step, over(floor, times_floor)?));
                 }
-                let ceil = allocation_atoms(sigma, f + 1, g, estimate)?.pld(step);
+                let ceil = balls_atoms(sigma, f + 1, g, estimate)?.pld(step);
                 let pair = PldPair::compose(&[(&floor, times_floor), (&ceil, r * count)])
                     .map_err(|e| too_fine(e, step))?;
                 Ok((step, pair))
             }
             Estimate::Optimistic => {
-                if k == 1 {
-                    let one = balls_epoch(sigma, steps, g, estimate)?;
-                    let one = if one.remove.step == step {
-                        one
-                    } else {
-                        allocation_atoms(sigma, steps, g, estimate)?.pld(step)
-                    };
-                    return Ok((step, over(one, count)?));
-                }
                 // μ = k/(σ√T) per round, √count rounds: one Gaussian of noise 1/μ_total.
                 let mu = k as f64 / (sigma * (steps as f64).sqrt()) * (count as f64).sqrt();
                 Ok((step, poisson_gaussian(1.0 / mu, 1.0, step, estimate)?))
@@ -375,12 +371,27 @@ impl PldAccountant {
     /// a coarse probe grid (refined while the composed window holds fewer than 256 buckets), as
     /// [`crate::pld::step_for_budget`] does for one part.
     fn step_of(&self, parts: &Parts) -> Result<f64, MathError> {
+        let h = self.budget_step(&|probe| parts.pairs(self, probe, Estimate::Pessimistic))?;
+        Ok(if parts.has_shuffled() {
+            h.max(self.epochs.lower_step)
+        } else {
+            h
+        })
+    }
+
+    /// The grid step of this accountant for the pessimistic pairs `pairs_at(h)` (each composed
+    /// its number of times): fixed, or the composed window's width over the bucket budget
+    /// (probed on coarse grids), never below the budget's finest step.
+    fn budget_step(
+        &self,
+        pairs_at: &dyn Fn(f64) -> Result<Vec<(PldPair, u64)>, MathError>,
+    ) -> Result<f64, MathError> {
         match self.grid {
             Grid::Step(h) => Ok(h),
             Grid::Budget { buckets, min_step } => {
                 let mut probe = 1e-2;
                 let width = loop {
-                    let pairs = parts.pairs(self, probe, Estimate::Pessimistic)?;
+                    let pairs = pairs_at(probe)?;
                     let refs: Vec<(&PldPair, u64)> = pairs.iter().map(|(p, k)| (p, *k)).collect();
                     let span = PldPair::composed_span_of(&refs);
                     if span >= 256 || probe < 1e-7 {
@@ -389,12 +400,7 @@ impl PldAccountant {
                     probe /= 30.0;
                 };
                 let h = (width / buckets.max(16) as f64).clamp(STEP_RANGE.0, STEP_RANGE.1);
-                let h = h.max(min_step);
-                Ok(if parts.has_shuffled() {
-                    h.max(self.epochs.lower_step)
-                } else {
-                    h
-                })
+                Ok(h.max(min_step))
             }
         }
     }
@@ -425,16 +431,17 @@ fn lower_pair(
     .map(|p| (*p).clone())
 }
 
-/// [`allocation_pld`] of one epoch, remembered.
-fn balls_epoch(
+/// [`allocation_atoms`] of one epoch, remembered (the expensive part; placing them on a loss
+/// grid is cheap).
+fn balls_atoms(
     sigma: f64,
     steps_per_epoch: u64,
     log_step: f64,
     estimate: Estimate,
-) -> Result<PldPair, MathError> {
+) -> Result<std::rc::Rc<AllocationAtoms>, MathError> {
     type Key = (u64, u64, u64, Estimate);
     thread_local! {
-        static SLOT: crate::memo::Slot<Key, PldPair> = const { std::cell::RefCell::new(Vec::new()) };
+        static SLOT: crate::memo::Slot<Key, AllocationAtoms> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let key = (
         sigma.to_bits(),
@@ -443,9 +450,8 @@ fn balls_epoch(
         estimate,
     );
     crate::memo::remembered(&SLOT, key, || {
-        allocation_pld(sigma, steps_per_epoch, log_step, estimate)
+        allocation_atoms(sigma, steps_per_epoch, log_step, estimate)
     })
-    .map(|p| (*p).clone())
 }
 
 /// The pessimistic PLD of E shuffled epochs: the Gaussian mechanism at μ = √E/σ (sensitivity 1),
@@ -482,8 +488,9 @@ enum Part {
     Capped(f64, f64, u64, u64),
     /// Shuffled epochs: σ, T, whole epochs for the upper and the lower bound.
     Shuffled(f64, u64, u64, u64),
-    /// Balls-in-bins epochs: one epoch's atoms of both roundings, whole epochs for each.
-    Balls(Box<(AllocationAtoms, AllocationAtoms)>, u64, u64),
+    /// Balls-in-bins epochs: σ, T, the log-grid step of the sums, whole epochs for the upper
+    /// and the lower bound.
+    Balls(f64, u64, f64, u64, u64),
 }
 
 impl Parts {
@@ -534,11 +541,7 @@ impl Parts {
                         }
                         EpochSampler::BallsInBins => {
                             let g = acc.epochs.log_step_for(sigma, steps_per_epoch);
-                            let atoms = (
-                                allocation_atoms(sigma, steps_per_epoch, g, Estimate::Pessimistic)?,
-                                allocation_atoms(sigma, steps_per_epoch, g, Estimate::Optimistic)?,
-                            );
-                            (Part::Balls(Box::new(atoms), up, low), 1)
+                            (Part::Balls(sigma, steps_per_epoch, g, up, low), 1)
                         }
                     }
                 }
@@ -548,6 +551,14 @@ impl Parts {
                                  Gaussian noise only"
                             .into(),
                     })
+                }
+                Event::Allocation {
+                    mechanism: Mechanism::Gaussian { sigma },
+                    steps,
+                    participations: 1,
+                } => {
+                    let g = acc.epochs.log_step_for(sigma, steps);
+                    (Part::Balls(sigma, steps, g, count, count), 1)
                 }
                 Event::Allocation { .. } => {
                     return Err(MathError::Unsupported {
@@ -603,10 +614,14 @@ impl Parts {
                             (lower_pair(*sigma, *t, *low, acc.epochs.slices, step)?, 1)
                         }
                     },
-                    Part::Balls(atoms, up, low) => match estimate {
-                        Estimate::Pessimistic => (atoms.0.pld(step), *up),
-                        Estimate::Optimistic => (atoms.1.pld(step), *low),
-                    },
+                    Part::Balls(sigma, t, g, up, low) => {
+                        let atoms = balls_atoms(*sigma, *t, *g, estimate)?;
+                        let count = match estimate {
+                            Estimate::Pessimistic => *up,
+                            Estimate::Optimistic => *low,
+                        };
+                        (atoms.pld(step), count)
+                    }
                 })
             })
             .collect()

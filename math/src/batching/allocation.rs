@@ -17,85 +17,162 @@
 //! **The loss.** With V_i = exp(x_i/σ² − 1/(2σ²)), dP/dQ(x) = (1/T) Σ_i V_i. Remove direction
 //! (X ∼ P; by symmetry the example is in step 1): L = log((Y + Σ_{i=2}^T Z_i)/T), where
 //! log Y ∼ N(1/(2σ²), 1/σ²) and log Z_i ∼ N(−1/(2σ²), 1/σ²), all independent. Add direction
-//! (X ∼ Q): L = −log((Σ_{i=1}^T Z_i)/T). At T = 1 both are the Gaussian mechanism's loss.
+//! (X ∼ Q): L = −log((Σ_{i=1}^T Z_i)/T). At T = 1 both are the Gaussian mechanism's loss. Since
+//! Σ_i V_i/T is the likelihood ratio, the remove direction's law is the add direction's sum
+//! S = Σ_{i=1}^T Z_i tilted by S/T, so one law (of S under Q) gives both.
 //!
 //! **The computation** (our own scheme, in the spirit of the geometric-grid convolution of
-//! Feldman & Shenfeld 2602.17284): the law of each sum of positive terms is kept on a geometric
-//! grid V ∈ {e^{kg + s}}; the sum of two independent terms takes each pair of grid values to the
-//! grid point above (or below) their sum, and n terms are summed by repeated doubling. Rounding
-//! every sum up makes the remove direction's loss larger for every outcome, so δ from it is an
-//! upper bound, and rounding down gives a lower bound (for the add direction the loss is −log of
-//! the sum, so the roles swap). Only the law of L under P enters δ(ε) = E_P[(1 − e^{ε−L})₊] and its
-//! compositions, and a loss that is larger outcome by outcome gives a larger δ for any number of
-//! epochs, so the two roundings bracket the truth. Each doubling can move the log-sum by up to one
-//! grid step g, so the bracket's width grows like g·log₂T per epoch.
+//! Feldman & Shenfeld 2602.17284). Write S_n = Σ_{i ≤ n} V_i. The n-step pair (P_n, Q_n) has
+//! likelihood ratio S_n/n, so the law of S_n under Q describes it whole: an outcome with S_n = s
+//! and Q-mass m has P-mass m·s/n. The (a + b)-step pair is built from the a- and b-step pairs:
+//! Q_{a+b} = Q_a ⊗ Q_b and S_{a+b} = S_a + S_b, independent under Q. We keep each law on a
+//! geometric grid S ∈ {e^{kg}} and build S_T by repeated doubling, in two ways:
+//! - **upper** (a pair that is more informative than the true one): the sum of two grid atoms,
+//!   e^{mg}(1 + e^{−dg}), is *split* between the grid points just below and above it so that both
+//!   its Q-mass and its P-mass are kept. Merging the two halves back is a post-processing, so the
+//!   split pair dominates the unsplit one (Blackwell); and if (P′_a, Q′_a) and (P′_b, Q′_b)
+//!   dominate the a- and b-step pairs through channels K_a and K_b, then K_a ⊗ K_b takes the
+//!   (a + b)-pair built from the primes to the true one. By induction the final pair dominates
+//!   the exact T-step pair, so every δ(ε), in both directions and after any number of epochs, is
+//!   at least the true one.
+//! - **lower** (less informative): the atoms whose sums fall near one grid point are *merged*
+//!   into one atom (Q-masses and P-masses added), a post-processing of the pair built so far, so
+//!   every δ(ε) is at most the true one. Each merged atom keeps its exact likelihood ratio (its
+//!   P-mass over its Q-mass), so the grid only decides what is merged.
 //!
-//! Pairs of grid values that are d steps apart sum to e^{mg}(1 + e^{−dg}) (m the larger index), so
-//! their rounded index is m + r(d) with r depending on d only; grouping the d with equal r turns
-//! the pair sum into range sums of prefix sums, O(n·ln 2/g) per sum of two laws instead of O(n²).
-//! Pairs so far apart that 1 + e^{−dg} is below e^{g/64} are not rounded at all: instead the whole
-//! grid moves by g/64 (the shift s), which keeps a sum dominated by one large term from paying a
-//! full grid step at every doubling.
+//! Splitting and merging lose only where an atom straddles the threshold e^ε, so the bracket
+//! narrows like g² (rounding each sum to a grid point, as this module once did, moves the loss by
+//! up to g per doubling and narrows only like g). The one-step pair is discretised the same way:
+//! each cell of the lognormal's Q-law split between its ends (upper) or made one atom (lower).
+//!
+//! Pairs of grid points d steps apart sum to e^{mg}(1 + e^{−dg}), so where the sum lands depends
+//! on d only, and the share sent to the point above is linear in e^{−dg}:
+//! (1 + e^{−dg} − e^{(r−1)g})/(e^{rg} − e^{(r−1)g}). Grouping the d with equal landing point r turns
+//! the pair sum into range sums of two running sums (of the Q-masses and of the Q-masses times
+//! e^{jg}): O(n·ln 2/g) per sum of two laws instead of O(n²). The far pairs (d large) land between
+//! m and m + 1 and send the share e^{−dg}/(e^g − 1) up, with no rounding at all.
 
 use super::check_run;
 use crate::pld::{Estimate, Pld, PldPair};
-use crate::special::{exp, ln, ln_1p, normal_cdf};
+use crate::special::{exp, exp_m1, ln, ln_1p, normal_cdf};
 use crate::MathError;
 
-/// Default log-grid step of the sums: the bracket of one epoch is about g·log₂T wide in the loss.
-pub const DEFAULT_LOG_STEP: f64 = 1e-3;
+/// Default log-grid step g of the sums. The discretisation errs at second order in g (atoms are
+/// split or merged, never moved), so this step already gives a bracket far narrower than the
+/// ε's other uncertainties.
+pub const DEFAULT_LOG_STEP: f64 = 4e-3;
 
-/// Mass of a sum's law below or above its kept range that each doubling may move to the range's
-/// end (towards the side the rounding allows) or to 0 / +∞.
+/// Mass (under Q, and under P) of a sum's law at each end that each doubling may fold into the
+/// kept range's end (or into the atoms at S = 0 and S = ∞ when bounding from above).
 const TRIM: f64 = 1e-20;
 
-/// Which way sums are rounded.
+/// Which side of the exact pair a discretised pair lies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Round {
-    Up,
-    Down,
+enum Side {
+    /// More informative than the truth: every atom split between the two grid points around it.
+    Upper,
+    /// Less informative: atoms merged into cells.
+    Lower,
 }
 
-/// The law of a positive random variable V: mass `masses[i]` at V = exp((offset + i)·g + shift),
-/// `zero` at V = 0, `inf` at V = +∞.
+/// A discretised n-step pair, described by the law under Q of the sum S = Σ V_i (the pair's
+/// likelihood ratio is S/n): atom k has Q-mass `q[k]` and weight `w[k]` = Q-mass × S, so that its
+/// P-mass is `w[k]/n`. Upper pairs keep atom k exactly at S = e^{(offset + k)g}, so that
+/// w[k] = q[k]·e^{(offset + k)g}; they may also hold `zero` (Q-mass at S = 0, no P-mass) and `inf`
+/// (weight at S = ∞, no Q-mass). Lower pairs hold cells labelled by k whose atom lies near
+/// e^{(offset + k)g} wherever the merges put it (S = w[k]/q[k]), and no zero or inf.
 #[derive(Clone, Debug)]
 struct Law {
     offset: i64,
-    shift: f64,
-    masses: Vec<f64>,
+    q: Vec<f64>,
+    w: Vec<f64>,
     zero: f64,
     inf: f64,
+    terms: u64,
+    /// The grid step is the base step over 2^level.
+    level: u32,
 }
 
-/// The grid and its rounding rule: g, the direction, the shift c that each sum adds (+c up, −c
-/// down), and the groups (r, d_lo, d_hi) of index distances d with the same index increment r.
+impl Law {
+    fn total_q(&self) -> f64 {
+        self.q.iter().sum::<f64>() + self.zero
+    }
+
+    /// The relative standard deviation of S under Q (atoms at S = 0 or ∞ aside): the scale the
+    /// grid step must resolve.
+    fn relative_sd(&self, g: f64, side: Side) -> f64 {
+        let (mut m1, mut m2) = (0.0, 0.0);
+        for (i, (&q, &w)) in self.q.iter().zip(&self.w).enumerate() {
+            if q > 0.0 {
+                let s = match side {
+                    Side::Upper => exp((self.offset + i as i64) as f64 * g),
+                    Side::Lower => w / q,
+                };
+                m1 += w;
+                m2 += w * s;
+            }
+        }
+        if m1 > 0.0 {
+            (m2 / (m1 * m1) - 1.0).max(0.0).sqrt()
+        } else {
+            0.0
+        }
+    }
+
+    /// The same law on the grid 2^`by` times finer (exactly: grid point k is point k·2^by).
+    fn refined(&self, by: u32) -> Law {
+        if by == 0 {
+            return self.clone();
+        }
+        let f = 1usize << by;
+        let n = (self.q.len() - 1) * f + 1;
+        let (mut q, mut w) = (vec![0.0; n], vec![0.0; n]);
+        for (i, (&qi, &wi)) in self.q.iter().zip(&self.w).enumerate() {
+            q[i * f] = qi;
+            w[i * f] = wi;
+        }
+        Law {
+            offset: self.offset * f as i64,
+            q,
+            w,
+            level: self.level + by,
+            ..*self
+        }
+    }
+}
+
+/// The grid and the groups (r, d_lo, d_hi) of index distances d sharing one index increment r,
+/// with each group's split coefficients (upper side).
 struct Summer {
     g: f64,
-    round: Round,
-    c: f64,
+    side: Side,
     groups: Vec<(i64, i64, i64)>,
+    /// Per group (upper side): u_r = e^{(r−1)g} − 1 and 1/(e^{rg} − e^{(r−1)g}).
+    split: Vec<(f64, f64)>,
 }
 
 impl Summer {
-    fn new(g: f64, round: Round) -> Summer {
-        let c = g / 64.0;
-        // x(d) = log(1 + e^{−dg}): a pair d apart sums to e^{mg + x(d)}.
+    fn new(g: f64, side: Side) -> Summer {
+        // x(d) = log(1 + e^{−dg}): grid points d apart sum to e^{mg + x(d)}.
         let r = |d: i64| -> i64 {
-            let x = ln_1p(exp(-(d as f64) * g));
-            let v = match round {
-                // e^{mg + x} ≤ e^{(m + r)g + c}: r ≥ (x − c)/g.
-                Round::Up => ((x - c) / g + 1e-9).ceil(),
-                // e^{mg + x} ≥ e^{(m + r)g − c}: r ≤ (x + c)/g.
-                Round::Down => ((x + c) / g - 1e-9).floor(),
-            };
-            (v as i64).max(0)
+            let x = ln_1p(exp(-(d as f64) * g)) / g;
+            match side {
+                // The grid point at or above the sum; the sum is split with the one below it.
+                Side::Upper => (x.ceil() as i64).max(1),
+                // The cell the sum is merged into: the nearest label.
+                Side::Lower => x.round() as i64,
+            }
+        };
+        let last = match side {
+            Side::Upper => 1,
+            Side::Lower => 0,
         };
         let mut groups = Vec::new();
         let mut d = 0i64;
         loop {
             let rd = r(d);
-            if rd == 0 {
-                groups.push((0, d, i64::MAX));
+            if rd <= last {
+                groups.push((last, d, i64::MAX));
                 break;
             }
             let start = d;
@@ -105,26 +182,30 @@ impl Summer {
             groups.push((rd, start, d));
             d += 1;
         }
+        let split = groups
+            .iter()
+            .map(|&(r, _, _)| {
+                let below = (r - 1) as f64 * g;
+                (exp_m1(below), 1.0 / (exp(below) * exp_m1(g)))
+            })
+            .collect();
         Summer {
             g,
-            round,
-            c,
+            side,
             groups,
+            split,
         }
     }
 
-    /// The law of log V ∼ N(mu, sd²) on the grid: cells of width g rounded up (or down); below
-    /// mu − 7.5·sd (up) or mu − 12·sd (down) the mass goes to the lowest point (up) or to 0 (down),
-    /// above mu + 9·sd to +∞ (up) or to the highest point (down).
-    fn lognormal(&self, mu: f64, sd: f64) -> Law {
+    /// The one-step pair: log V ∼ N(−sd²/2, sd²) under Q and N(sd²/2, sd²) under P (the Gaussian
+    /// mechanism with noise multiplier 1/sd). Upper: the mass of each grid cell split between its
+    /// two ends so that both Q- and P-mass are kept, the tails split with S = 0 and S = ∞; lower:
+    /// each cell of width g around a grid point one atom, the tails merged into the end cells.
+    fn lognormal(&self, sd: f64) -> Law {
         let g = self.g;
-        let below = match self.round {
-            Round::Up => 7.5,
-            Round::Down => 12.0,
-        };
-        let lo = ((mu - below * sd) / g).floor() as i64;
-        let hi = ((mu + 9.0 * sd) / g).ceil() as i64;
-        let z = |k: i64| (k as f64 * g - mu) / sd;
+        let a = 0.5 * sd * sd;
+        let lo = ((-a - 12.0 * sd) / g).floor() as i64;
+        let hi = ((a + 9.5 * sd) / g).ceil() as i64;
         // P(z1 < Z ≤ z2) from the tail that keeps it accurate.
         let cell = |z1: f64, z2: f64| {
             if z2 <= 0.0 {
@@ -133,155 +214,284 @@ impl Summer {
                 (normal_cdf(-z1) - normal_cdf(-z2)).max(0.0)
             }
         };
+        // (Q, P) mass of log V in (x1, x2].
+        let mass = |x1: f64, x2: f64| {
+            (
+                cell((x1 + a) / sd, (x2 + a) / sd),
+                cell((x1 - a) / sd, (x2 - a) / sd),
+            )
+        };
         let n = (hi - lo + 1) as usize;
-        let mut masses = vec![0.0; n];
+        let (mut q, mut w) = (vec![0.0; n], vec![0.0; n]);
         let (mut zero, mut inf) = (0.0, 0.0);
-        match self.round {
-            Round::Up => {
-                masses[0] = normal_cdf(z(lo));
-                for (i, m) in masses.iter_mut().enumerate().skip(1) {
+        let x = |k: i64| k as f64 * g;
+        match self.side {
+            Side::Upper => {
+                let em1 = exp_m1(g);
+                for i in 0..n - 1 {
                     let k = lo + i as i64;
-                    *m = cell(z(k - 1), z(k));
+                    let (qc, pc) = mass(x(k), x(k + 1));
+                    // Q-mass to the upper end: (P − e^{kg}Q)/(e^{(k+1)g} − e^{kg}).
+                    let up = ((pc * exp(-x(k)) - qc) / em1).clamp(0.0, qc);
+                    q[i] += qc - up;
+                    q[i + 1] += up;
                 }
-                inf = normal_cdf(-z(hi));
+                let (qb, pb) = mass(f64::NEG_INFINITY, x(lo));
+                let to_lo = (pb * exp(-x(lo))).min(qb);
+                q[0] += to_lo;
+                zero = qb - to_lo;
+                let (qa, pa) = mass(x(hi), f64::INFINITY);
+                q[n - 1] += qa;
+                inf = (pa - exp(x(hi)) * qa).max(0.0);
+                for (i, (wi, qi)) in w.iter_mut().zip(&q).enumerate() {
+                    *wi = qi * exp(x(lo + i as i64));
+                }
             }
-            Round::Down => {
-                zero = normal_cdf(z(lo));
-                for (i, m) in masses.iter_mut().enumerate().take(n - 1) {
+            Side::Lower => {
+                for i in 0..n {
                     let k = lo + i as i64;
-                    *m = cell(z(k), z(k + 1));
+                    let x1 = if i == 0 {
+                        f64::NEG_INFINITY
+                    } else {
+                        x(k) - 0.5 * g
+                    };
+                    let x2 = if i == n - 1 {
+                        f64::INFINITY
+                    } else {
+                        x(k) + 0.5 * g
+                    };
+                    (q[i], w[i]) = mass(x1, x2);
                 }
-                masses[n - 1] = normal_cdf(-z(hi));
             }
         }
         Law {
             offset: lo,
-            shift: 0.0,
-            masses,
+            q,
+            w,
             zero,
             inf,
+            terms: 1,
+            level: 0,
         }
     }
 
-    /// The law of A + B (independent), rounded this summer's way.
+    /// The pair of a + b steps from those of a and of b: S = S_a + S_b with S_a, S_b independent
+    /// under Q; upper atoms split exactly, lower atoms merged.
     fn add(&self, a: &Law, b: &Law) -> Law {
-        let shift = match self.round {
-            Round::Up => a.shift.max(b.shift) + self.c,
-            Round::Down => a.shift.min(b.shift) - self.c,
-        };
+        let g = self.g;
         let r0 = self.groups[0].0;
-        let a_hi = a.offset + a.masses.len() as i64 - 1;
-        let b_hi = b.offset + b.masses.len() as i64 - 1;
+        let a_hi = a.offset + a.q.len() as i64 - 1;
+        let b_hi = b.offset + b.q.len() as i64 - 1;
         let lo = a.offset.min(b.offset);
         let hi = a_hi.max(b_hi) + r0;
-        let mut out = vec![0.0; (hi - lo + 1) as usize];
-        // Pairs with the larger index in `x` (at distance d ≥ d_min) against `y`: for each group
-        // (r, d_lo, d_hi), out[k + r] += x[k]·Σ_{j = k − d_hi}^{k − d_lo} y[j], the range sums read
-        // off padded running sums (a slice operation per group, which the compiler vectorises).
+        let len = (hi - lo + 1) as usize;
+        let mut out_q = vec![0.0; len];
+        let mut out_w = vec![0.0; len];
         let d_fin = self.groups.last().map_or(0, |g| g.1);
+        // Pairs with the larger index in `x` (distance d ≥ d_min) against `y`: for each group,
+        // the range sums A = Σ q_y[j], B = Σ w_y[j] over j ∈ [k − d_hi, k − d_lo], read off
+        // padded running sums.
         let mut pairs = |x: &Law, y: &Law, d_min: i64| {
-            let nx = x.masses.len() as i64;
-            // y's running sums on indices (relative to y.offset) from first to last, both
-            // inclusive: pre[i] = Σ_{j < i} y[j], suf[i] = Σ_{j ≥ i} y[j].
-            // (All of y is inside: the last group's sums start at y's first point.)
+            let nx = x.q.len() as i64;
             let first = (x.offset - y.offset - d_fin - 1).min(0);
-            let last = (x.offset + nx - y.offset + 1).max(y.masses.len() as i64);
-            let (pre, suf) = running_sums(&y.masses, first, last);
-            let total = suf[0];
-            let half = 0.5 * total.hi;
+            let last = (x.offset + nx - y.offset + 1).max(y.q.len() as i64);
+            let sq = Sums::new(&y.q, first, last);
+            let sw = Sums::new(&y.w, first, last);
             let at = |i: i64| (i - first) as usize;
-            for &(r, d_lo, d_hi) in &self.groups {
+            // e^{−kg} for the upper split (B·e^{−kg} = Σ q_y[j]·e^{−dg}).
+            let decay: Vec<f64> = match self.side {
+                Side::Upper => (0..nx).map(|i| exp(-((x.offset + i) as f64) * g)).collect(),
+                Side::Lower => Vec::new(),
+            };
+            for (gi, &(r, d_lo, d_hi)) in self.groups.iter().enumerate() {
                 let d_lo = d_lo.max(d_min);
                 if d_lo > d_hi {
                     continue;
                 }
-                // For x index k (position i = k − x.offset): the sum over y[k − d_hi ..= k − d_lo]
-                // is pre[k − d_lo + 1 − y.offset] − pre[k − d_hi − y.offset].
+                // Skip groups that reach below y's first point for every k.
+                if x.offset + nx - 1 - d_lo < y.offset {
+                    continue;
+                }
                 let top = at(x.offset - d_lo + 1 - y.offset);
-                let o = (x.offset + r - lo) as usize;
-                let dst = &mut out[o..o + nx as usize];
-                if d_hi == i64::MAX {
-                    // The sum over all of y below k − d_lo.
-                    for ((d, &m), (&p, &s)) in dst
-                        .iter_mut()
-                        .zip(&x.masses)
-                        .zip(pre[top..].iter().zip(&suf[top..]))
-                    {
-                        let v = if p.hi <= half {
-                            p.minus(Acc::default())
-                        } else {
-                            total.minus(s)
-                        };
-                        *d += m * v.max(0.0);
-                    }
+                let bot = if d_hi == i64::MAX {
+                    None
                 } else {
-                    let bot = at(x.offset - d_hi - y.offset);
-                    for ((d, &m), ((&p1, &p0), (&s1, &s0))) in dst.iter_mut().zip(&x.masses).zip(
-                        pre[top..]
-                            .iter()
-                            .zip(&pre[bot..])
-                            .zip(suf[top..].iter().zip(&suf[bot..])),
-                    ) {
-                        let v = if p1.hi <= half {
-                            p1.minus(p0)
-                        } else {
-                            s0.minus(s1)
-                        };
-                        *d += m * v.max(0.0);
+                    Some(at(x.offset - d_hi - y.offset))
+                };
+                let o = (x.offset + r - lo) as usize;
+                let nxu = nx as usize;
+                match self.side {
+                    Side::Upper => {
+                        let (u, inv) = self.split[gi];
+                        // dst[i + 1] is the grid point at or above the sum, dst[i] the one below.
+                        let dst = &mut out_q[o - 1..o + nxu];
+                        for i in 0..nxu {
+                            let qa = sq.range(top + i, bot.map(|b| b + i));
+                            if qa <= 0.0 {
+                                continue;
+                            }
+                            let wb = sw.range(top + i, bot.map(|b| b + i));
+                            let up = ((wb * decay[i] - u * qa) * inv).clamp(0.0, qa);
+                            let m = x.q[i];
+                            dst[i + 1] += m * up;
+                            dst[i] += m * (qa - up);
+                        }
+                    }
+                    Side::Lower => {
+                        for i in 0..nxu {
+                            let qa = sq.range(top + i, bot.map(|b| b + i));
+                            let wb = sw.range(top + i, bot.map(|b| b + i));
+                            out_q[o + i] += x.q[i] * qa;
+                            out_w[o + i] += x.w[i] * qa + x.q[i] * wb;
+                        }
                     }
                 }
             }
         };
         pairs(a, b, 0);
         pairs(b, a, 1);
-        // A term at 0 (only when rounding down, and with mass below Φ(−12) ≈ 2e-33 per term):
-        // the sum is rounded down to 0 as well, which keeps the law in one piece (keeping the
-        // other term would leave copies of it at every partial count's location).
-        let a_fin = 1.0 - a.zero - a.inf;
-        let b_fin = 1.0 - b.zero - b.inf;
+        let (mut zero, mut inf) = (0.0, 0.0);
+        if self.side == Side::Upper {
+            // S_a = 0 leaves S = S_b on its grid point, and the reverse.
+            for (x, y) in [(a, b), (b, a)] {
+                if x.zero > 0.0 {
+                    let o = (y.offset - lo) as usize;
+                    for (d, &m) in out_q[o..o + y.q.len()].iter_mut().zip(&y.q) {
+                        *d += x.zero * m;
+                    }
+                }
+            }
+            zero = a.zero * b.zero;
+            inf = a.inf * b.total_q() + b.inf * a.total_q();
+            for (i, (wi, qi)) in out_w.iter_mut().zip(&out_q).enumerate() {
+                *wi = qi * exp((lo + i as i64) as f64 * g);
+            }
+        }
         let law = Law {
             offset: lo,
-            shift,
-            masses: out,
-            zero: a.zero * b.zero + a.zero * b_fin + b.zero * a_fin,
-            inf: a.inf + b.inf - a.inf * b.inf,
+            q: out_q,
+            w: out_w,
+            zero,
+            inf,
+            terms: a.terms + b.terms,
+            level: a.level,
         };
         self.trim(law)
     }
 
-    /// Drop negligible ends: at most [`TRIM`] of mass from each end moves to the kept range's end
-    /// or to 0 / +∞, whichever is on the side of the rounding.
+    /// Drop negligible ends (at most [`TRIM`] of Q-mass and of P-mass from each end): upper pairs
+    /// split them with S = 0 and the first kept point, or with the last kept point and S = ∞;
+    /// lower pairs merge them into the end cells.
     fn trim(&self, mut law: Law) -> Law {
-        let n = law.masses.len();
-        let (mut first, mut below) = (0usize, 0.0);
-        while first + 1 < n && below + law.masses[first] <= TRIM {
-            below += law.masses[first];
+        let n = law.q.len();
+        let scale = 1.0 / law.terms as f64;
+        let small = |qs: f64, ws: f64| qs <= TRIM && ws * scale <= TRIM;
+        let (mut first, mut qb, mut wb) = (0usize, 0.0, 0.0);
+        while first + 1 < n && small(qb + law.q[first], wb + law.w[first]) {
+            qb += law.q[first];
+            wb += law.w[first];
             first += 1;
         }
-        let (mut last, mut above) = (n - 1, 0.0);
-        while last > first && above + law.masses[last] <= TRIM {
-            above += law.masses[last];
+        let (mut last, mut qa, mut wa) = (n - 1, 0.0, 0.0);
+        while last > first && small(qa + law.q[last], wa + law.w[last]) {
+            qa += law.q[last];
+            wa += law.w[last];
             last -= 1;
         }
-        let mut masses = law.masses[first..=last].to_vec();
-        match self.round {
-            Round::Up => {
-                masses[0] += below;
-                law.inf += above;
+        if first == 0 && last == n - 1 {
+            return law;
+        }
+        let mut q = law.q[first..=last].to_vec();
+        let mut w = law.w[first..=last].to_vec();
+        let k = q.len() - 1;
+        match self.side {
+            Side::Upper => {
+                let at = |i: usize| exp((law.offset + i as i64) as f64 * self.g);
+                let (s_first, s_last) = (at(first), at(last));
+                // Below: S < s_first split with 0 and s_first (Q and weight kept).
+                let to_first = (wb / s_first).min(qb);
+                q[0] += to_first;
+                w[0] += to_first * s_first;
+                law.zero += qb - to_first;
+                // Above: S > s_last split with s_last and ∞.
+                q[k] += qa;
+                w[k] += qa * s_last;
+                law.inf += (wa - qa * s_last).max(0.0);
             }
-            Round::Down => {
-                law.zero += below;
-                let k = masses.len() - 1;
-                masses[k] += above;
+            Side::Lower => {
+                q[0] += qb;
+                w[0] += wb;
+                q[k] += qa;
+                w[k] += wa;
             }
         }
         law.offset += first as i64;
-        law.masses = masses;
+        law.q = q;
+        law.w = w;
         law
     }
+}
 
-    /// The law of the sum of `n` ≥ 1 independent copies, by doubling.
-    fn sum_of(&self, x: &Law, n: u64) -> Law {
+/// Relative standard deviations of S per grid step below which the doubling refines its grid:
+/// the split and merge errors add variance of order g² to log S, so the grid keeps pace with the
+/// narrowing law (the last doublings, where the law is narrowest, weigh most in the final sum).
+const STEPS_PER_SD: f64 = 24.0;
+
+/// Finest grid the doubling refines to.
+const FINEST_STEP: f64 = 1e-6;
+
+/// The summers of one side on the base grid g and its refinements g/2, g/4, …
+struct Doubler {
+    g: f64,
+    side: Side,
+    summers: Vec<Summer>,
+}
+
+impl Doubler {
+    fn new(g: f64, side: Side) -> Doubler {
+        Doubler {
+            g,
+            side,
+            summers: vec![Summer::new(g, side)],
+        }
+    }
+
+    fn step(&self, level: u32) -> f64 {
+        self.g / (1u64 << level) as f64
+    }
+
+    fn summer(&mut self, level: u32) -> &Summer {
+        while self.summers.len() <= level as usize {
+            let l = self.summers.len() as u32;
+            self.summers.push(Summer::new(self.step(l), self.side));
+        }
+        &self.summers[level as usize]
+    }
+
+    /// The level at which a sum of two laws should be taken: at least both operands' levels, and
+    /// fine enough for STEPS_PER_SD steps per relative standard deviation of the operands.
+    fn level_for(&self, a: &Law, b: &Law) -> u32 {
+        let mut level = a.level.max(b.level);
+        let sd = a
+            .relative_sd(self.step(a.level), self.side)
+            .min(b.relative_sd(self.step(b.level), self.side));
+        while sd > 0.0
+            && self.step(level) * STEPS_PER_SD > sd
+            && self.step(level + 1) >= FINEST_STEP
+        {
+            level += 1;
+        }
+        level
+    }
+
+    fn add(&mut self, a: &Law, b: &Law) -> Law {
+        let level = self.level_for(a, b);
+        let (a, b) = (a.refined(level - a.level), b.refined(level - b.level));
+        self.summer(level).add(&a, &b)
+    }
+
+    /// The pair of `n` ≥ 1 steps, by doubling.
+    fn sum_of(&mut self, x: &Law, n: u64) -> Law {
         let mut acc: Option<Law> = None;
         let mut base = x.clone();
         let mut k = n;
@@ -328,62 +538,105 @@ impl Acc {
     }
 }
 
-/// Running sums of `m` (total mass T) on the indices `first..=last` (indices outside m's range
-/// hold no mass): pre[i] = Σ_{j < i} m[j] and suf[i] = Σ_{j ≥ i} m[j], each accumulated from its own
-/// end (compensated) so that both are accurate where they are small. A range sum is the difference
+/// Running sums of `m` on the indices `first..=last` (indices outside m's range hold no mass):
+/// pre[i] = Σ_{j < i} m[j] and suf[i] = Σ_{j ≥ i} m[j], each accumulated from its own end
+/// (compensated) so that both are accurate where they are small. A range sum is the difference
 /// of whichever of the two is small there (both give the same value in exact arithmetic).
-fn running_sums(m: &[f64], first: i64, last: i64) -> (Vec<Acc>, Vec<Acc>) {
-    let len = (last - first + 1).max(0) as usize;
-    let mut pre = vec![Acc::default(); len];
-    let mut suf = vec![Acc::default(); len];
-    let get = |i: i64| -> f64 {
-        if i >= 0 && (i as usize) < m.len() {
-            m[i as usize]
-        } else {
-            0.0
+struct Sums {
+    pre: Vec<Acc>,
+    suf: Vec<Acc>,
+    total: Acc,
+}
+
+impl Sums {
+    fn new(m: &[f64], first: i64, last: i64) -> Sums {
+        let len = (last - first + 1).max(0) as usize;
+        let mut pre = vec![Acc::default(); len];
+        let mut suf = vec![Acc::default(); len];
+        let get = |i: i64| -> f64 {
+            if i >= 0 && (i as usize) < m.len() {
+                m[i as usize]
+            } else {
+                0.0
+            }
+        };
+        let mut acc = Acc::default();
+        for (p, i) in pre.iter_mut().zip(first..) {
+            *p = acc;
+            acc = acc.add(get(i));
         }
-    };
-    let mut acc = Acc::default();
-    for (p, i) in pre.iter_mut().zip(first..) {
-        *p = acc;
-        acc = acc.add(get(i));
+        let mut acc = Acc::default();
+        for (s, i) in suf.iter_mut().rev().zip((first..=last).rev()) {
+            acc = acc.add(get(i));
+            *s = acc;
+        }
+        let total = suf.first().copied().unwrap_or_default();
+        Sums { pre, suf, total }
     }
-    let mut acc = Acc::default();
-    for (s, i) in suf.iter_mut().rev().zip((first..=last).rev()) {
-        acc = acc.add(get(i));
-        *s = acc;
+
+    /// Σ m[j] for positions j ∈ [bot, top) (bot = None: from the start), never negative.
+    #[inline]
+    fn range(&self, top: usize, bot: Option<usize>) -> f64 {
+        let (p1, s1) = (self.pre[top], self.suf[top]);
+        let v = match bot {
+            None => {
+                if p1.hi <= 0.5 * self.total.hi {
+                    p1.hi + p1.lo
+                } else {
+                    self.total.minus(s1)
+                }
+            }
+            Some(b) => {
+                if p1.hi <= 0.5 * self.total.hi {
+                    p1.minus(self.pre[b])
+                } else {
+                    self.suf[b].minus(s1)
+                }
+            }
+        };
+        v.max(0.0)
     }
-    (pre, suf)
 }
 
-/// Loss atoms (loss, P-mass) of log(V/T) (`sign` = 1) or −log(V/T) (`sign` = −1) for V with law
-/// `law`; V = 0 or ∞ gives ±∞.
-fn atoms(law: &Law, g: f64, t: u64, sign: f64) -> Vec<(f64, f64)> {
-    let ln_t = ln(t as f64);
-    let mut v: Vec<(f64, f64)> = law
-        .masses
-        .iter()
-        .enumerate()
-        .filter(|(_, &m)| m > 0.0)
-        .map(|(i, &m)| {
-            let lv = (law.offset + i as i64) as f64 * g + law.shift;
-            (sign * (lv - ln_t), m)
-        })
-        .collect();
-    v.push((sign * f64::INFINITY, law.inf));
-    v.push((-sign * f64::INFINITY, law.zero));
-    v
+/// Loss atoms (loss, mass) of both directions of the T-step pair with sum law `law`: remove
+/// (P against Q) has loss log(S/T) with P-mass w/T; add (Q against P) has loss −log(S/T) with
+/// Q-mass q. S = 0 and S = ∞ give infinite losses.
+fn atoms(law: &Law, g: f64, side: Side) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+    let g = g / (1u64 << law.level) as f64;
+    let t = law.terms as f64;
+    let ln_t = ln(t);
+    let mut remove = Vec::with_capacity(law.q.len() + 1);
+    let mut add = Vec::with_capacity(law.q.len() + 1);
+    for (i, (&q, &w)) in law.q.iter().zip(&law.w).enumerate() {
+        match (q > 0.0, w > 0.0) {
+            (true, true) => {
+                let ls = match side {
+                    Side::Upper => (law.offset + i as i64) as f64 * g,
+                    Side::Lower => ln(w / q),
+                };
+                remove.push((ls - ln_t, w / t));
+                add.push((ln_t - ls, q));
+            }
+            (true, false) => add.push((f64::INFINITY, q)),
+            (false, true) => remove.push((f64::INFINITY, w / t)),
+            (false, false) => {}
+        }
+    }
+    remove.push((f64::INFINITY, law.inf / t));
+    add.push((f64::INFINITY, law.zero));
+    (remove, add)
 }
 
-/// Work units (grid points × rounding groups × sums) of one [`allocation_pld`] call, in units of
-/// one multiply-add: about 16.5/(σg) points, ln 2/g groups, 2·⌈log₂T⌉ + 2 sums, two directions.
+/// Work units of one [`allocation_atoms`] call (one rounding), in units of roughly a nanosecond
+/// natively: about (1/σ² + 21.5/σ)/g grid points, ln 2/g split groups, 2·⌈log₂T⌉ + 2 sums, and a
+/// factor 4 for the two running sums each group reads and the split it makes.
 pub fn allocation_work(sigma: f64, steps_per_epoch: u64, log_step: f64) -> f64 {
-    let points = 16.5 / (sigma * log_step);
+    let points = (1.0 / (sigma * sigma) + 21.5 / sigma) / log_step;
     let groups = 0.7 / log_step;
     // ⌈log₂T⌉ from the bits of T − 1.
     let levels = (64 - (steps_per_epoch.max(2) - 1).leading_zeros()) as f64;
     let sums = 2.0 * levels + 2.0;
-    2.0 * points * groups * sums
+    4.0 * points * groups * sums
 }
 
 /// Work above which [`allocation_pld`] refuses (tens of seconds natively).
@@ -419,18 +672,20 @@ fn check_grid(steps_per_epoch: u64, log_step: f64) -> Result<(), MathError> {
 
 /// The PLD of one epoch of balls-in-bins batching with T = `steps_per_epoch` steps and noise
 /// multiplier σ (zero-out or add/remove, sensitivity 1): both directions, on a loss grid of step
-/// `log_step`/4. Pessimistic: δ from it (and from its compositions) is an upper bound on the
+/// [`AllocationAtoms::loss_step`]. Pessimistic: δ from it (and from its compositions) is an upper bound on the
 /// sampler's δ; optimistic: a lower bound. See the module notes for the pair (Chua et al. 2025)
-/// and the computation; the two bracket the exact value, about g·log₂T apart per epoch
-/// (g = `log_step`). Domain: σ > 0, 1 ≤ T ≤ 10⁸, g ∈ [1e-5, 0.1]. Cost O(n·log T·ln 2/g) with
-/// n ≈ 16.5/(σg) grid points.
+/// and the computation; the two bracket the exact value, their gap shrinking like g² in the sums
+/// (g = `log_step`) and like the loss step in the optimistic grid's rounding down. Domain: σ > 0,
+/// 1 ≤ T ≤ 10⁸, g ∈ [1e-5, 0.1]. Cost O(n·log T·ln 2/g) with n ≈ (1/σ² + 21.5/σ)/g grid points
+/// ([`allocation_work`]).
 pub fn allocation_pld(
     sigma: f64,
     steps_per_epoch: u64,
     log_step: f64,
     estimate: Estimate,
 ) -> Result<PldPair, MathError> {
-    Ok(allocation_atoms(sigma, steps_per_epoch, log_step, estimate)?.pld(log_step / 4.0))
+    let atoms = allocation_atoms(sigma, steps_per_epoch, log_step, estimate)?;
+    Ok(atoms.pld(atoms.loss_step(log_step)))
 }
 
 /// The loss atoms behind [`allocation_pld`], before they are put on a loss grid: the expensive
@@ -452,33 +707,17 @@ pub fn allocation_atoms(
             expected: "large enough for this log-grid step (the sums would take too long; use a coarser step)",
         });
     }
-    let t = steps_per_epoch;
-    let a = 0.5 / (sigma * sigma);
-    let sd = 1.0 / sigma;
-    // Upper bound: remove sums rounded up, add sums rounded down; lower bound the reverse.
-    let (remove_round, add_round) = match estimate {
-        Estimate::Pessimistic => (Round::Up, Round::Down),
-        Estimate::Optimistic => (Round::Down, Round::Up),
+    let side = match estimate {
+        Estimate::Pessimistic => Side::Upper,
+        Estimate::Optimistic => Side::Lower,
     };
-    let direction = |round: Round, remove: bool| -> Vec<(f64, f64)> {
-        let s = Summer::new(log_step, round);
-        let z = s.lognormal(-a, sd);
-        let sum = if remove {
-            let y = s.lognormal(a, sd);
-            if t == 1 {
-                y
-            } else {
-                s.add(&y, &s.sum_of(&z, t - 1))
-            }
-        } else {
-            s.sum_of(&z, t)
-        };
-        let sign = if remove { 1.0 } else { -1.0 };
-        atoms(&sum, log_step, t, sign)
-    };
+    let mut d = Doubler::new(log_step, side);
+    let one = d.summer(0).lognormal(1.0 / sigma);
+    let sum = d.sum_of(&one, steps_per_epoch);
+    let (remove, add) = atoms(&sum, log_step, side);
     Ok(AllocationAtoms {
-        remove: direction(remove_round, true),
-        add: direction(add_round, false),
+        remove,
+        add,
         estimate,
     })
 }
@@ -491,18 +730,32 @@ pub struct AllocationAtoms {
     pub remove: Vec<(f64, f64)>,
     /// The reverse.
     pub add: Vec<(f64, f64)>,
-    /// How the sums were rounded (and so how the atoms go on a loss grid).
+    /// Which side of the true pair the atoms' pair lies on: pessimistic, split (dominating);
+    /// optimistic, merged (dominated); and so how they go on a loss grid.
     pub estimate: Estimate,
 }
 
 impl AllocationAtoms {
-    /// The PLDs of both directions on the loss grid of step `step` (> 0), rounded the same way
-    /// as the atoms (pessimistic: connect the dots; optimistic: down). The atoms are already
-    /// rounded, so the optimistic PLD gives up the Hoeffding tightening of its lower bound.
+    /// A loss-grid step for these atoms: 2⁻¹⁶ of the span of the remove direction's finite losses
+    /// (so that a concentrated loss, as after many steps, still gets a fine grid), at most
+    /// `log_step`/16 and at least 1e-7.
+    pub fn loss_step(&self, log_step: f64) -> f64 {
+        let finite = self.remove.iter().filter(|a| a.0.is_finite() && a.1 > 0.0);
+        let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), a| {
+            (lo.min(a.0), hi.max(a.0))
+        });
+        let span = if hi > lo { hi - lo } else { 1.0 };
+        (span / 65536.0).clamp(1e-7, log_step / 16.0)
+    }
+
+    /// The PLDs of both directions on the loss grid of step `step` (> 0): pessimistic, connect
+    /// the dots; optimistic, each loss rounded down. The atoms are the exact loss law of a pair
+    /// that dominates (upper) or is dominated by (lower) the true one, so the optimistic PLD keeps
+    /// the Hoeffding tightening of its lower bound.
     pub fn pld(&self, step: f64) -> PldPair {
         PldPair {
-            remove: Pld::from_loss_atoms(&self.remove, step, self.estimate, false),
-            add: Pld::from_loss_atoms(&self.add, step, self.estimate, false),
+            remove: Pld::from_loss_atoms(&self.remove, step, self.estimate, true),
+            add: Pld::from_loss_atoms(&self.add, step, self.estimate, true),
         }
     }
 }
@@ -539,58 +792,51 @@ pub fn allocation_epsilon(
 mod tests {
     use super::*;
 
-    /// The grid law of one lognormal keeps all its mass, and its mean is within the rounding of
-    /// the true mean e^{mu + sd²/2}.
-    #[test]
-    fn lognormal_keeps_mass_and_brackets_the_mean() {
-        let (mu, sd) = (-0.5, 1.0);
-        let truth = exp(mu + 0.5 * sd * sd);
-        for (round, sign) in [(Round::Up, 1.0), (Round::Down, -1.0)] {
-            let s = Summer::new(1e-3, round);
-            let l = s.lognormal(mu, sd);
-            let total: f64 = l.masses.iter().sum::<f64>() + l.zero + l.inf;
-            assert!((total - 1.0).abs() < 1e-13, "{total}");
-            let mean: f64 = l
-                .masses
-                .iter()
-                .enumerate()
-                .map(|(i, m)| m * exp((l.offset + i as i64) as f64 * 1e-3))
+    /// E_Q[S] and E_Q[S²] of a law (finite part).
+    fn moments(l: &Law) -> (f64, f64) {
+        let m1: f64 = l.w.iter().sum();
+        let m2: f64 =
+            l.q.iter()
+                .zip(&l.w)
+                .filter(|(&q, _)| q > 0.0)
+                .map(|(&q, &w)| w * w / q)
                 .sum();
-            assert!(sign * (mean - truth) >= 0.0, "{round:?}: {mean} vs {truth}");
-            assert!((mean - truth).abs() < 2e-3 * truth, "{mean} vs {truth}");
-        }
+        (m1, m2)
     }
 
-    /// Sums: the mean of the sum of n lognormals is n times the mean, within the rounding, and
-    /// rounding up gives the larger sum.
+    /// One step and sums of n steps: the Q-mass is 1 and the P-mass (weight/n) is 1, both kept
+    /// exactly; E_Q[S²] (which is n²·(1 + χ²(P‖Q))) is above the exact value n·e^{sd²} + n(n − 1)
+    /// for the split (more informative) pair and below it for the merged one, and close to it.
     #[test]
-    fn sums_bracket_the_mean() {
-        let (mu, sd) = (-0.5, 1.0);
-        let truth = exp(mu + 0.5 * sd * sd);
-        for n in [2u64, 3, 10, 37] {
-            let mut means = [0.0; 2];
-            for (j, round) in [Round::Up, Round::Down].into_iter().enumerate() {
-                let s = Summer::new(1e-3, round);
-                let l = s.sum_of(&s.lognormal(mu, sd), n);
-                let total: f64 = l.masses.iter().sum::<f64>() + l.zero + l.inf;
-                assert!((total - 1.0).abs() < 1e-12, "n {n}: {total}");
-                means[j] = l
-                    .masses
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| m * exp((l.offset + i as i64) as f64 * 1e-3 + l.shift))
-                    .sum();
+    fn sums_keep_both_masses_and_bracket_the_chi_square() {
+        let sd = 1.0;
+        for n in [1u64, 2, 3, 10, 37] {
+            let mut second = [0.0; 2];
+            for (j, side) in [Side::Upper, Side::Lower].into_iter().enumerate() {
+                let mut s = Doubler::new(4e-3, side);
+                let one = s.summer(0).lognormal(sd);
+                let l = s.sum_of(&one, n);
+                assert_eq!(l.terms, n);
+                let (m1, m2) = moments(&l);
+                assert!((l.total_q() - 1.0).abs() < 1e-12, "{side:?} n {n}");
+                let p = (m1 + l.inf) / n as f64;
+                assert!((p - 1.0).abs() < 1e-12, "{side:?} n {n}: P-mass {p}");
+                second[j] = m2;
             }
-            let nt = n as f64 * truth;
-            assert!(means[0] >= nt && means[1] <= nt, "n {n}: {means:?} vs {nt}");
-            assert!(means[0] - means[1] < 0.02 * nt, "n {n}: {means:?}");
+            let nf = n as f64;
+            let exact = nf * exp(sd * sd) + nf * (nf - 1.0);
+            assert!(
+                second[0] >= exact && second[1] <= exact,
+                "n {n}: {second:?} vs {exact}"
+            );
+            assert!(second[0] - second[1] < 1e-4 * exact, "n {n}: {second:?}");
         }
     }
 
     #[test]
     fn groups_cover_every_distance_once() {
-        for round in [Round::Up, Round::Down] {
-            let s = Summer::new(1e-2, round);
+        for side in [Side::Upper, Side::Lower] {
+            let s = Summer::new(1e-2, side);
             let mut next = 0;
             for &(r, lo, hi) in &s.groups {
                 assert_eq!(lo, next);
@@ -601,41 +847,58 @@ mod tests {
         }
     }
 
-    /// The grouped sum equals the plain pairwise one: every pair (i, j) of grid points put at
-    /// max(i, j) + r(|i − j|).
+    /// The grouped sum equals the plain pairwise one: every pair (i, j) of atoms is split between
+    /// the grid points around e^{ig} + e^{jg} keeping its Q-mass and weight (upper), or merged into
+    /// the cell max(i, j) + round(x(|i − j|)/g) (lower).
     #[test]
     fn grouped_sum_is_the_pairwise_sum() {
-        for round in [Round::Up, Round::Down] {
-            let s = Summer::new(0.02, round);
-            let a = s.lognormal(-0.3, 0.8);
-            let b = s.sum_of(&s.lognormal(0.4, 0.6), 3);
+        let g = 0.02;
+        for side in [Side::Upper, Side::Lower] {
+            let s = Summer::new(g, side);
+            let a = s.lognormal(0.8);
+            let one = s.lognormal(0.8);
+            let b = s.add(&one, &s.add(&one, &one));
             let fast = s.add(&a, &b);
-            let r = |d: i64| s.groups.iter().find(|g| g.1 <= d && d <= g.2).unwrap().0;
-            let mut slow = std::collections::BTreeMap::<i64, f64>::new();
-            for (i, &x) in a.masses.iter().enumerate() {
-                for (j, &y) in b.masses.iter().enumerate() {
+            let mut slow = std::collections::BTreeMap::<i64, (f64, f64)>::new();
+            for i in 0..a.q.len() {
+                for j in 0..b.q.len() {
                     let (ki, kj) = (a.offset + i as i64, b.offset + j as i64);
-                    *slow.entry(ki.max(kj) + r((ki - kj).abs())).or_default() += x * y;
+                    let q = a.q[i] * b.q[j];
+                    let w = a.w[i] * b.q[j] + a.q[i] * b.w[j];
+                    match side {
+                        Side::Upper => {
+                            let x = ((ki as f64 * g).exp() + (kj as f64 * g).exp()).ln() / g;
+                            let k = x.floor() as i64;
+                            let (s0, s1) = ((k as f64 * g).exp(), ((k + 1) as f64 * g).exp());
+                            let up = q * ((w / q - s0) / (s1 - s0)).clamp(0.0, 1.0);
+                            slow.entry(k).or_default().0 += q - up;
+                            slow.entry(k + 1).or_default().0 += up;
+                        }
+                        Side::Lower => {
+                            let d = (ki - kj).abs();
+                            let r = (ln_1p(exp(-(d as f64) * g)) / g).round() as i64;
+                            let e = slow.entry(ki.max(kj) + r).or_default();
+                            e.0 += q;
+                            e.1 += w;
+                        }
+                    }
                 }
             }
-            let zero = a.zero * b.zero
-                + a.zero * b.masses.iter().sum::<f64>()
-                + b.zero * a.masses.iter().sum::<f64>();
-            assert!((fast.zero - zero).abs() <= 1e-12 * zero + 2.0 * TRIM);
             let mut moved = 0.0;
-            for (&k, &m) in &slow {
+            for (&k, &(q, w)) in &slow {
                 let i = k - fast.offset;
-                let got = if i >= 0 && (i as usize) < fast.masses.len() {
-                    fast.masses[i as usize]
-                } else {
-                    moved += m;
-                    0.0
-                };
-                if i > 0 && (i as usize) < fast.masses.len() - 1 {
+                if i > 0 && (i as usize) < fast.q.len() - 1 {
+                    let got = fast.q[i as usize];
                     assert!(
-                        (got - m).abs() <= 1e-18 + 1e-13 * m,
-                        "{round:?} k {k}: {got} vs {m}"
+                        (got - q).abs() <= 1e-18 + 1e-11 * q,
+                        "{side:?} k {k}: {got} vs {q}"
                     );
+                    if side == Side::Lower {
+                        let got = fast.w[i as usize];
+                        assert!((got - w).abs() <= 1e-18 + 1e-11 * w, "k {k}: {got} vs {w}");
+                    }
+                } else if i < 0 || i as usize >= fast.q.len() {
+                    moved += q;
                 }
             }
             assert!(moved <= 2.0 * TRIM, "{moved}");
