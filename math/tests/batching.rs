@@ -434,3 +434,38 @@ fn smaller_batches_help_balls_in_bins_and_not_fixed_batches() {
         last = up;
     }
 }
+
+/// PLD_accounting 2.0 (`tools/external/pld_accounting_balls.py` →
+/// `data/pld_accounting_balls.csv`): Feldman & Shenfeld's accounting of balls in bins (their
+/// random allocation of one step among T, over E epochs), a bracket of the exact ε at its stated
+/// absolute accuracy. Both are brackets of the same ε, so ours must lie inside theirs, and it must
+/// be no wider (issue 36: "at least as tight as the best library", at our default precision).
+#[test]
+fn pld_accounting_brackets_our_balls_in_bins_band() {
+    use amp_math::accounting::{Accountant, EpochSampler, EpochSettings, Event, PldAccountant};
+    use amp_math::rdp::Mechanism;
+    let table = include_str!("data/pld_accounting_balls.csv");
+    let acc = PldAccountant::with_budget(236_000, 1e-7, EpochSettings::FINE);
+    let mut seen = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<f64> = line.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        let (sigma, t, epochs, delta, up, lo) = (f[0], f[1] as u64, f[2] as u64, f[3], f[5], f[6]);
+        let event = Event::Epochs {
+            sampler: EpochSampler::BallsInBins,
+            mechanism: Mechanism::Gaussian { sigma },
+            steps_per_epoch: t,
+            upper_epochs: epochs,
+            lower_epochs: epochs,
+        };
+        let b = acc.epsilon(&event, delta).unwrap();
+        let ours_lo = b.lower.unwrap();
+        let what = format!(
+            "σ {sigma} T {t} E {epochs}: ours [{ours_lo}, {}], theirs [{lo}, {up}]",
+            b.upper
+        );
+        assert!(lo <= ours_lo + 1e-9 && b.upper <= up + 1e-9, "{what}");
+        assert!(b.upper - ours_lo <= up - lo, "{what}");
+        seen += 1;
+    }
+    assert!(seen >= 4, "{seen}");
+}

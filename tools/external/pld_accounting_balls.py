@@ -29,10 +29,10 @@ DELTA = 1e-5
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 OUT = os.path.join(ROOT, "math", "tests", "data", "pld_accounting_balls.csv")
 
-# (sigma, T, E, absolute epsilon accuracy of its adaptive refinement)
+# (sigma, T, E, absolute epsilon accuracy of its adaptive refinement). A finer accuracy (0.003 at
+# sigma = 1, T = 1000) ran for over 15 minutes on this 2-core machine without finishing.
 CASES = [
     (1.0, 1000, 1, 0.01),
-    (1.0, 1000, 1, 0.003),
     (2.0, 100, 1, 0.01),
     (0.8, 100, 1, 0.01),
     (1.0, 200, 5, 0.01),
