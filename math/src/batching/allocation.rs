@@ -57,6 +57,9 @@ use crate::pld::{Estimate, Pld, PldPair};
 use crate::special::{exp, exp_m1, ln, ln_1p, normal_cdf};
 use crate::MathError;
 
+/// Loss atoms (loss, mass).
+type Atoms = Vec<(f64, f64)>;
+
 /// Default log-grid step g of the sums. The discretisation errs at second order in g (atoms are
 /// split or merged, never moved), so this step already gives a bracket far narrower than the
 /// ε's other uncertainties.
@@ -601,7 +604,7 @@ impl Sums {
 /// Loss atoms (loss, mass) of both directions of the T-step pair with sum law `law`: remove
 /// (P against Q) has loss log(S/T) with P-mass w/T; add (Q against P) has loss −log(S/T) with
 /// Q-mass q. S = 0 and S = ∞ give infinite losses.
-fn atoms(law: &Law, g: f64, side: Side) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+fn atoms(law: &Law, g: f64, side: Side) -> (Atoms, Atoms) {
     let g = g / (1u64 << law.level) as f64;
     let t = law.terms as f64;
     let ln_t = ln(t);
@@ -898,9 +901,9 @@ mod tests {
                     let w = a.w[i] * b.q[j] + a.q[i] * b.w[j];
                     match side {
                         Side::Upper => {
-                            let x = ((ki as f64 * g).exp() + (kj as f64 * g).exp()).ln() / g;
+                            let x = ln(exp(ki as f64 * g) + exp(kj as f64 * g)) / g;
                             let k = x.floor() as i64;
-                            let (s0, s1) = ((k as f64 * g).exp(), ((k + 1) as f64 * g).exp());
+                            let (s0, s1) = (exp(k as f64 * g), exp((k + 1) as f64 * g));
                             let up = q * ((w / q - s0) / (s1 - s0)).clamp(0.0, 1.0);
                             slow.entry(k).or_default().0 += q - up;
                             slow.entry(k + 1).or_default().0 += up;
