@@ -104,6 +104,19 @@ pub enum Event {
         /// Participations k, 1 ≤ k ≤ T.
         participations: u64,
     },
+    /// One round of the shuffle model: each of n users applies an ε₀-LDP randomizer to their
+    /// record and only the shuffled reports are released (replace one user's record). Accounted
+    /// through the clone pair ([`crate::shuffle::clone_atoms`]): FMT21's clones for any ε₀-LDP
+    /// randomizer, or with `stronger` FMT23's, which hold only for the randomizers of
+    /// [`crate::shuffle::stronger_clones_exclude`] (k-ary randomized response): the caller checks.
+    Shuffle {
+        /// The local ε₀ of each report.
+        eps0: f64,
+        /// Users n ≥ 1.
+        users: u64,
+        /// FMT23's stronger clones (k-ary randomized response only).
+        stronger: bool,
+    },
     /// One event run `count` times in sequence, each run seeing the outputs of the earlier ones.
     Repeated {
         /// The event.
@@ -322,6 +335,10 @@ impl Event {
                 }
                 Ok(())
             }
+            Event::Shuffle { eps0, users, .. } => {
+                crate::shuffle::check_eps0(*eps0)?;
+                crate::shuffle::check_users(*users)
+            }
             Event::Repeated { event, count } => {
                 if *count == 0 {
                     return Err(MathError::Inconsistent {
@@ -367,6 +384,7 @@ impl Event {
                 _ => Relation::ReplaceOne,
             }),
             Event::Epochs { .. } | Event::Allocation { .. } => Ok(Relation::ZeroOut),
+            Event::Shuffle { .. } => Ok(crate::shuffle::RELATION),
             Event::Repeated { event, .. } => event.relation(),
             Event::Composed(parts) => {
                 let mut out: Option<Relation> = None;

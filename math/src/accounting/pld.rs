@@ -341,10 +341,15 @@ impl PldAccountant {
         let parts = Parts::new(self, &[(leaf, count)])?;
         if !matches!(
             parts.parts[..],
-            [(Part::Noise(..) | Part::User(..) | Part::Capped(..), _)]
+            [(
+                Part::Noise(..) | Part::User(..) | Part::Capped(..) | Part::Clones(..),
+                _
+            )]
         ) {
             return Err(MathError::Unsupported {
-                reason: "one release of additive noise or randomized response only".into(),
+                reason:
+                    "one release of additive noise, randomized response or a shuffle round only"
+                        .into(),
             });
         }
         let step = self.step_of(&parts)?;
@@ -454,6 +459,23 @@ fn balls_atoms(
     })
 }
 
+/// [`crate::shuffle::clone_atoms`] of one round, remembered (moving the number of rounds or δ
+/// does not recompute them).
+fn clone_atoms_memo(
+    eps0: f64,
+    users: u64,
+    stronger: bool,
+    estimate: Estimate,
+) -> Result<std::rc::Rc<crate::shuffle::CloneAtoms>, MathError> {
+    type Key = (u64, u64, bool, Estimate);
+    thread_local! {
+        static SLOT: crate::memo::Slot<Key, crate::shuffle::CloneAtoms> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    crate::memo::remembered(&SLOT, (eps0.to_bits(), users, stronger, estimate), || {
+        crate::shuffle::clone_atoms(eps0, users, stronger, estimate)
+    })
+}
+
 /// The pessimistic PLD of E shuffled epochs: the Gaussian mechanism at μ = √E/σ (sensitivity 1),
 /// on the grid step h.
 fn shuffle_upper(sigma: f64, epochs: u64, step: f64) -> Result<PldPair, MathError> {
@@ -491,6 +513,8 @@ enum Part {
     /// Balls-in-bins epochs: σ, T, the log-grid step of the sums, whole epochs for the upper
     /// and the lower bound.
     Balls(f64, u64, f64, u64, u64),
+    /// One round of the shuffle model: ε₀, n, stronger clones.
+    Clones(f64, u64, bool),
 }
 
 impl Parts {
@@ -567,6 +591,11 @@ impl Parts {
                             .into(),
                     })
                 }
+                Event::Shuffle {
+                    eps0,
+                    users,
+                    stronger,
+                } => (Part::Clones(eps0, users, stronger), count),
                 Event::Repeated { .. } | Event::Composed(_) => {
                     return Err(MathError::Inconsistent {
                         reason: "internal: a leaf of an event is a single release".into(),
@@ -622,6 +651,10 @@ impl Parts {
                         };
                         (atoms.pld(step), count)
                     }
+                    Part::Clones(eps0, n, stronger) => (
+                        clone_atoms_memo(*eps0, *n, *stronger, estimate)?.pld(step),
+                        *count,
+                    ),
                 })
             })
             .collect()

@@ -54,9 +54,44 @@ impl RdpAccountant {
         thread_local! {
             static SLOT: crate::memo::Slot<Key, Curve> = const { std::cell::RefCell::new(Vec::new()) };
         }
+        if let Event::Shuffle {
+            eps0,
+            users,
+            stronger,
+        } = *leaf
+        {
+            return self.shuffle_release(eps0, users, stronger);
+        }
         let (mechanism, sampling) = release_of(leaf)?;
         crate::memo::remembered(&SLOT, (mechanism, sampling, self.orders.clone()), || {
             Curve::of(&mechanism, sampling, &self.orders)
+        })
+        .map(|c| (*c).clone())
+    }
+
+    /// One shuffle round's curve: the clone pair's Rényi divergence at each order, its certified
+    /// upper value (as [`crate::shuffle::fmt21_rdp`], [`crate::shuffle::fmt23_rdp`], the bracket
+    /// refined to 1e-3 of the value); ε₀ (every
+    /// order of an ε₀-DP release) where (λ − 1)ε₀ > 700 puts the order outside their domain.
+    fn shuffle_release(&self, eps0: f64, users: u64, stronger: bool) -> Result<Curve, MathError> {
+        type Key = (u64, u64, bool, Vec<f64>);
+        thread_local! {
+            static SLOT: crate::memo::Slot<Key, Curve> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let key = (eps0.to_bits(), users, stronger, self.orders.clone());
+        crate::memo::remembered(&SLOT, key, || {
+            let rdp = self
+                .orders
+                .iter()
+                .map(|&a| {
+                    if (a - 1.0) * eps0 > 700.0 {
+                        return Ok(eps0);
+                    }
+                    let upper = crate::shuffle::clone_rdp_upper(eps0, users, stronger, a)?;
+                    Ok(upper.min(eps0))
+                })
+                .collect::<Result<Vec<f64>, MathError>>()?;
+            Ok(Curve::sampled(self.orders.clone(), rdp))
         })
         .map(|c| (*c).clone())
     }
@@ -75,6 +110,9 @@ impl RdpAccountant {
     /// either is an upper bound).
     pub fn is_exact(&self, event: &Event) -> Result<bool, MathError> {
         event.leaves().into_iter().try_fold(true, |all, (leaf, _)| {
+            if matches!(leaf, Event::Shuffle { .. }) {
+                return Ok(false);
+            }
             let (m, s) = release_of(leaf)?;
             Ok(all && guarantee_is_exact(&m, s))
         })
@@ -129,6 +167,10 @@ pub(super) fn release_of(leaf: &Event) -> Result<(Mechanism, Sampling), MathErro
         Event::Epochs { .. } => Err(MathError::Unsupported {
             reason: "shuffled and balls-in-bins batches have no Rényi DP analysis here; use the \
                      PLD accountant"
+                .into(),
+        }),
+        Event::Shuffle { .. } => Err(MathError::Unsupported {
+            reason: "a shuffle round's Rényi DP is the clone pair's curve, not a mechanism's"
                 .into(),
         }),
         Event::Repeated { .. } | Event::Composed(_) => Err(MathError::Inconsistent {

@@ -355,9 +355,11 @@ mod clone_rdp;
 mod clones;
 mod closed;
 mod inverse;
+mod rounds;
 
 pub use blanket::{bbgn19_bennett_delta, bbgn19_hoeffding_delta};
 use blanket::{bbgn19_epsilon, Inequality};
+pub(crate) use clone_rdp::clone_rdp_upper;
 pub use clone_rdp::{fmt21_rdp, fmt23_rdp};
 pub use clones::{
     clone_divergence, fmt21_numerical, fmt21_numerical_delta, fmt21_published, fmt23_numerical,
@@ -365,6 +367,10 @@ pub use clones::{
 };
 pub use closed::{efmrtt19, fmt21, fmt21_code_variant, fmt23};
 pub use inverse::{largest_eps0, largest_eps0_over, largest_eps0_with, LargestEps0};
+pub use rounds::{
+    clone_atoms, composed_guarantee_epsilon, rdp_orders, rounds_epsilon, CloneAtoms, RoundsEpsilon,
+    BLOCK_WIDTH, GROUPS_PER_SD,
+};
 // Moved to where they belong; kept reachable under their old paths.
 pub use crate::mean_error::{
     mean_error_central_laplace, mean_error_local_rr, mean_error_shuffled_rr, MeanError,
