@@ -2500,3 +2500,110 @@ fn allocation_k_of_t_accounts_zero_out_and_refuses_the_unsupported() {
         "does not apply with --batching allocation",
     );
 }
+
+/// `shuffle --rounds`: R = 1 is the exact one-round clone value; after 100 rounds the certified
+/// band is far below composing the one-round guarantee and below Rényi DP; the inverse's ε₀ meets
+/// its target; bounds without a loss distribution are refused with a sentence.
+#[test]
+fn shuffle_rounds_band_naive_rdp_and_inverse() {
+    let base = [
+        "shuffle", "--eps0", "4", "--users", "100000", "--delta", "1e-6", "--json",
+    ];
+    let run = |extra: &[&str]| {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        let o = amplify(&a);
+        assert!(
+            o.status.success(),
+            "{:?}: {}",
+            a,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        stdout(&o)
+    };
+    let one = run(&["--bound", "fmt21-numerical"]);
+    let r1 = run(&["--bound", "fmt21-numerical", "--rounds", "1"]);
+    assert_eq!(
+        json_number(&r1, "epsilon"),
+        json_number(&one, "epsilon_upper")
+    );
+    assert_eq!(
+        json_number(&r1, "epsilon_lower"),
+        json_number(&one, "epsilon_lower")
+    );
+    let r100 = run(&["--bound", "fmt21-numerical", "--rounds", "100"]);
+    let (lo, hi) = (
+        json_number(&r100, "epsilon_lower"),
+        json_number(&r100, "epsilon"),
+    );
+    let naive = json_number(&r100, "naive_epsilon");
+    let rdp = json_number(&r100, "rdp_epsilon");
+    assert_eq!(json(&r100)["rounds"].as_u64(), Some(100));
+    assert!(lo <= hi && hi - lo < 2e-3 * hi, "[{lo}, {hi}]");
+    assert!(
+        hi < naive / 5.0 && hi < rdp,
+        "{hi} vs naive {naive}, RDP {rdp}"
+    );
+    assert!((naive - 17.0).abs() < 1.0, "{naive}");
+    // Stronger clones for binary randomized response: smaller.
+    let k = run(&[
+        "--bound",
+        "best",
+        "--randomizer",
+        "k-rr",
+        "--k",
+        "2",
+        "--rounds",
+        "100",
+    ]);
+    assert_eq!(json_text(&k, "bound"), "fmt23-numerical");
+    assert!(json_number(&k, "epsilon") < hi);
+    // The inverse: the ε₀ it gives, forward, meets the target.
+    let inv = amplify(&[
+        "shuffle",
+        "--bound",
+        "fmt21-numerical",
+        "--invert",
+        "--target-eps",
+        "1",
+        "--users",
+        "100000",
+        "--delta",
+        "1e-6",
+        "--rounds",
+        "10",
+        "--json",
+    ]);
+    assert!(inv.status.success());
+    let e0 = json_number(&stdout(&inv), "eps0");
+    let fwd = amplify(&[
+        "shuffle",
+        "--bound",
+        "fmt21-numerical",
+        "--eps0",
+        &e0.to_string(),
+        "--users",
+        "100000",
+        "--delta",
+        "1e-6",
+        "--rounds",
+        "10",
+        "--json",
+    ]);
+    let eps = json_number(&stdout(&fwd), "epsilon");
+    assert!(eps <= 1.0 && eps > 0.98, "ε₀ {e0} gives {eps}");
+    for bad in [
+        vec!["--bound", "fmt21", "--rounds", "10"],
+        vec!["--bound", "fmt23-numerical", "--rounds", "10"],
+        vec!["--bound", "fmt21-numerical", "--rounds", "0"],
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(&bad);
+        let o = amplify(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.lines().count() == 1 && !err.contains("panick"),
+            "{bad:?}: {err}"
+        );
+    }
+}

@@ -197,3 +197,28 @@ fn bad_rounds_are_refused_with_a_reason() {
     .repeated(0);
     assert!(acc().epsilon(&zero, 1e-6).is_err());
 }
+
+/// The inverse: the largest ε₀ per round for a central target after R rounds meets the target,
+/// and 1% more misses it (a round trip through the forward band).
+#[test]
+fn the_largest_local_eps0_for_a_target_round_trips() {
+    use amp_math::shuffle::largest_eps0_rounds;
+    let delta = 1e-6;
+    for &(n, r, target) in &[
+        (100_000u64, 10u64, 1.0),
+        (1_000_000, 100, 0.5),
+        (1000, 3, 2.0),
+    ] {
+        let e0 = largest_eps0_rounds(&acc(), n, false, r, delta, target).unwrap();
+        let at = pld_band(e0, n, false, r, delta).1;
+        let above = pld_band(e0 * 1.01, n, false, r, delta).1;
+        assert!(
+            at <= target && above > target,
+            "n {n} R {r}: ε₀ {e0} gives {at}, ×1.01 gives {above}"
+        );
+    }
+    let err = largest_eps0_rounds(&acc(), 10, false, 1000, delta, 0.01)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("even ε₀"), "{err}");
+}

@@ -905,6 +905,25 @@ declare_params! {
         default: Value::Count(100_000),
     };
 
+    /// Rounds R of the shuffle model (`rounds`).
+    ROUNDS: Count = ParamSpec {
+        aliases: &[],
+        name: "rounds",
+        symbol: "R",
+        label: "Rounds R",
+        unit: "rounds",
+        #[cfg(feature = "prose")]
+        help: "How many times the same users send a report through the shuffler (daily telemetry, federated rounds): the central ε after all of them.",
+        domain: Domain::Count {
+            min: 1,
+            max: 100_000,
+            scale: Scale::Log,
+            slider: (1, 10_000),
+            odd: false,
+        },
+        default: Value::Count(100),
+    };
+
     /// Local randomizer (`randomizer`).
     RANDOMIZER: Pick<RandomizerKind> = ParamSpec {
         aliases: &[],

@@ -5,7 +5,7 @@ use amp_math::shuffle::{
     best_with, fmt21_rdp, fmt23_rdp, largest_eps0_over, shuffle_epsilon_with, Bound, Choice,
     Randomizer, BEST_ID, RELATION,
 };
-use amp_plots::model::shuffle::randomizer;
+use amp_plots::model::shuffle::{randomizer, rounds, rounds_local_for_target, rounds_rdp};
 use amp_plots::param as p;
 use amp_plots::params::RandomizerKind;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -48,6 +48,15 @@ pub fn command() -> Command {
             "Print the largest ε₀ that meets --target-eps (instead of the ε of --eps0)",
         ))
         .arg(args::required(p::USERS))
+        .arg(
+            args::param(p::ROUNDS).long_help(
+                "Compose R rounds of the shuffle (the same users report R times): the clone \
+                 pair's privacy loss distribution composed R times (a certified band), beside \
+                 R-fold composition of the one-round ε (basic or advanced) and Rényi DP. Needs \
+                 --bound fmt21-numerical, fmt23-numerical or best (the stronger clones where the \
+                 randomizer allows them).",
+            ),
+        )
         .arg(args::required(p::DELTA))
         .arg(args::param(p::RANDOMIZER))
         .arg(args::param(p::K).requires(p::RANDOMIZER.spec.name))
@@ -84,6 +93,26 @@ struct Forward {
 }
 
 #[derive(Serialize)]
+struct Rounds {
+    bound: &'static str,
+    rounds: u64,
+    eps0: f64,
+    users: u64,
+    delta: f64,
+    /// The certified upper bound after R rounds.
+    epsilon: f64,
+    epsilon_lower: f64,
+    epsilon_upper: f64,
+    pld_epsilon_lower: f64,
+    pld_epsilon_upper: f64,
+    naive_epsilon: f64,
+    naive_method: &'static str,
+    rdp_epsilon: f64,
+    randomizer: String,
+    relation: &'static str,
+}
+
+#[derive(Serialize)]
 struct Inverse {
     bound: &'static str,
     eps0: f64,
@@ -93,6 +122,8 @@ struct Inverse {
     randomizer: String,
     relation: &'static str,
     limited_by_validity: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rounds: Option<u64>,
 }
 
 fn finite(x: Option<f64>) -> Option<f64> {
@@ -118,6 +149,76 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
             "--invert finds ε₀ for --target-eps; give --target-eps instead of --eps0".into(),
         );
     }
+    // R rounds: the clone pair composed (FMT21's clones, or FMT23's where allowed).
+    if given(m, p::ROUNDS) {
+        let stronger = match choice {
+            Choice::One(Bound::Fmt21Numerical) => false,
+            Choice::One(Bound::Fmt23Numerical) => {
+                if let Some(why) = amp_math::shuffle::stronger_clones_exclude(r) {
+                    return Err(format!("the stronger clone reduction {why}"));
+                }
+                true
+            }
+            Choice::Best => amp_math::shuffle::stronger_clones_exclude(r).is_none(),
+            Choice::One(b) => {
+                return Err(format!(
+                    "--rounds composes a clone reduction's loss distribution; {} has none: use \
+                     --bound fmt21-numerical, fmt23-numerical or best",
+                    b.id()
+                ))
+            }
+        };
+        let bound = if stronger {
+            Bound::Fmt23Numerical
+        } else {
+            Bound::Fmt21Numerical
+        };
+        let rounds_n = v.count(p::ROUNDS);
+        if on(m, "invert") {
+            let target = v.real(p::TARGET_EPS);
+            let eps0 = rounds_local_for_target(&v, stronger)?;
+            return emit(
+                &Inverse {
+                    bound: bound.id(),
+                    eps0: crate::output::finite("eps0", eps0)?,
+                    target_epsilon: target,
+                    delta,
+                    users: n,
+                    randomizer: r_text,
+                    relation: RELATION.id(),
+                    limited_by_validity: None,
+                    rounds: Some(rounds_n),
+                },
+                json,
+            );
+        }
+        if m.contains_id("orders") {
+            return Err("--orders gives one round's Rényi DP; with --rounds the composed Rényi ε is rdp_epsilon".into());
+        }
+        let res = rounds(&v, stronger)?;
+        let rdp = rounds_rdp(&v, stronger)?;
+        let f = crate::output::finite;
+        return emit(
+            &Rounds {
+                bound: bound.id(),
+                rounds: rounds_n,
+                eps0: v.real(p::EPS0),
+                users: n,
+                delta,
+                epsilon: f("epsilon", res.upper)?,
+                epsilon_lower: f("epsilon_lower", res.lower)?,
+                epsilon_upper: res.upper,
+                pld_epsilon_lower: f("pld_epsilon_lower", res.pld_lower)?,
+                pld_epsilon_upper: f("pld_epsilon_upper", res.pld_upper)?,
+                naive_epsilon: f("naive_epsilon", res.naive)?,
+                naive_method: res.naive_method,
+                rdp_epsilon: f("rdp_epsilon", rdp)?,
+                randomizer: r_text,
+                relation: RELATION.id(),
+            },
+            json,
+        );
+    }
     if on(m, "invert") {
         let target = v.real(p::TARGET_EPS);
         let bounds: Vec<Bound> = match choice {
@@ -135,6 +236,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
                 randomizer: r_text,
                 relation: RELATION.id(),
                 limited_by_validity: l.limited_by_validity,
+                rounds: None,
             },
             json,
         );

@@ -448,6 +448,65 @@ pub fn rounds_epsilon(
     })
 }
 
+/// The largest local ε₀ each of n users may spend per round so that R rounds meet a central
+/// target ε at δ, by the clone pair's composed PLD (pessimistic: certified).
+///
+/// - Method: bisection on ln ε₀ over [1e-3, 30] (32 halvings, a relative 3e-9·ln(3·10⁴) apart),
+///   the returned ε₀ the lower end, whose certified ε is at most the target (checked). The
+///   central ε of the pair rises with ε₀ (the clone probability falls and each report says more).
+/// - Relation: replace-one. Kind: the ε₀ returned is certified to meet the target; a slightly
+///   larger one may also (within the bisection's width or the grid's rounding).
+/// - Errors: [`MathError::NoSolution`] when even ε₀ = 1e-3 misses the target; ε₀ = 30 is
+///   returned when it meets it (the slider's end).
+pub fn largest_eps0_rounds(
+    acc: &crate::accounting::PldAccountant,
+    users: u64,
+    stronger: bool,
+    rounds: u64,
+    delta: f64,
+    target: f64,
+) -> Result<f64, MathError> {
+    use crate::accounting::{Accountant, Event, Target};
+    super::check_shuffle_delta(delta)?;
+    crate::check_epsilon("target ε", target)?;
+    let certified = |eps0: f64| -> Result<f64, MathError> {
+        let event = Event::Shuffle {
+            eps0,
+            users,
+            stronger,
+        }
+        .repeated(rounds);
+        acc.measure(
+            &event,
+            Target::Epsilon {
+                epsilon: target,
+                delta,
+            },
+        )
+    };
+    let (mut lo, mut hi) = (ln(1e-3), ln(30.0));
+    if certified(exp(hi))? <= target {
+        return Ok(30.0);
+    }
+    if certified(exp(lo))? > target {
+        return Err(MathError::NoSolution {
+            reason: format!(
+                "even ε₀ = 0.001 per round gives more than ε = {} after {rounds} rounds of {users} users",
+                crate::error::short(target)
+            ),
+        });
+    }
+    for _ in 0..32 {
+        let mid = 0.5 * (lo + hi);
+        if certified(exp(mid))? <= target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(exp(lo))
+}
+
 /// Orders for the Rényi DP of a shuffle round (each costs a clone-pair moment sum: milliseconds to
 /// a tenth of a second at n = 10⁶, so fewer than the accountant's default grid): 25 orders from
 /// 1.25 to 1024.

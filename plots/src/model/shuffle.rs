@@ -67,3 +67,69 @@ pub fn local_for_target(
         .map(|(b, l)| (l.eps0, b, l.limited_by_validity))
         .map_err(|e| e.to_string())
 }
+
+/// The PLD accountant of the shuffle model over many rounds: the training page's refined bucket
+/// budget (the clone pair's loss concentrates as n grows, so a fixed step would not do).
+pub fn rounds_accountant() -> amp_math::accounting::PldAccountant {
+    crate::model::training::accountant(
+        crate::model::training::FINE,
+        amp_math::accounting::EpochSettings::FINE,
+    )
+}
+
+/// Whether the reader's randomizer allows FMT23's stronger clones (k-ary randomized response).
+pub fn stronger_allowed(values: &ParamValues) -> bool {
+    amp_math::shuffle::stronger_clones_exclude(randomizer(values)).is_none()
+}
+
+/// R rounds at the reader's (ε₀, n, δ, R): the certified band from the clone pair's composed PLD
+/// and the classic composition of the one-round ε (FMT23's stronger clones when `stronger`).
+pub fn rounds(
+    values: &ParamValues,
+    stronger: bool,
+) -> Result<amp_math::shuffle::RoundsEpsilon, String> {
+    let (eps0, n, delta) = setting(values);
+    amp_math::shuffle::rounds_epsilon(
+        &rounds_accountant(),
+        eps0,
+        n,
+        stronger,
+        values.count(p::ROUNDS),
+        delta,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Rényi DP of the same R rounds: the clone pair's curve on [`amp_math::shuffle::rdp_orders`],
+/// times R, converted at δ (an upper bound).
+pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, String> {
+    use amp_math::accounting::{Accountant, Event, RdpAccountant};
+    let (eps0, n, delta) = setting(values);
+    let event = Event::Shuffle {
+        eps0,
+        users: n,
+        stronger,
+    }
+    .repeated(values.count(p::ROUNDS));
+    let acc = RdpAccountant {
+        orders: amp_math::shuffle::rdp_orders(),
+        ..Default::default()
+    };
+    acc.epsilon(&event, delta)
+        .map(|b| b.upper)
+        .map_err(|e| e.to_string())
+}
+
+/// The largest ε₀ per round for the central target after R rounds (certified).
+pub fn rounds_local_for_target(values: &ParamValues, stronger: bool) -> Result<f64, String> {
+    let (_, n, delta) = setting(values);
+    amp_math::shuffle::largest_eps0_rounds(
+        &rounds_accountant(),
+        n,
+        stronger,
+        values.count(p::ROUNDS),
+        delta,
+        values.real(p::TARGET_EPS),
+    )
+    .map_err(|e| e.to_string())
+}
