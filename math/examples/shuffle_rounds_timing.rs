@@ -6,17 +6,19 @@ use amp_math::shuffle::{composed_guarantee_epsilon, fmt21_numerical, rdp_orders}
 use std::time::Instant;
 
 fn main() {
-    let acc = PldAccountant::with_budget(236_000, 1e-9, EpochSettings::FINE);
+    // The pages' and the CLI's accountant (the training page's refined bucket budget).
+    let acc = PldAccountant::with_budget(236_000, amp_math::pld::STEP_RANGE.0, EpochSettings::FINE);
     for &(n, eps0) in &[
-        (100_000u64, 4.0),
+        (1_000u64, 2.0),
+        (10_000, 1.0),
+        (100_000, 4.0),
         (1_000_000, 1.0),
-        (1_000, 2.0),
         (10_000_000, 3.0),
     ] {
         let delta = 1e-6;
         let (lo1, hi1) = fmt21_numerical(eps0, n, delta).unwrap();
         println!("n = {n}, ε₀ = {eps0}: one round exact [{lo1:.6}, {hi1:.6}]");
-        for &r in &[1u64, 10, 100, 1000] {
+        for &r in &[1u64, 10, 100] {
             let ev = Event::Shuffle {
                 eps0,
                 users: n,

@@ -126,6 +126,7 @@ figure_ids! {
     NoiseForRisk = "noise-for-risk";
     ShuffleEpsilonVsUsers = "shuffle-epsilon-vs-users";
     ShuffleEpsilonVsLocal = "shuffle-epsilon-vs-local";
+    ShuffleEpsilonVsRounds = "shuffle-epsilon-vs-rounds";
     ShuffleVsSubsample = "shuffle-vs-subsample";
     ErrorCentralLocalShuffle = "error-central-local-shuffle";
     SubsampledRr = "subsampled-rr";
@@ -593,6 +594,16 @@ pub static FIGURES: &[FigureSpec] = &[
             p::group::RANDOMIZER.params
         ],
         compute: Compute::Deferred(shuffle::epsilon_vs_local),
+    },
+    FigureSpec {
+        id: FigureId::ShuffleEpsilonVsRounds,
+        title:
+            "Central ε after R rounds: the loss distribution composed against composing guarantees",
+        params: params![
+            &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec, p::ROUNDS.spec],
+            p::group::RANDOMIZER.params
+        ],
+        compute: Compute::Deferred(shuffle::epsilon_vs_rounds),
     },
     FigureSpec {
         id: FigureId::ShuffleVsSubsample,

@@ -683,6 +683,21 @@ test('shuffling page: every bound equals the CLI, the published range and the ex
     else assert.match(await page.textContent(row), /not valid here/);
   }
 
+  // R rounds (the default 100): the certified band, the classic composition and the inverse equal
+  // `amplify shuffle --rounds`; far below composing the one-round guarantee (about 17 here).
+  const rr = cli(['shuffle', '--eps0', '4', ...base, '--bound', 'fmt21-numerical', '--rounds', '100']);
+  await sameAsCli(page, 'rounds-epsilon', rr.epsilon);
+  await sameAsCli(page, 'rounds-epsilon-lower', rr.epsilon_lower);
+  await sameAsCli(page, 'rounds-naive-epsilon', rr.naive_epsilon);
+  assert.ok(rr.epsilon < 2.1 && rr.naive_epsilon > 16, `${rr.epsilon} vs ${rr.naive_epsilon}`);
+  const inv = cli(['shuffle', '--bound', 'fmt21-numerical', '--invert', '--target-eps', '0.5', ...base, '--rounds', '100']);
+  await sameAsCli(page, 'local-epsilon-for-target-rounds', inv.eps0);
+  // Ten rounds: the numbers follow (waiting for the new value, not for a time).
+  const r10 = cli(['shuffle', '--eps0', '4', ...base, '--bound', 'fmt21-numerical', '--rounds', '10']);
+  await page.fill('[data-testid=field-rounds]', '10');
+  await page.waitForFunction((want) => Number(document.querySelector('[data-testid="rounds-epsilon"]')?.dataset.value) === want, r10.epsilon, { timeout: 120_000 });
+  await sameAsCli(page, 'rounds-naive-epsilon', r10.naive_epsilon);
+
   // ε₀ = 0.4: Erlingsson et al.'s box now holds, and its number is shown.
   await page.fill('[data-testid=field-eps0]', '0.4');
   await page.waitForFunction(() => document.querySelector('[data-testid=bound-efmrtt19]')?.dataset.valid === 'true');

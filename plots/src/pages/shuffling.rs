@@ -13,7 +13,9 @@ use super::{
 };
 use crate::figures::{ChartError, FigureId};
 use crate::format::display_number;
-use crate::model::shuffle::{local_for_target, table};
+use crate::model::shuffle::{
+    local_for_target, rounds, rounds_local_for_target, stronger_allowed, table,
+};
 use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
@@ -57,6 +59,39 @@ pub const BOUNDS: TableSpec = TableSpec {
     id: "shuffle-table",
     caption: "Every bound at your setting",
     columns: &["Bound", "Central ε", "Note"],
+};
+/// Readout: the certified central ε after R rounds.
+pub const ROUNDS_UPPER: ReadoutSpec = ReadoutSpec {
+    id: "rounds-epsilon",
+    label: "Central ε after R rounds, loss distribution composed (certified)",
+    digits: 5,
+    bound: BoundKind::Upper,
+};
+/// Readout: the lower end of the R-round band.
+pub const ROUNDS_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "rounds-epsilon-lower",
+    label: "Lower end of the band (the composed pair is no more private than this)",
+    digits: 5,
+    bound: BoundKind::Lower,
+};
+/// Readout: the one-round guarantee composed R times.
+pub const ROUNDS_NAIVE: ReadoutSpec = ReadoutSpec {
+    id: "rounds-naive-epsilon",
+    label: "Composing the one-round (ε, δ) instead: basic or advanced theorem",
+    digits: 5,
+    bound: BoundKind::Upper,
+};
+/// Sentence: which clones and which classic theorem.
+pub const ROUNDS_NOTE: NoteSpec = NoteSpec {
+    id: "rounds-note",
+    kind: NoteKind::Small,
+};
+/// Readout: the largest local ε₀ per round for the target after R rounds.
+pub const LOCAL_FOR_TARGET_ROUNDS: ReadoutSpec = ReadoutSpec {
+    id: "local-epsilon-for-target-rounds",
+    label: "Largest local ε₀ per round, for the target after R rounds",
+    digits: 5,
+    bound: BoundKind::Lower,
 };
 /// Readout: the largest local ε₀ for the central target.
 pub const LOCAL_FOR_TARGET: ReadoutSpec = ReadoutSpec {
@@ -131,6 +166,23 @@ pub static SPEC: PageSpec = PageSpec {
             ],
         },
         Section::Prose(super::Prose("shuffling-bounds")),
+        Section::Prose(super::Prose("shuffling-rounds")),
+        Section::Workbench(Workbench {
+            label: "Many rounds",
+            controls: &[Controls::new(
+                "The same users, round after round",
+                &[p::ROUNDS.spec],
+            )],
+            results_title: Some("After R rounds"),
+            groups: &[Group {
+                notes_after: &[&ROUNDS_NOTE],
+                ..Group::numbers(&[&ROUNDS_UPPER, &ROUNDS_LOWER, &ROUNDS_NAIVE])
+            }],
+        }),
+        Section::Figures {
+            label: "Many rounds",
+            figures: &[FigureId::ShuffleEpsilonVsRounds],
+        },
         Section::Workbench(Workbench {
             label: "A central target",
             controls: &[Controls::new(
@@ -140,7 +192,11 @@ pub static SPEC: PageSpec = PageSpec {
             results_title: Some("What it allows"),
             groups: &[Group {
                 notes_after: &[&LOCAL_NAME],
-                ..Group::numbers(&[&LOCAL_FOR_TARGET, &SUBSAMPLE_FOR_TARGET])
+                ..Group::numbers(&[
+                    &LOCAL_FOR_TARGET,
+                    &LOCAL_FOR_TARGET_ROUNDS,
+                    &SUBSAMPLE_FOR_TARGET,
+                ])
             }],
         }),
         Section::Figures {
@@ -269,6 +325,55 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     );
     r.table(&BOUNDS, rows.map(|rs| rs.iter().map(row).collect()));
 
+    // R rounds: the clone pair's composed loss distribution, and the one-round ε composed.
+    let stronger = stronger_allowed(v);
+    let many = probe::span("shuffle:rounds", || rounds(v, stronger));
+    r.push(
+        &ROUNDS_UPPER,
+        many.clone().map(|x| x.upper).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &ROUNDS_LOWER,
+        many.clone().map(|x| x.lower).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &ROUNDS_NAIVE,
+        many.clone().map(|x| x.naive).map_err(ChartError::from),
+        R,
+    );
+    r.note(
+        &ROUNDS_NOTE,
+        Some(match &many {
+            Ok(x) => format!(
+                "Through the {}; the classic composition is the {} theorem's{}",
+                if stronger {
+                    "stronger clones (FMT23, for k-ary randomized response)"
+                } else {
+                    "clones of FMT21 (any ε₀-DP randomizer)"
+                },
+                x.naive_method,
+                if x.upper < x.naive {
+                    format!(
+                        ", {} times the composed loss distribution's.",
+                        display_number(x.naive / x.upper, 3)
+                    )
+                } else {
+                    ".".to_string()
+                }
+            ),
+            Err(_) => String::new(),
+        }),
+    );
+    let local_rounds = probe::span("shuffle:inverse-rounds", || {
+        rounds_local_for_target(v, stronger)
+    });
+    r.push(
+        &LOCAL_FOR_TARGET_ROUNDS,
+        local_rounds.map_err(ChartError::from),
+        R,
+    );
     let local = probe::span("shuffle:inverse", || local_for_target(v));
     r.push(
         &LOCAL_FOR_TARGET,
