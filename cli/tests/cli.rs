@@ -2545,6 +2545,19 @@ fn shuffle_rounds_band_naive_rdp_and_inverse() {
         "{hi} vs naive {naive}, RDP {rdp}"
     );
     assert!((naive - 17.0).abs() < 1.0, "{naive}");
+    // The attacker after 100 rounds at FPR 1%: a band, inside what the R-round (ε, δ) allows.
+    let at = run(&[
+        "--bound",
+        "fmt21-numerical",
+        "--rounds",
+        "100",
+        "--fpr",
+        "0.01",
+    ]);
+    let (t_lo, t_hi) = (json_number(&at, "tpr_lower"), json_number(&at, "tpr"));
+    assert!(0.01 <= t_lo && t_lo <= t_hi, "[{t_lo}, {t_hi}]");
+    assert!(t_hi <= hi.exp() * 0.01 + 1e-6, "{t_hi} vs e^ε·α + δ");
+    assert!(json_number(&at, "advantage_lower") <= json_number(&at, "advantage"));
     // Stronger clones for binary randomized response: smaller.
     let k = run(&[
         "--bound",

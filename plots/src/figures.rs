@@ -127,6 +127,7 @@ figure_ids! {
     ShuffleEpsilonVsUsers = "shuffle-epsilon-vs-users";
     ShuffleEpsilonVsLocal = "shuffle-epsilon-vs-local";
     ShuffleEpsilonVsRounds = "shuffle-epsilon-vs-rounds";
+    ShuffleTradeoff = "shuffle-tradeoff";
     ShuffleVsSubsample = "shuffle-vs-subsample";
     ErrorCentralLocalShuffle = "error-central-local-shuffle";
     SubsampledRr = "subsampled-rr";
@@ -604,6 +605,22 @@ pub static FIGURES: &[FigureSpec] = &[
             p::group::RANDOMIZER.params
         ],
         compute: Compute::Deferred(shuffle::epsilon_vs_rounds),
+    },
+    FigureSpec {
+        id: FigureId::ShuffleTradeoff,
+        title: "What an attacker can do after R rounds of shuffling",
+        params: params![
+            &[
+                p::EPS0.spec,
+                p::USERS.spec,
+                p::DELTA.spec,
+                p::ROUNDS.spec,
+                p::FPR.spec,
+                p::TRADEOFF_VIEW.spec
+            ],
+            p::group::RANDOMIZER.params
+        ],
+        compute: Compute::Deferred(shuffle::shuffle_tradeoff),
     },
     FigureSpec {
         id: FigureId::ShuffleVsSubsample,

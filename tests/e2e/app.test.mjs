@@ -685,8 +685,10 @@ test('shuffling page: every bound equals the CLI, the published range and the ex
 
   // R rounds (the default 100): the certified band, the classic composition and the inverse equal
   // `amplify shuffle --rounds`; far below composing the one-round guarantee (about 17 here).
-  const rr = cli(['shuffle', '--eps0', '4', ...base, '--bound', 'fmt21-numerical', '--rounds', '100']);
+  const rr = cli(['shuffle', '--eps0', '4', ...base, '--bound', 'fmt21-numerical', '--rounds', '100', '--fpr', '0.01']);
   await sameAsCli(page, 'rounds-epsilon', rr.epsilon);
+  await sameAsCli(page, 'rounds-tpr', rr.tpr);
+  await sameAsCli(page, 'rounds-tpr-lower', rr.tpr_lower);
   await sameAsCli(page, 'rounds-epsilon-lower', rr.epsilon_lower);
   await sameAsCli(page, 'rounds-naive-epsilon', rr.naive_epsilon);
   assert.ok(rr.epsilon < 2.1 && rr.naive_epsilon > 16, `${rr.epsilon} vs ${rr.naive_epsilon}`);

@@ -5,7 +5,9 @@ use amp_math::shuffle::{
     best_with, fmt21_rdp, fmt23_rdp, largest_eps0_over, shuffle_epsilon_with, Bound, Choice,
     Randomizer, BEST_ID, RELATION,
 };
-use amp_plots::model::shuffle::{randomizer, rounds, rounds_local_for_target, rounds_rdp};
+use amp_plots::model::shuffle::{
+    randomizer, rounds, rounds_attack, rounds_local_for_target, rounds_rdp,
+};
 use amp_plots::param as p;
 use amp_plots::params::RandomizerKind;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -58,6 +60,15 @@ pub fn command() -> Command {
             ),
         )
         .arg(args::required(p::DELTA))
+        .arg(
+            args::param(p::FPR)
+                .requires(p::ROUNDS.spec.name)
+                .long_help(
+                    "With --rounds: the optimal membership attacker after R rounds, its \
+                     true-positive rate at this false-positive rate (a certified band, as `amplify \
+                     risk` gives for DP-SGD) and its advantage",
+                ),
+        )
         .arg(args::param(p::RANDOMIZER))
         .arg(args::param(p::K).requires(p::RANDOMIZER.spec.name))
         .arg(
@@ -108,6 +119,16 @@ struct Rounds {
     naive_epsilon: f64,
     naive_method: &'static str,
     rdp_epsilon: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fpr: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tpr: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tpr_lower: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    advantage: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    advantage_lower: Option<f64>,
     randomizer: String,
     relation: &'static str,
 }
@@ -197,6 +218,15 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         }
         let res = rounds(&v, stronger)?;
         let rdp = rounds_rdp(&v, stronger)?;
+        // The attacker after R rounds, at --fpr.
+        let (mut fpr, mut tpr, mut adv) = (None, None, None);
+        if given(m, p::FPR) {
+            let a = rounds_attack(&v, stronger)?;
+            let x = v.real(p::FPR);
+            fpr = Some(x);
+            tpr = Some(a.tradeoff.tpr(x).map_err(e)?);
+            adv = Some(a.tradeoff.advantage());
+        }
         let f = crate::output::finite;
         return emit(
             &Rounds {
@@ -213,6 +243,11 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
                 naive_epsilon: f("naive_epsilon", res.naive)?,
                 naive_method: res.naive_method,
                 rdp_epsilon: f("rdp_epsilon", rdp)?,
+                fpr,
+                tpr: tpr.map(|t| t.0),
+                tpr_lower: tpr.map(|t| t.1),
+                advantage: adv.map(|t| t.0),
+                advantage_lower: adv.map(|t| t.1),
                 randomizer: r_text,
                 relation: RELATION.id(),
             },

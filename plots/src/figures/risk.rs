@@ -47,77 +47,12 @@ fn fpr_grid(lo: f64) -> Vec<f64> {
 pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
     let run = setting(values)?;
     let a = attack(&run, QUICK)?;
-    let roc = values.choice(p::TRADEOFF_VIEW) == TradeoffView::Roc;
-    // The reader's α always inside the axes (α ≥ 1e-9, so the axis starts at 1e-10 at least).
-    let lo = (run.fpr / 10.0).min(1e-3);
-    let xs: Vec<f64> = if roc {
-        log_grid(lo, 1.0, 120)
-    } else {
-        let mut xs = fpr_grid(1e-4);
-        xs.insert(0, 0.0);
-        xs
-    };
-    // TPR → what is drawn: TPR itself, or β = 1 − TPR.
-    let y = |tpr: f64| if roc { tpr } else { 1.0 - tpr };
-    let band = a.tradeoff.curve(&xs);
-    let mut c = Chart::new(
-        if roc {
-            Axis::numeric("false-positive rate α", true, lo, 1.0)
-        } else {
-            Axis::numeric("α: false-positive rate", false, 0.0, 1.0)
-        },
-        if roc {
-            Axis::numeric("true-positive rate", true, lo, 1.0)
-        } else {
-            Axis::numeric("β: false-negative rate", false, 0.0, 1.0)
-        },
-        if roc {
-            LegendCorner::LowerRight
-        } else {
-            LegendCorner::UpperRight
-        },
-        String::new(),
+    let view = TradeoffAxes::new(
+        run.fpr,
+        values.choice(p::TRADEOFF_VIEW) == TradeoffView::Roc,
     );
-    c.bands.push(Band {
-        label: format!(
-            "optimal attacker, certified band (PLD, grid step {})",
-            short_number(a.step, 2)
-        ),
-        points: xs
-            .iter()
-            .zip(&band)
-            .map(|(&x, &(up, low))| {
-                let (p, q) = (y(up), y(low));
-                (x, p.min(q), p.max(q))
-            })
-            .collect(),
-    });
-    c.series.push(Series {
-        label: "no attacker does better (certified)".into(),
-        points: xs.iter().zip(&band).map(|(&x, b)| (x, y(b.0))).collect(),
-        role: Role::Highlight,
-    });
-    // What the (ε, δ) summary allows.
-    let eps = epsilon_at_delta(&a, run.delta);
-    if let Ok(e) = eps {
-        c.series.push(Series {
-            label: format!(
-                "what (ε, δ) = ({}, {}) allows",
-                short_number(e, 3),
-                short_number(run.delta, 2)
-            ),
-            points: xs
-                .iter()
-                .filter_map(|&x| Some((x, y(eps_delta_tpr(e, run.delta, x).ok()?))))
-                .collect(),
-            role: Role::Bound(1),
-        });
-    } else if let Err(why) = &eps {
-        c.notes.push(format!(
-            "No (ε, δ) region at δ = {}: {why}.",
-            short_number(run.delta, 2)
-        ));
-    }
+    let mut c = tradeoff_start(&a, &view, run.delta);
+    let (xs, y) = (&view.xs, |t: f64| view.y(t));
     // What the Rényi DP curve allows (the envelope of its (ε, δ(ε)) guarantees).
     let e_far = a
         .upper
@@ -177,17 +112,7 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
             role: Role::Family(2),
         });
     }
-    c.series.push(Series {
-        label: "random guessing".into(),
-        points: xs.iter().map(|&x| (x, y(x))).collect(),
-        role: Role::Reference,
-    });
-    let (up, low) = a.tradeoff.tpr(run.fpr)?;
-    c.markers.push(Marker {
-        x: run.fpr,
-        y: y(up),
-        label: format!("α = {}: TPR ≤ {}", percent(run.fpr), percent(up)),
-    });
+    let (up, low) = tradeoff_finish(&mut c, &a, &view, run.fpr)?;
     c.summary = format!(
         "After {} steps of {}{}, an attacker who accuses {} of non-members catches at most {} of \
          members (certified), and the best attack catches at least {}. Random guessing would catch \
@@ -205,6 +130,129 @@ pub fn tradeoff_curve(values: &ParamValues) -> ChartResult {
         percent(run.fpr)
     );
     Ok(c)
+}
+
+/// The axes of a trade-off figure: β against α (linear), or TPR against FPR (log), and the FPRs
+/// the curves are drawn at (the reader's α always inside).
+pub(crate) struct TradeoffAxes {
+    /// TPR against FPR on log axes (else β = 1 − TPR against α).
+    pub roc: bool,
+    /// The FPRs drawn.
+    pub xs: Vec<f64>,
+    lo: f64,
+}
+
+impl TradeoffAxes {
+    /// For the reader's FPR (≥ 1e-9, so the axis starts at 1e-10 at least) and view.
+    pub fn new(fpr: f64, roc: bool) -> TradeoffAxes {
+        let lo = (fpr / 10.0).min(1e-3);
+        let xs: Vec<f64> = if roc {
+            log_grid(lo, 1.0, 120)
+        } else {
+            let mut xs = fpr_grid(1e-4);
+            xs.insert(0, 0.0);
+            xs
+        };
+        TradeoffAxes { roc, xs, lo }
+    }
+
+    /// TPR → what is drawn: TPR itself, or β = 1 − TPR.
+    pub fn y(&self, tpr: f64) -> f64 {
+        if self.roc {
+            tpr
+        } else {
+            1.0 - tpr
+        }
+    }
+}
+
+/// A trade-off chart's start: its axes, the certified band of the optimal attacker, its certified
+/// line, and what the (ε, δ) read off the certified pair at δ allows.
+pub(crate) fn tradeoff_start(a: &Attack, view: &TradeoffAxes, delta: f64) -> Chart {
+    let (roc, lo, xs) = (view.roc, view.lo, &view.xs);
+    let y = |t: f64| view.y(t);
+    let band = a.tradeoff.curve(xs);
+    let mut c = Chart::new(
+        if roc {
+            Axis::numeric("false-positive rate α", true, lo, 1.0)
+        } else {
+            Axis::numeric("α: false-positive rate", false, 0.0, 1.0)
+        },
+        if roc {
+            Axis::numeric("true-positive rate", true, lo, 1.0)
+        } else {
+            Axis::numeric("β: false-negative rate", false, 0.0, 1.0)
+        },
+        if roc {
+            LegendCorner::LowerRight
+        } else {
+            LegendCorner::UpperRight
+        },
+        String::new(),
+    );
+    c.bands.push(Band {
+        label: format!(
+            "optimal attacker, certified band (PLD, grid step {})",
+            short_number(a.step, 2)
+        ),
+        points: xs
+            .iter()
+            .zip(&band)
+            .map(|(&x, &(up, low))| {
+                let (p, q) = (y(up), y(low));
+                (x, p.min(q), p.max(q))
+            })
+            .collect(),
+    });
+    c.series.push(Series {
+        label: "no attacker does better (certified)".into(),
+        points: xs.iter().zip(&band).map(|(&x, b)| (x, y(b.0))).collect(),
+        role: Role::Highlight,
+    });
+    // What the (ε, δ) summary allows.
+    let eps = epsilon_at_delta(a, delta);
+    if let Ok(e) = eps {
+        c.series.push(Series {
+            label: format!(
+                "what (ε, δ) = ({}, {}) allows",
+                short_number(e, 3),
+                short_number(delta, 2)
+            ),
+            points: xs
+                .iter()
+                .filter_map(|&x| Some((x, y(eps_delta_tpr(e, delta, x).ok()?))))
+                .collect(),
+            role: Role::Bound(1),
+        });
+    } else if let Err(why) = &eps {
+        c.notes.push(format!(
+            "No (ε, δ) region at δ = {}: {why}.",
+            short_number(delta, 2)
+        ));
+    }
+    c
+}
+
+/// A trade-off chart's end: random guessing and the marker at the reader's FPR; returns the TPR
+/// band (certified upper, lower) there.
+pub(crate) fn tradeoff_finish(
+    c: &mut Chart,
+    a: &Attack,
+    view: &TradeoffAxes,
+    fpr: f64,
+) -> Result<(f64, f64), ChartError> {
+    c.series.push(Series {
+        label: "random guessing".into(),
+        points: view.xs.iter().map(|&x| (x, view.y(x))).collect(),
+        role: Role::Reference,
+    });
+    let (up, low) = a.tradeoff.tpr(fpr)?;
+    c.markers.push(Marker {
+        x: fpr,
+        y: view.y(up),
+        label: format!("α = {}: TPR ≤ {}", percent(fpr), percent(up)),
+    });
+    Ok((up, low))
 }
 
 /// Step counts from 1 to `last`, about `count` of them, log-spaced and distinct.

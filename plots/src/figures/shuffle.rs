@@ -687,3 +687,35 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
     );
     Ok(chart)
 }
+
+/// `shuffle-tradeoff`: the optimal membership attacker after R rounds of the shuffle model, as on
+/// the risk page: the certified trade-off band of the clone pair composed R times (β against α, or
+/// TPR against FPR), what the R-round (ε, δ) allows, random guessing, the reader's FPR marked.
+/// Replace one: the attacker tells whether user 1 holds one record or another.
+pub fn shuffle_tradeoff(values: &ParamValues) -> ChartResult {
+    use super::risk::{tradeoff_finish, tradeoff_start, TradeoffAxes};
+    use crate::model::risk::percent;
+    use crate::model::shuffle::{rounds_attack, stronger_allowed};
+    let (eps0, n, delta) = setting(values);
+    let stronger = stronger_allowed(values);
+    let a = rounds_attack(values, stronger)?;
+    let fpr = values.real(p::FPR);
+    let view = TradeoffAxes::new(
+        fpr,
+        values.choice(p::TRADEOFF_VIEW) == crate::params::TradeoffView::Roc,
+    );
+    let mut c = tradeoff_start(&a, &view, delta);
+    let (up, low) = tradeoff_finish(&mut c, &a, &view, fpr)?;
+    let r = values.count(p::ROUNDS);
+    c.summary = format!(
+        "After {r} rounds of shuffling n = {n} users' ε₀ = {}-LDP reports, an attacker who wrongly \
+         accuses {} of the time that user 1 held one value rather than another is right at most {} \
+         of the time (certified), and the best test reaches {}. Random guessing: {}.",
+        short_number(eps0, 4),
+        percent(fpr),
+        percent(up),
+        percent(low),
+        percent(fpr)
+    );
+    Ok(c)
+}

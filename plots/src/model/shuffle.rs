@@ -133,3 +133,27 @@ pub fn rounds_local_for_target(values: &ParamValues, stronger: bool) -> Result<f
     )
     .map_err(|e| e.to_string())
 }
+
+/// The optimal attacker after R rounds at the reader's (ε₀, n, R): the trade-off band from both
+/// roundings of the clone pair composed R times (the readouts' accountant), remembered.
+pub fn rounds_attack(
+    values: &ParamValues,
+    stronger: bool,
+) -> Result<std::rc::Rc<crate::model::risk::Attack>, String> {
+    use amp_math::accounting::Event;
+    type Key = Event;
+    thread_local! {
+        static SLOT: crate::model::memo::Slot<Key, crate::model::risk::Attack> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let (eps0, n, _) = setting(values);
+    let event = Event::Shuffle {
+        eps0,
+        users: n,
+        stronger,
+    }
+    .repeated(values.count(p::ROUNDS));
+    crate::model::memo::remembered(&SLOT, event.clone(), || {
+        let band = crate::model::training::band_of(&event, &rounds_accountant())?;
+        crate::model::risk::Attack::new(band.step, band.upper.clone(), band.lower.clone())
+    })
+}

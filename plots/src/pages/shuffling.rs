@@ -14,7 +14,7 @@ use super::{
 use crate::figures::{ChartError, FigureId};
 use crate::format::display_number;
 use crate::model::shuffle::{
-    local_for_target, rounds, rounds_local_for_target, stronger_allowed, table,
+    local_for_target, rounds, rounds_attack, rounds_local_for_target, stronger_allowed, table,
 };
 use crate::param as p;
 use crate::params;
@@ -80,6 +80,20 @@ pub const ROUNDS_NAIVE: ReadoutSpec = ReadoutSpec {
     label: "Composing the one-round (ε, δ) instead: basic or advanced theorem",
     digits: 5,
     bound: BoundKind::Upper,
+};
+/// Readout: the attacker's TPR at the reader's FPR after R rounds, certified.
+pub const ROUNDS_TPR: ReadoutSpec = ReadoutSpec {
+    id: "rounds-tpr",
+    label: "An attacker's true-positive rate at FPR α after R rounds (certified)",
+    digits: 5,
+    bound: BoundKind::Upper,
+};
+/// Readout: what the best attack reaches.
+pub const ROUNDS_TPR_LOWER: ReadoutSpec = ReadoutSpec {
+    id: "rounds-tpr-lower",
+    label: "…reached by the best attack (lower end of the band)",
+    digits: 5,
+    bound: BoundKind::Lower,
 };
 /// Sentence: which clones and which classic theorem.
 pub const ROUNDS_NOTE: NoteSpec = NoteSpec {
@@ -365,6 +379,20 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
             ),
             Err(_) => String::new(),
         }),
+    );
+    let tpr = probe::span("shuffle:attack", || {
+        rounds_attack(v, stronger)
+            .and_then(|a| a.tradeoff.tpr(v.real(p::FPR)).map_err(|e| e.to_string()))
+    });
+    r.push(
+        &ROUNDS_TPR,
+        tpr.clone().map(|t| t.0).map_err(ChartError::from),
+        R,
+    );
+    r.push(
+        &ROUNDS_TPR_LOWER,
+        tpr.map(|t| t.1).map_err(ChartError::from),
+        R,
     );
     let local_rounds = probe::span("shuffle:inverse-rounds", || {
         rounds_local_for_target(v, stronger)
