@@ -209,7 +209,7 @@ fn the_largest_local_eps0_for_a_target_round_trips() {
         (1_000_000, 100, 0.5),
         (1000, 3, 2.0),
     ] {
-        let e0 = largest_eps0_rounds(&acc(), n, false, r, delta, target).unwrap();
+        let e0 = largest_eps0_rounds(&acc(), n, false, r, delta, target, 1e-7).unwrap();
         let at = pld_band(e0, n, false, r, delta).1;
         let above = pld_band(e0 * 1.01, n, false, r, delta).1;
         assert!(
@@ -217,7 +217,7 @@ fn the_largest_local_eps0_for_a_target_round_trips() {
             "n {n} R {r}: ε₀ {e0} gives {at}, ×1.01 gives {above}"
         );
     }
-    let err = largest_eps0_rounds(&acc(), 10, false, 1000, delta, 0.01)
+    let err = largest_eps0_rounds(&acc(), 10, false, 1000, delta, 0.01, 1e-7)
         .unwrap_err()
         .to_string();
     assert!(err.contains("even ε₀"), "{err}");

@@ -8,6 +8,7 @@ use amp_math::shuffle::{
 use amp_plots::model::shuffle::{
     randomizer, rounds, rounds_attack, rounds_local_for_target, rounds_rdp,
 };
+use amp_plots::model::training::FINE;
 use amp_plots::param as p;
 use amp_plots::params::RandomizerKind;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -197,7 +198,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         let rounds_n = v.count(p::ROUNDS);
         if on(m, "invert") {
             let target = v.real(p::TARGET_EPS);
-            let eps0 = rounds_local_for_target(&v, stronger)?;
+            let eps0 = rounds_local_for_target(&v, stronger, FINE, 1e-7)?;
             return emit(
                 &Inverse {
                     bound: bound.id(),
@@ -216,12 +217,12 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         if m.contains_id("orders") {
             return Err("--orders gives one round's Rényi DP; with --rounds the composed Rényi ε is rdp_epsilon".into());
         }
-        let res = rounds(&v, stronger)?;
+        let res = rounds(&v, stronger, FINE)?;
         let rdp = rounds_rdp(&v, stronger)?;
         // The attacker after R rounds, at --fpr.
         let (mut fpr, mut tpr, mut adv) = (None, None, None);
         if given(m, p::FPR) {
-            let a = rounds_attack(&v, stronger)?;
+            let a = rounds_attack(&v, stronger, FINE)?;
             let x = v.real(p::FPR);
             fpr = Some(x);
             tpr = Some(a.tradeoff.tpr(x).map_err(e)?);

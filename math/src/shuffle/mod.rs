@@ -369,7 +369,7 @@ pub use closed::{efmrtt19, fmt21, fmt21_code_variant, fmt23};
 pub use inverse::{largest_eps0, largest_eps0_over, largest_eps0_with, LargestEps0};
 pub use rounds::{
     clone_atoms, composed_guarantee_epsilon, largest_eps0_rounds, rdp_orders, rounds_epsilon,
-    CloneAtoms, RoundsEpsilon, BLOCK_WIDTH, GROUPS_PER_SD,
+    rounds_epsilon_of, CloneAtoms, RoundsEpsilon, BLOCK_WIDTH, GROUPS_PER_SD,
 };
 // Moved to where they belong; kept reachable under their old paths.
 pub use crate::mean_error::{

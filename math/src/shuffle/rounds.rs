@@ -414,7 +414,7 @@ pub fn rounds_epsilon(
     rounds: u64,
     delta: f64,
 ) -> Result<RoundsEpsilon, MathError> {
-    use crate::accounting::{Accountant, Event};
+    use crate::accounting::Event;
     super::check_shuffle_delta(delta)?;
     let event = Event::Shuffle {
         eps0,
@@ -422,8 +422,25 @@ pub fn rounds_epsilon(
         stronger,
     }
     .repeated(rounds);
-    let b = acc.epsilon(&event, delta)?;
-    let pld_lower = b.lower.unwrap_or(f64::NEG_INFINITY);
+    rounds_epsilon_of(&acc.band(&event)?, eps0, users, stronger, rounds, delta)
+}
+
+/// [`rounds_epsilon`] from the composed band of the R rounds (as the accountant gives it for
+/// `Event::Shuffle { .. }.repeated(R)`), for callers that keep the band for other uses.
+pub fn rounds_epsilon_of(
+    band: &crate::pld::Band,
+    eps0: f64,
+    users: u64,
+    stronger: bool,
+    rounds: u64,
+    delta: f64,
+) -> Result<RoundsEpsilon, MathError> {
+    super::check_shuffle_delta(delta)?;
+    let (upper, pld_lower) = band.epsilon(delta)?;
+    let b = crate::accounting::Bounds {
+        upper,
+        lower: Some(pld_lower),
+    };
     let one_round = |d: f64| {
         if stronger {
             super::fmt23_numerical(eps0, users, d)
@@ -451,7 +468,8 @@ pub fn rounds_epsilon(
 /// The largest local ε₀ each of n users may spend per round so that R rounds meet a central
 /// target ε at δ, by the clone pair's composed PLD (pessimistic: certified).
 ///
-/// - Method: Brent's method on ln ε₀ over [1e-3, 30] to a relative 1e-7, then stepped down until
+/// - Method: Brent's method on ln ε₀ over [1e-3, 30] to a relative `rel` (1e-7 for the CLI and
+///   the refined page), then stepped down until
 ///   the certified ε is at most the target (checked at the returned ε₀). The central ε of the
 ///   pair rises with ε₀ (the clone probability falls and each report says more).
 /// - Relation: replace-one. Kind: the ε₀ returned is certified to meet the target; a slightly
@@ -465,6 +483,7 @@ pub fn largest_eps0_rounds(
     rounds: u64,
     delta: f64,
     target: f64,
+    rel: f64,
 ) -> Result<f64, MathError> {
     use crate::accounting::{Accountant, Event, Target};
     super::check_shuffle_delta(delta)?;
@@ -505,11 +524,11 @@ pub fn largest_eps0_rounds(
     };
     let tol = crate::root::Tolerance {
         abs: 1e-9,
-        rel: 1e-7,
+        rel,
         max_iterations: 200,
     };
     let mut x = crate::root::brent(f, lo, hi, tol)?;
-    let mut down = 1e-7;
+    let mut down = rel;
     for _ in 0..40 {
         if certified(exp(x))? <= target {
             return Ok(exp(x));

@@ -668,7 +668,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
         points: rdp,
         role: Role::Family(2),
     });
-    let at = rounds(values, stronger)?;
+    let at = rounds(values, stronger, crate::model::training::FINE)?;
     chart.markers.push(Marker {
         x: here as f64,
         y: at.upper,
@@ -698,7 +698,9 @@ pub fn shuffle_tradeoff(values: &ParamValues) -> ChartResult {
     use crate::model::shuffle::{rounds_attack, stronger_allowed};
     let (eps0, n, delta) = setting(values);
     let stronger = stronger_allowed(values);
-    let a = rounds_attack(values, stronger)?;
+    // The figure at the quick budget (its marker's TPR may differ from the refined readout in
+    // the last digits).
+    let a = rounds_attack(values, stronger, crate::model::training::QUICK)?;
     let fpr = values.real(p::FPR);
     let view = TradeoffAxes::new(
         fpr,

@@ -68,13 +68,11 @@ pub fn local_for_target(
         .map_err(|e| e.to_string())
 }
 
-/// The PLD accountant of the shuffle model over many rounds: the training page's refined bucket
-/// budget (the clone pair's loss concentrates as n grows, so a fixed step would not do).
-pub fn rounds_accountant() -> amp_math::accounting::PldAccountant {
-    crate::model::training::accountant(
-        crate::model::training::FINE,
-        amp_math::accounting::EpochSettings::FINE,
-    )
+/// The PLD accountant of the shuffle model over many rounds at a bucket budget (the training
+/// page's: [`crate::model::training::FINE`] for the CLI and the refined page, `QUICK` while a
+/// control moves); the clone pair's loss concentrates as n grows, so a fixed step would not do.
+pub fn rounds_accountant(buckets: usize) -> amp_math::accounting::PldAccountant {
+    crate::model::training::accountant(buckets, amp_math::accounting::EpochSettings::FINE)
 }
 
 /// Whether the reader's randomizer allows FMT23's stronger clones (k-ary randomized response).
@@ -82,78 +80,90 @@ pub fn stronger_allowed(values: &ParamValues) -> bool {
     amp_math::shuffle::stronger_clones_exclude(randomizer(values)).is_none()
 }
 
+/// The R rounds of the reader's setting as an event.
+fn rounds_event(values: &ParamValues, stronger: bool) -> amp_math::accounting::Event {
+    let (eps0, n, _) = setting(values);
+    amp_math::accounting::Event::Shuffle {
+        eps0,
+        users: n,
+        stronger,
+    }
+    .repeated(values.count(p::ROUNDS))
+}
+
+/// The composed band of the R rounds at a budget, remembered (the ε readouts and the attacker
+/// share it).
+fn rounds_band(
+    values: &ParamValues,
+    stronger: bool,
+    buckets: usize,
+) -> Result<std::rc::Rc<amp_math::pld::Band>, String> {
+    crate::model::training::band_of(&rounds_event(values, stronger), &rounds_accountant(buckets))
+}
+
 /// R rounds at the reader's (ε₀, n, δ, R): the certified band from the clone pair's composed PLD
-/// and the classic composition of the one-round ε (FMT23's stronger clones when `stronger`).
+/// and the classic composition of the one-round ε (FMT23's stronger clones when `stronger`), at
+/// a bucket budget.
 pub fn rounds(
     values: &ParamValues,
     stronger: bool,
+    buckets: usize,
 ) -> Result<amp_math::shuffle::RoundsEpsilon, String> {
     let (eps0, n, delta) = setting(values);
-    amp_math::shuffle::rounds_epsilon(
-        &rounds_accountant(),
-        eps0,
-        n,
-        stronger,
-        values.count(p::ROUNDS),
-        delta,
-    )
-    .map_err(|e| e.to_string())
+    let band = rounds_band(values, stronger, buckets)?;
+    amp_math::shuffle::rounds_epsilon_of(&band, eps0, n, stronger, values.count(p::ROUNDS), delta)
+        .map_err(|e| e.to_string())
 }
 
 /// Rényi DP of the same R rounds: the clone pair's curve on [`amp_math::shuffle::rdp_orders`],
 /// times R, converted at δ (an upper bound).
 pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, String> {
-    use amp_math::accounting::{Accountant, Event, RdpAccountant};
-    let (eps0, n, delta) = setting(values);
-    let event = Event::Shuffle {
-        eps0,
-        users: n,
-        stronger,
-    }
-    .repeated(values.count(p::ROUNDS));
+    use amp_math::accounting::{Accountant, RdpAccountant};
+    let (_, _, delta) = setting(values);
     let acc = RdpAccountant {
         orders: amp_math::shuffle::rdp_orders(),
         ..Default::default()
     };
-    acc.epsilon(&event, delta)
+    acc.epsilon(&rounds_event(values, stronger), delta)
         .map(|b| b.upper)
         .map_err(|e| e.to_string())
 }
 
-/// The largest ε₀ per round for the central target after R rounds (certified).
-pub fn rounds_local_for_target(values: &ParamValues, stronger: bool) -> Result<f64, String> {
+/// The largest ε₀ per round for the central target after R rounds (certified), at a budget and
+/// to a relative accuracy.
+pub fn rounds_local_for_target(
+    values: &ParamValues,
+    stronger: bool,
+    buckets: usize,
+    rel: f64,
+) -> Result<f64, String> {
     let (_, n, delta) = setting(values);
     amp_math::shuffle::largest_eps0_rounds(
-        &rounds_accountant(),
+        &rounds_accountant(buckets),
         n,
         stronger,
         values.count(p::ROUNDS),
         delta,
         values.real(p::TARGET_EPS),
+        rel,
     )
     .map_err(|e| e.to_string())
 }
 
 /// The optimal attacker after R rounds at the reader's (ε₀, n, R): the trade-off band from both
-/// roundings of the clone pair composed R times (the readouts' accountant), remembered.
+/// roundings of the clone pair composed R times, at a budget, remembered.
 pub fn rounds_attack(
     values: &ParamValues,
     stronger: bool,
+    buckets: usize,
 ) -> Result<std::rc::Rc<crate::model::risk::Attack>, String> {
-    use amp_math::accounting::Event;
-    type Key = Event;
+    type Key = (amp_math::accounting::Event, usize);
     thread_local! {
         static SLOT: crate::model::memo::Slot<Key, crate::model::risk::Attack> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let (eps0, n, _) = setting(values);
-    let event = Event::Shuffle {
-        eps0,
-        users: n,
-        stronger,
-    }
-    .repeated(values.count(p::ROUNDS));
-    crate::model::memo::remembered(&SLOT, event.clone(), || {
-        let band = crate::model::training::band_of(&event, &rounds_accountant())?;
+    let event = rounds_event(values, stronger);
+    crate::model::memo::remembered(&SLOT, (event, buckets), || {
+        let band = rounds_band(values, stronger, buckets)?;
         crate::model::risk::Attack::new(band.step, band.upper.clone(), band.lower.clone())
     })
 }

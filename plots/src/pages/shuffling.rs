@@ -238,7 +238,8 @@ pub static SPEC: PageSpec = PageSpec {
         },
     ],
     readouts,
-    refines: false,
+    // The R-round numbers (composed loss distributions, their inverse, the attacker) refine.
+    refines: true,
     quick_off_thread: true,
 };
 
@@ -277,7 +278,7 @@ fn row(r: &ShuffleEpsilon) -> TableRow {
 
 /// Every number of the page. Shuffling bounds: replace one; the Poisson-sample comparison: add or
 /// remove one; subsampled randomized response: replace one (the record's bit).
-pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
+pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     const R: Relation = RELATION;
     let mut r = Readings::default();
     // Every bound once (the exact clone bound and the published method's range included); the
@@ -340,8 +341,14 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.table(&BOUNDS, rows.map(|rs| rs.iter().map(row).collect()));
 
     // R rounds: the clone pair's composed loss distribution, and the one-round ε composed.
+    // Quick while a control moves (a smaller bucket budget, the inverse to 1e-3), refined once the
+    // controls rest (the CLI's numbers).
+    let (buckets, rel) = match precision {
+        Precision::Quick => (crate::model::training::QUICK, 1e-3),
+        Precision::Fine => (crate::model::training::FINE, 1e-7),
+    };
     let stronger = stronger_allowed(v);
-    let many = probe::span("shuffle:rounds", || rounds(v, stronger));
+    let many = probe::span("shuffle:rounds", || rounds(v, stronger, buckets));
     r.push(
         &ROUNDS_UPPER,
         many.clone().map(|x| x.upper).map_err(ChartError::from),
@@ -381,7 +388,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         }),
     );
     let tpr = probe::span("shuffle:attack", || {
-        rounds_attack(v, stronger)
+        rounds_attack(v, stronger, buckets)
             .and_then(|a| a.tradeoff.tpr(v.real(p::FPR)).map_err(|e| e.to_string()))
     });
     r.push(
@@ -395,7 +402,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         R,
     );
     let local_rounds = probe::span("shuffle:inverse-rounds", || {
-        rounds_local_for_target(v, stronger)
+        rounds_local_for_target(v, stronger, buckets, rel)
     });
     r.push(
         &LOCAL_FOR_TARGET_ROUNDS,
