@@ -225,7 +225,7 @@ impl Round {
         let stride = ((sd / GROUPS_PER_SD).floor() as u64).max(1);
         let next = |b: f64, j: u64| {
             // Bin(m, ½)(j) from Bin(m, ½)(j − 1); re-anchored every 4096 steps.
-            if (j - lo) % 4096 == 0 {
+            if (j - lo).is_multiple_of(4096) {
                 exp(ln_half_binomial(m, j))
             } else {
                 b * (m - j + 1) as f64 / j as f64

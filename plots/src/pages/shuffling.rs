@@ -348,7 +348,11 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         Precision::Fine => (crate::model::training::FINE, 1e-7),
     };
     let stronger = stronger_allowed(v);
-    let many = probe::span("shuffle:rounds", || rounds(v, stronger, buckets));
+    let tag = match precision {
+        Precision::Quick => "shuffle:rounds-quick",
+        Precision::Fine => "shuffle:rounds",
+    };
+    let many = probe::span(tag, || rounds(v, stronger, buckets));
     r.push(
         &ROUNDS_UPPER,
         many.clone().map(|x| x.upper).map_err(ChartError::from),
