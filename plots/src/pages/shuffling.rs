@@ -185,17 +185,20 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Many rounds",
             controls: &[Controls::new(
                 "The same users, round after round",
-                &[p::ROUNDS.spec],
+                &[p::ROUNDS.spec, p::FPR.spec, p::TRADEOFF_VIEW.spec],
             )],
             results_title: Some("After R rounds"),
-            groups: &[Group {
-                notes_after: &[&ROUNDS_NOTE],
-                ..Group::numbers(&[&ROUNDS_UPPER, &ROUNDS_LOWER, &ROUNDS_NAIVE])
-            }],
+            groups: &[
+                Group {
+                    notes_after: &[&ROUNDS_NOTE],
+                    ..Group::numbers(&[&ROUNDS_UPPER, &ROUNDS_LOWER, &ROUNDS_NAIVE])
+                },
+                Group::numbers(&[&ROUNDS_TPR, &ROUNDS_TPR_LOWER]),
+            ],
         }),
         Section::Figures {
             label: "Many rounds",
-            figures: &[FigureId::ShuffleEpsilonVsRounds],
+            figures: &[FigureId::ShuffleEpsilonVsRounds, FigureId::ShuffleTradeoff],
         },
         Section::Workbench(Workbench {
             label: "A central target",
