@@ -11,7 +11,8 @@ use amp_math::shuffle::{
 use amp_math::subsampling::base_epsilon;
 
 use super::{
-    log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
+    log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner, Marker, Role,
+    Series,
 };
 use crate::format::short_number;
 use crate::model::shuffle::{local_for_target, numerical, randomizer, setting};
@@ -622,6 +623,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
         .filter_map(|&r| {
             composed_guarantee_epsilon(&one_round, eps0, r, delta)
                 .ok()
+                .filter(|(e, _)| e.is_finite() && *e > 0.0)
                 .map(|(e, _)| (r as f64, e))
         })
         .collect();
@@ -635,9 +637,16 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
             rdp_acc
                 .epsilon(&leaf.clone().repeated(r), delta)
                 .ok()
+                .filter(|b| b.upper.is_finite() && b.upper > 0.0)
                 .map(|b| (r as f64, b.upper))
         })
         .collect();
+    if band.len() < 2 && naive.len() < 2 && rdp.len() < 2 {
+        return Err(ChartError::from(format!(
+            "at δ = {} the central ε is 0 at every R shown: nothing to draw on log axes",
+            short_number(delta, 3)
+        )));
+    }
     let clones = if stronger {
         "stronger clones (FMT23)"
     } else {

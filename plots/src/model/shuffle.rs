@@ -80,6 +80,19 @@ pub fn stronger_allowed(values: &ParamValues) -> bool {
     amp_math::shuffle::stronger_clones_exclude(randomizer(values)).is_none()
 }
 
+/// The reader's δ for R rounds: the composed loss distribution's FFT resolves δ down to 1e-11.
+pub fn rounds_delta(values: &ParamValues) -> Result<f64, String> {
+    let delta = values.real(p::DELTA);
+    if delta < 1e-11 {
+        return Err(
+            "composing rounds needs δ of at least 1e-11 (the loss distribution's FFT resolves no \
+             smaller δ); the one-round bounds above take δ down to 1e-100"
+                .into(),
+        );
+    }
+    Ok(delta)
+}
+
 /// The R rounds of the reader's setting as an event.
 fn rounds_event(values: &ParamValues, stronger: bool) -> amp_math::accounting::Event {
     let (eps0, n, _) = setting(values);
@@ -109,7 +122,8 @@ pub fn rounds(
     stronger: bool,
     buckets: usize,
 ) -> Result<amp_math::shuffle::RoundsEpsilon, String> {
-    let (eps0, n, delta) = setting(values);
+    let (eps0, n, _) = setting(values);
+    let delta = rounds_delta(values)?;
     let band = rounds_band(values, stronger, buckets)?;
     amp_math::shuffle::rounds_epsilon_of(&band, eps0, n, stronger, values.count(p::ROUNDS), delta)
         .map_err(|e| e.to_string())
@@ -119,7 +133,7 @@ pub fn rounds(
 /// times R, converted at δ (an upper bound).
 pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, String> {
     use amp_math::accounting::{Accountant, RdpAccountant};
-    let (_, _, delta) = setting(values);
+    let delta = rounds_delta(values)?;
     let acc = RdpAccountant {
         orders: amp_math::shuffle::rdp_orders(),
         ..Default::default()
@@ -137,7 +151,8 @@ pub fn rounds_local_for_target(
     buckets: usize,
     rel: f64,
 ) -> Result<f64, String> {
-    let (_, n, delta) = setting(values);
+    let (_, n, _) = setting(values);
+    let delta = rounds_delta(values)?;
     amp_math::shuffle::largest_eps0_rounds(
         &rounds_accountant(buckets),
         n,
