@@ -184,12 +184,15 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // figure, two readouts, their statements) 3.7 KB brotli and 4.1 KB gzipped more, to 359.6
     // and 433.4; balls in bins by split and merged pairs on a refining grid (two discretisations
     // where there was one rounding, the grid refinement, atoms on the accountant's grid) 1.7 KB
-    // brotli and 1.7 KB gzipped more, to 361.3 and 435.1
-    'amplification-explorer_bg': 362,
+    // brotli and 1.7 KB gzipped more, to 361.3 and 435.1; the shuffle model over many rounds
+    // (the clone pair's atoms, the classic composition, the inverse per round, the pair's Rényi
+    // curve as an accountant's release, two figures, six readouts and the attacker's view on the
+    // shuffling page) 8.3 KB brotli and 10.8 KB gzipped more, to 369.6 and 445.9
+    'amplification-explorer_bg': 370,
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
     'boot': 0.5, 'early': 0.5, 'worker': 0.5, // the loaders and the worker's script
-    'content': 30, // every page's prose, fetched once the page has started (29.2 KB with banded noise, random allocation and the split and merged balls-in-bins pairs)
+    'content': 30, // every page's prose, fetched once the page has started (29.2 KB with banded noise, random allocation and the split and merged balls-in-bins pairs; 29.8 KB with the shuffle rounds)
   };
   const sizes = [];
   for (const [stem, kb] of Object.entries(BUDGET_BR)) {
@@ -203,7 +206,7 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   assert.ok(home <= 6, `the home document ships ${home.toFixed(1)} KB brotli (budget 6 KB)`);
   const wasm = names.find((n) => /\.wasm$/.test(n));
   const wasmGz = readFileSync(join(DIST, `${wasm}.gz`)).length / 1024;
-  assert.ok(wasmGz <= 436, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 436 KB)`);
+  assert.ok(wasmGz <= 446, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 446 KB)`);
 });
 
 test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
