@@ -654,7 +654,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
     };
     let mut chart = Chart::new(
         Axis::numeric("rounds R", true, 1.0, last as f64),
-        Axis::numeric("central ε after R rounds (replace one)", true, 0.01, 1.0),
+        Axis::numeric("ε after R rounds", true, 0.01, 1.0),
         LegendCorner::UpperLeft,
         String::new(),
     );
@@ -687,7 +687,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
     chart.y.min = y_lo;
     chart.y.max = y_hi;
     chart.summary = format!(
-        "Central ε at δ = {} after R rounds of shuffling n = {n} users' ε₀ = {}-LDP reports ({clones}), R from 1 to {last}: the privacy loss distribution of the pair composed R times (certified band), the one-round guarantee composed by the basic or advanced composition theorem, and Rényi DP of the pair. At your R = {here}: {} by the loss distribution, {} by composing the one-round guarantee ({}).",
+        "Central ε (replace one) at δ = {} after R rounds of shuffling n = {n} users' ε₀ = {}-LDP reports ({clones}), R from 1 to {last}: the privacy loss distribution of the pair composed R times (certified band), the one-round guarantee composed by the basic or advanced composition theorem, and Rényi DP of the pair. At your R = {here}: {} by the loss distribution, {} by composing the one-round guarantee ({}).",
         short_number(delta, 3),
         short_number(eps0, 4),
         short_number(at.upper, 4),
