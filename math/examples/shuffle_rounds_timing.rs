@@ -31,6 +31,7 @@ fn main() {
             let t = Instant::now();
             let naive = composed_guarantee_epsilon(
                 &|d| fmt21_numerical(eps0, n, d).map(|x| x.1),
+                &|e| amp_math::shuffle::fmt21_numerical_delta(e, eps0, n).map(|x| x.1),
                 eps0,
                 r,
                 delta,

@@ -134,6 +134,7 @@ fn the_band_beats_composing_guarantees_and_renyi() {
             };
             let (naive, _) = composed_guarantee_epsilon(
                 &|d| fmt21_numerical(eps0, n, d).map(|x| x.1),
+                &|e| amp_math::shuffle::fmt21_numerical_delta(e, eps0, n).map(|x| x.1),
                 eps0,
                 r,
                 delta,
@@ -160,6 +161,7 @@ fn the_band_beats_composing_guarantees_and_renyi() {
     let naive = |r| {
         composed_guarantee_epsilon(
             &|d| fmt21_numerical(4.0, 100_000, d).map(|x| x.1),
+            &|e| amp_math::shuffle::fmt21_numerical_delta(e, 4.0, 100_000).map(|x| x.1),
             4.0,
             r,
             delta,

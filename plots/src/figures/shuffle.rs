@@ -566,7 +566,10 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
     use crate::model::shuffle::{rounds, stronger_allowed};
     use amp_math::accounting::{Accountant, Event, RdpAccountant};
     use amp_math::pld::Band as PldBand;
-    use amp_math::shuffle::{composed_guarantee_epsilon, fmt23_numerical, rdp_orders};
+    use amp_math::shuffle::{
+        composed_guarantee_epsilon, fmt21_numerical_delta, fmt23_numerical, fmt23_numerical_delta,
+        rdp_orders,
+    };
     let (eps0, n, delta) = setting(values);
     let stronger = stronger_allowed(values);
     let here = values.count(p::ROUNDS);
@@ -604,24 +607,25 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
             }
         }
     }
-    // The classic compositions, each one-round ε computed once for all R.
-    let cache = std::cell::RefCell::new(Vec::<(u64, f64)>::new());
+    // The classic compositions of the one-round guarantee.
     let one_round = |d: f64| -> Result<f64, amp_math::MathError> {
-        if let Some(&(_, e)) = cache.borrow().iter().find(|(k, _)| *k == d.to_bits()) {
-            return Ok(e);
-        }
-        let e = if stronger {
+        Ok(if stronger {
             fmt23_numerical(eps0, n, d)?.1
         } else {
             fmt21_numerical(eps0, n, d)?.1
-        };
-        cache.borrow_mut().push((d.to_bits(), e));
-        Ok(e)
+        })
+    };
+    let one_round_delta = |e: f64| -> Result<f64, amp_math::MathError> {
+        Ok(if stronger {
+            fmt23_numerical_delta(e, eps0, n)?.1
+        } else {
+            fmt21_numerical_delta(e, eps0, n)?.1
+        })
     };
     let naive: Vec<(f64, f64)> = rs
         .iter()
         .filter_map(|&r| {
-            composed_guarantee_epsilon(&one_round, eps0, r, delta)
+            composed_guarantee_epsilon(&one_round, &one_round_delta, eps0, r, delta)
                 .ok()
                 .filter(|(e, _)| e.is_finite() && *e > 0.0)
                 .map(|(e, _)| (r as f64, e))

@@ -144,25 +144,42 @@ pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, String> {
 }
 
 /// The largest ε₀ per round for the central target after R rounds (certified), at a budget and
-/// to a relative accuracy.
+/// to a relative accuracy, remembered (it does not depend on ε₀, so moving ε₀ costs nothing here).
 pub fn rounds_local_for_target(
     values: &ParamValues,
     stronger: bool,
     buckets: usize,
     rel: f64,
 ) -> Result<f64, String> {
+    type Key = (u64, bool, u64, u64, u64, usize, u64);
+    thread_local! {
+        static SLOT: crate::model::memo::Slot<Key, f64> = const { std::cell::RefCell::new(Vec::new()) };
+    }
     let (_, n, _) = setting(values);
     let delta = rounds_delta(values)?;
-    amp_math::shuffle::largest_eps0_rounds(
-        &rounds_accountant(buckets),
+    let (r, target) = (values.count(p::ROUNDS), values.real(p::TARGET_EPS));
+    let key = (
         n,
         stronger,
-        values.count(p::ROUNDS),
-        delta,
-        values.real(p::TARGET_EPS),
-        rel,
-    )
-    .map_err(|e| e.to_string())
+        r,
+        delta.to_bits(),
+        target.to_bits(),
+        buckets,
+        rel.to_bits(),
+    );
+    crate::model::memo::remembered(&SLOT, key, || {
+        amp_math::shuffle::largest_eps0_rounds(
+            &rounds_accountant(buckets),
+            n,
+            stronger,
+            r,
+            delta,
+            target,
+            rel,
+        )
+        .map_err(|e| e.to_string())
+    })
+    .map(|x| *x)
 }
 
 /// The optimal attacker after R rounds at the reader's (ε₀, n, R): the trade-off band from both
