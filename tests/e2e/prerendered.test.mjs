@@ -187,8 +187,8 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // brotli and 1.7 KB gzipped more, to 361.3 and 435.1; the shuffle model over many rounds
     // (the clone pair's atoms, the classic composition, the inverse per round, the pair's Rényi
     // curve as an accountant's release, two figures, six readouts and the attacker's view on the
-    // shuffling page) 8.3 KB brotli and 10.8 KB gzipped more, to 369.6 and 445.9
-    'amplification-explorer_bg': 370,
+    // shuffling page) 8.9 KB brotli and 11.2 KB gzipped more, to 370.2 and 446.3
+    'amplification-explorer_bg': 371,
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
     'boot': 0.5, 'early': 0.5, 'worker': 0.5, // the loaders and the worker's script
@@ -206,7 +206,7 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   assert.ok(home <= 6, `the home document ships ${home.toFixed(1)} KB brotli (budget 6 KB)`);
   const wasm = names.find((n) => /\.wasm$/.test(n));
   const wasmGz = readFileSync(join(DIST, `${wasm}.gz`)).length / 1024;
-  assert.ok(wasmGz <= 446, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 446 KB)`);
+  assert.ok(wasmGz <= 447, `the wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 447 KB)`);
 });
 
 test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
