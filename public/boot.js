@@ -2,23 +2,22 @@
 // Content-Security-Policy can forbid inline scripts entirely.
 import init from './amplification-explorer.js';
 
-// While the WebAssembly downloads, the main thread is idle:
-//   - a view that uses the compute worker starts it now (src/worker.rs takes it over), so that its
-//     script and the glue it imports arrive during the download instead of after the start-up;
-//   - the fonts the figures use are looked up once (the first use of a font on a canvas costs tens
-//     of milliseconds on a slow phone, which would otherwise delay the first live figure).
-const html = document.documentElement;
-const workerUrl = html.getAttribute('data-worker');
-if (workerUrl && html.getAttribute('data-compute') === 'worker') {
-  try {
-    const worker = new Worker(workerUrl, { type: 'module' });
-    // A script that fails to load says so before the app may be there to hear it.
-    worker.addEventListener('error', () => { worker.failed = true; });
-    window.__ampWorker = worker;
-  } catch (e) {
-    // No module workers here: the app computes on the page.
-  }
-}
+// Where no compute worker can be started (src/worker.rs), its stand-in on the page: the same
+// messages, answered on the page's thread by the compute module, through the worker script's own
+// queue (public/worker.js `serve`), imported from `url` when first asked.
+window.__ampLocal = (url) => {
+  const port = { onmessage: null, onerror: null, terminate() {} };
+  let handle = null;
+  port.postMessage = (data) => {
+    handle ??= import(url).then(({ serve }) => serve((m) => port.onmessage?.({ data: m }), () => {}));
+    handle.then((h) => h(data), () => port.onerror?.({}));
+  };
+  return port;
+};
+
+// While the WebAssembly downloads, the main thread is idle: the fonts the figures use are looked
+// up once (the first use of a font on a canvas costs tens of milliseconds on a slow phone, which
+// would otherwise delay the first live figure).
 const warm = () => {
   try {
     const g = document.createElement('canvas').getContext('2d');

@@ -1,62 +1,75 @@
-// The compute worker (src/worker.rs): a second instance of the app's WebAssembly module, which
-// computes what the page hands it (a page's refined numbers, a slow figure) off the page's thread.
-// The page's first message is the module it compiled, so nothing is downloaded or compiled again;
-// each later message is a request {id, slot, job}, answered with {id, slot, text} (text null if
-// the computation failed). Requests wait in a queue with one place per slot: a newer request for a
-// slot replaces the older one if that has not started, so stale work is dropped, not done.
-import init, { answer } from './amplification-explorer.js';
+// The compute worker (src/worker.rs): runs the compute module (compute/, the app's second
+// WebAssembly module, fetched when the worker starts) off the page's thread. Each message is a
+// request {id, slot, job}, answered with {id, slot, text, measures} (text null if the computation
+// failed). Requests wait in a queue with one place per slot: a newer request for a slot replaces
+// the older one if that has not started, so stale work is dropped, not done.
+// Where no worker can be started, the page imports this file and runs the same queue on its own
+// thread (`serve`, through window.__ampLocal in boot.js).
+import init, { answer } from './amp-compute.js';
 
-let ready = null;
-const queue = new Map();
-let running = false;
-
-function next() {
-  const slot = queue.keys().next();
-  if (slot.done) {
-    running = false;
-    return;
-  }
-  const req = queue.get(slot.value);
-  queue.delete(slot.value);
-  let text = null;
-  // Measured as the page measures its own work (a figure as chart:<id>), for the benchmarks: the
-  // measures go to the page with the answer.
-  const name = req.slot.startsWith('figure:') ? `chart:${req.slot.slice(7)}` : `worker:${req.slot}`;
-  performance.mark('job-start');
-  try {
-    text = answer(req.job);
-  } catch (e) {
-    // A trap (a panic aborts): this instance is done for; the page starts a fresh worker.
-    console.error('compute worker:', e);
-  }
-  performance.measure(name, 'job-start');
-  const measures = performance.getEntriesByType('measure').map((m) => [m.name, m.duration]);
-  performance.clearMeasures();
-  performance.clearMarks();
-  postMessage({ id: req.id, slot: req.slot, text, measures });
-  if (text === null) {
-    close();
-    return;
-  }
-  // A task of its own for each request, so that messages that came meanwhile are queued (and
-  // replace what they supersede) before the next computation starts.
-  setTimeout(next, 0);
+// The queue; `post` sends an answer back, `stop` ends this instance after a trap.
+export function serve(post, stop) {
+  const ready = init();
+  const queue = new Map();
+  let running = false;
+  let dead = false;
+  const next = () => {
+    const slot = queue.keys().next();
+    if (slot.done) {
+      running = false;
+      return;
+    }
+    const req = queue.get(slot.value);
+    queue.delete(slot.value);
+    let text = null;
+    // Measured as the page measures its own work (a figure as chart:<id>), for the benchmarks: the
+    // measures go to the page with the answer.
+    const name = req.slot.startsWith('figure:') ? `chart:${req.slot.slice(7)}` : `worker:${req.slot}`;
+    performance.mark('job-start');
+    if (!dead) {
+      try {
+        text = answer(req.job);
+      } catch (e) {
+        // A trap (a panic aborts): this instance is done for; the page starts a fresh worker.
+        console.error('compute worker:', e);
+        dead = true;
+      }
+    }
+    performance.measure(name, 'job-start');
+    performance.clearMarks('job-start');
+    // In a worker its timeline is its own: its measures go to the page with the answer. On the
+    // page's thread they are on the page's timeline already.
+    let measures = [];
+    if (typeof document === 'undefined') {
+      measures = performance.getEntriesByType('measure').map((m) => [m.name, m.duration]);
+      performance.clearMeasures();
+      performance.clearMarks();
+    }
+    post({ id: req.id, slot: req.slot, text, measures });
+    if (dead) {
+      stop();
+      return;
+    }
+    // A task of its own for each request, so that messages that came meanwhile are queued (and
+    // replace what they supersede) before the next computation starts.
+    setTimeout(next, 0);
+  };
+  return (data) => {
+    queue.delete(data.slot);
+    queue.set(data.slot, data);
+    if (!running) {
+      running = true;
+      ready.then(() => setTimeout(next, 0), (e) => {
+        // No instance at all: the page falls back (src/worker.rs).
+        console.error('compute worker:', e);
+        post({ fatal: true });
+        stop();
+      });
+    }
+  };
 }
 
-onmessage = ({ data }) => {
-  if (data.module) {
-    ready = init({ module_or_path: data.module });
-    return;
-  }
-  queue.delete(data.slot);
-  queue.set(data.slot, data);
-  if (!running && ready) {
-    running = true;
-    ready.then(() => setTimeout(next, 0), (e) => {
-      // No instance at all: the page computes everything itself from now on.
-      console.error('compute worker:', e);
-      postMessage({ fatal: true });
-      close();
-    });
-  }
-};
+if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  const handle = serve((m) => postMessage(m), () => close());
+  onmessage = ({ data }) => handle(data);
+}

@@ -51,6 +51,9 @@ step() {
 step "format" cargo fmt --all -- --check
 step "clippy, native" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy, wasm32" cargo clippy --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked -- -D warnings
+# The web build's two modules: the page's (without the heavy computations) and the compute module.
+step "clippy, wasm32, the page's module" cargo clippy --target wasm32-unknown-unknown -p amplification-explorer --no-default-features --locked -- -D warnings
+step "clippy, wasm32, the compute module" cargo clippy --target wasm32-unknown-unknown -p amp-compute --locked -- -D warnings
 step "reference tables reproduce from mpmath" bash -c 'for g in tools/reference/*.py; do "$0" "$g" || exit 1; done; git diff --exit-code -- math/tests/data' "$PY"
 step "native tests" cargo test --workspace --locked
 # The runner's own per-test timeout (20 s by default) would cut a slow test short before its

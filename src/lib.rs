@@ -30,6 +30,7 @@ pub const URL_DEBOUNCE_MS: u64 = 120;
 pub fn start() {
     install_panic_hook();
     take_over(|| leptos::mount::mount_to_body(App));
+    worker::start_soon();
 }
 
 /// Mount the live app (`mount`) and remove the pre-rendered elements (`[data-prerendered]`, see

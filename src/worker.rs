@@ -1,19 +1,24 @@
 //! The compute worker: everything that can take longer than a frame runs off the page's thread.
 //!
 //! The worker (`public/worker.js`, its address in `<html data-worker>`, written by
-//! `tools/postbuild.mjs`) holds its own instance of this very WebAssembly module: the page hands it
-//! the module it compiled ([`wasm_bindgen::module`]), so nothing is downloaded or compiled twice.
-//! The page sends requests written by [`amp_plots::job::Job::request`]; the worker answers each
-//! with [`answer`], the same code the CLI runs, and the page reads the answer back bit for bit.
+//! `tools/postbuild.mjs`) runs the compute module (`compute/`, the app's second WebAssembly
+//! module): the page's own module leaves out the heavy computations (`amp_plots::heavy`), so that
+//! it arrives sooner, and the worker fetches the compute module once the page is live. The page
+//! sends requests written by [`amp_plots::job::Job::request`]; the worker answers each with
+//! `amp_plots::job::answer`, the same code the CLI runs, and the page reads the answer back bit
+//! for bit.
 //!
 //! Each request has a slot (what it is for: a page's refined numbers, one figure). A newer
 //! request in a slot supersedes the older one twice over: the worker drops a request that a newer
 //! one in its slot has replaced before it started, and the page drops the answer to any request
 //! that is not its slot's newest. So the page never shows a result for settings it no longer has.
 //!
-//! Where there is no worker (the browser tests' page has no `data-worker`; a browser that refuses
-//! module workers; a worker whose script failed to load), [`submit`] says so and the caller
-//! computes on the page as before.
+//! Where there is no worker (a browser that refuses module workers; a worker whose script failed
+//! to load), the page runs the compute module itself, through the same messages
+//! (`window.__ampLocal` in `public/boot.js`: `public/worker.js`'s queue on the page's thread).
+//! Where there is neither (the browser tests' page has no `data-worker`; their build links the
+//! heavy computations into the page's module, the `compute` feature), [`submit`] says so and the
+//! caller computes on the page.
 
 use std::cell::RefCell;
 
@@ -21,14 +26,28 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The worker's side: compute what a request asks for ([`amp_plots::job::answer`]). Called by
-/// `public/worker.js` inside the worker; never on the page.
+/// The worker's side in a build that links the heavy computations (the browser tests): the same
+/// `answer` as the compute module's (`compute/src/main.rs`).
+#[cfg(feature = "compute")]
 #[wasm_bindgen]
 pub fn answer(request: &str) -> String {
-    // The spans of work inside (the accountant, the shuffle bounds) become the worker's
-    // performance measures, which `public/worker.js` sends to the page with the answer.
     amp_plots::probe::install(crate::browser::probe_edge);
     amp_plots::job::answer(request)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// What answers the page's requests: a `Worker`, or its stand-in on the page
+    /// (`window.__ampLocal`), which has the same methods; called by name, so either will do.
+    type Port;
+    #[wasm_bindgen(method, structural, catch, js_name = postMessage)]
+    fn post_message(this: &Port, message: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, structural)]
+    fn terminate(this: &Port);
+    #[wasm_bindgen(method, structural, setter)]
+    fn set_onmessage(this: &Port, handler: &js_sys::Function);
+    #[wasm_bindgen(method, structural, setter)]
+    fn set_onerror(this: &Port, handler: &js_sys::Function);
 }
 
 /// One computation under way in the worker, for the progress line.
@@ -51,13 +70,22 @@ type Done = Box<dyn FnOnce(Option<String>)>;
 struct Waiting {
     slot: String,
     id: u64,
+    /// The message sent, kept to send it again to the stand-in if the worker cannot start.
+    message: JsValue,
     done: Done,
+}
+
+/// Where the page's requests go.
+struct Current {
+    port: Port,
+    /// Whether it is the stand-in on the page (nothing to fall back on after it).
+    local: bool,
 }
 
 #[derive(Default)]
 struct Client {
-    /// `None` until the first request; `Some(None)` once there is no worker to be had.
-    worker: Option<Option<web_sys::Worker>>,
+    /// `None` until the first request; `Some(None)` once there is nothing to be had.
+    worker: Option<Option<Current>>,
     next: u64,
     waiting: Vec<Waiting>,
     progress: Option<RwSignal<Vec<Busy>>>,
@@ -83,44 +111,44 @@ fn worker_url() -> Option<String> {
         .filter(|u| !u.is_empty())
 }
 
-/// The worker `public/boot.js` started while the WebAssembly downloaded (`window.__ampWorker`,
-/// on a view that uses one), taken over once.
-fn early_worker() -> Option<web_sys::Worker> {
-    let window = web_sys::window()?;
-    let key = JsValue::from_str("__ampWorker");
-    let w = js_sys::Reflect::get(&window, &key).ok()?;
-    let _ = js_sys::Reflect::delete_property(&window, &key);
-    // One whose script failed to load is no use: a fresh one reports its own failure.
-    let failed = js_sys::Reflect::get(&w, &"failed".into()).is_ok_and(|f| f.is_truthy());
-    if failed {
-        return None;
-    }
-    w.dyn_into::<web_sys::Worker>().ok()
+/// Start the worker and listen to it; `None` where that is refused.
+fn spawn_worker(url: &str) -> Option<Port> {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(url, &options).ok()?;
+    Some(listen(worker.unchecked_into()))
 }
 
-/// Start the worker (or take over the one started early) and hand it this module; `None` where
-/// that is refused.
-fn spawn() -> Option<web_sys::Worker> {
-    let worker = match early_worker() {
-        Some(w) => w,
-        None => {
-            let url = worker_url()?;
-            let options = web_sys::WorkerOptions::new();
-            options.set_type(web_sys::WorkerType::Module);
-            web_sys::Worker::new_with_options(&url, &options).ok()?
-        }
-    };
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(on_message);
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+/// The compute module on the page's own thread (`window.__ampLocal`, defined by `public/boot.js`),
+/// where no worker can be had.
+fn spawn_local(url: &str) -> Option<Port> {
+    let window = web_sys::window()?;
+    let make: js_sys::Function = js_sys::Reflect::get(&window, &"__ampLocal".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let port = make.call1(&JsValue::NULL, &url.into()).ok()?;
+    Some(listen(port.unchecked_into()))
+}
+
+fn listen(port: Port) -> Port {
+    let on_message = Closure::<dyn FnMut(JsValue)>::new(on_message);
+    port.set_onmessage(on_message.as_ref().unchecked_ref());
     on_message.forget();
-    // The script failed to load or start: no worker from now on; what waits is computed here.
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(|_| give_up());
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The script failed to load or start: the stand-in on the page from now on.
+    let on_error = Closure::<dyn FnMut(JsValue)>::new(|_| give_up());
+    port.set_onerror(on_error.as_ref().unchecked_ref());
     on_error.forget();
-    let first = js_sys::Object::new();
-    js_sys::Reflect::set(&first, &"module".into(), &wasm_bindgen::module()).ok()?;
-    worker.post_message(&first).ok()?;
-    Some(worker)
+    port
+}
+
+/// The worker, or the stand-in where none can be started; `None` where the build has neither.
+fn spawn() -> Option<Current> {
+    let url = worker_url()?;
+    if let Some(port) = spawn_worker(&url) {
+        return Some(Current { port, local: false });
+    }
+    spawn_local(&url).map(|port| Current { port, local: true })
 }
 
 /// Whether there is a compute worker (started here if it was not yet).
@@ -131,6 +159,25 @@ pub fn available() -> bool {
         }
         matches!(c.worker, Some(Some(_)))
     })
+}
+
+/// On a view that computes in the worker (`<html data-compute="worker">`), start the worker once
+/// the page is live, so that the compute module downloads while the reader reads, not during the
+/// page's own download, and is ready for the first change of a setting.
+pub fn start_soon() {
+    let wanted = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("data-compute"))
+        .is_some_and(|c| c == "worker");
+    if wanted {
+        leptos::leptos_dom::helpers::set_timeout(
+            || {
+                available();
+            },
+            std::time::Duration::ZERO,
+        );
+    }
 }
 
 /// Send `request` for `slot` to the worker; `done` gets the answer, or `None` if the worker
@@ -148,7 +195,7 @@ pub fn submit(
         if c.worker.is_none() {
             c.worker = Some(spawn());
         }
-        let worker = c.worker.clone().flatten()?;
+        c.worker.as_ref()?.as_ref()?;
         c.next += 1;
         let id = c.next;
         let msg = js_sys::Object::new();
@@ -159,7 +206,13 @@ pub fn submit(
         ] {
             js_sys::Reflect::set(&msg, &k.into(), &v).ok()?;
         }
-        worker.post_message(&msg).ok()?;
+        let message: JsValue = msg.into();
+        c.worker
+            .as_ref()?
+            .as_ref()?
+            .port
+            .post_message(&message)
+            .ok()?;
         // The older request of this slot, if any, will never land.
         let old: Vec<u64> = c
             .waiting
@@ -171,6 +224,7 @@ pub fn submit(
         c.waiting.push(Waiting {
             slot: slot.to_string(),
             id,
+            message,
             done: Box::new(done),
         });
         let progress = c.progress;
@@ -195,8 +249,11 @@ pub fn submit(
 /// An answer from the worker: `{id, slot, text, measures}`, `text` null when the computation
 /// failed, `measures` the worker's performance measures for it (`[name, ms]` pairs), entered on
 /// the page's timeline.
-fn on_message(ev: web_sys::MessageEvent) {
-    let data = ev.data();
+fn on_message(ev: JsValue) {
+    // Read by name: the stand-in on the page hands a plain object, not a `MessageEvent`.
+    let Ok(data) = js_sys::Reflect::get(&ev, &"data".into()) else {
+        return;
+    };
     let get = |k: &str| js_sys::Reflect::get(&data, &k.into()).ok();
     if let Some(list) = get("measures").and_then(|m| m.dyn_into::<js_sys::Array>().ok()) {
         for m in list.iter() {
@@ -222,9 +279,13 @@ fn on_message(ev: web_sys::MessageEvent) {
             .position(|w| w.id == id)
             .map(|i| c.waiting.remove(i).done);
         if failed {
-            // A trap leaves the worker's instance in no state to go on: a fresh one for the rest.
+            // A trap leaves the worker's instance in no state to go on: a fresh one for the rest
+            // (the stand-in on the page answers nothing more after one).
             if let Some(Some(w)) = c.worker.take() {
-                w.terminate();
+                w.port.terminate();
+                if w.local {
+                    c.worker = Some(None);
+                }
             }
             let rest = std::mem::take(&mut c.waiting);
             (
@@ -256,8 +317,29 @@ fn on_message(ev: web_sys::MessageEvent) {
     }
 }
 
-/// The worker could not be started: everything waiting is computed on the page instead.
+/// The worker could not be started: what waits goes to the stand-in on the page, which runs the
+/// compute module itself; where there is none (or it was the stand-in that failed), the caller
+/// computes it on the page.
 fn give_up() {
+    let resend = CLIENT.with_borrow_mut(|c| {
+        let was_local = matches!(&c.worker, Some(Some(w)) if w.local);
+        if was_local {
+            c.worker = Some(None);
+            return None;
+        }
+        let local = worker_url().and_then(|url| spawn_local(&url))?;
+        for w in &c.waiting {
+            local.post_message(&w.message).ok()?;
+        }
+        c.worker = Some(Some(Current {
+            port: local,
+            local: true,
+        }));
+        Some(())
+    });
+    if resend.is_some() {
+        return;
+    }
     let (waiting, progress) = CLIENT.with_borrow_mut(|c| {
         c.worker = Some(None);
         (std::mem::take(&mut c.waiting), c.progress)

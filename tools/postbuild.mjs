@@ -42,7 +42,7 @@ function hashed(name) {
 write('main.css', read('main.css').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').trim());
 // The scripts minified with terser (npm): the two loaders and wasm-bindgen's glue (an ES module;
 // its import names are property keys, which are kept).
-for (const [n, module] of [['boot.js', true], ['early.js', false], ['worker.js', true], ['amplification-explorer.js', true]]) {
+for (const [n, module] of [['boot.js', true], ['early.js', false], ['worker.js', true], ['amplification-explorer.js', true], ['amp-compute.js', true]]) {
   const out = await minify(read(n), { module, compress: { passes: 2 }, mangle: true, format: { comments: false } });
   write(n, out.code);
 }
@@ -55,9 +55,16 @@ names[WASM] = hashed(WASM);
 // The glue's fallback URL of the wasm, then the glue itself.
 write(GLUE, read(GLUE).split(WASM).join(names[WASM]));
 names[GLUE] = hashed(GLUE);
-// The loader imports both; the compute worker imports the glue (it gets the module from the page).
+// The loader imports both.
 write('boot.js', read('boot.js').split(WASM).join(names[WASM]).split(`./${GLUE}`).join(`./${names[GLUE]}`));
-write('worker.js', read('worker.js').split(`./${GLUE}`).join(`./${names[GLUE]}`));
+// The compute module (scripts/build-compute.sh): its wasm, its glue, and the worker script that
+// imports the glue.
+const CWASM = 'amp-compute_bg.wasm';
+const CGLUE = 'amp-compute.js';
+names[CWASM] = hashed(CWASM);
+write(CGLUE, read(CGLUE).split(CWASM).join(names[CWASM]));
+names[CGLUE] = hashed(CGLUE);
+write('worker.js', read('worker.js').split(`./${CGLUE}`).join(`./${names[CGLUE]}`));
 for (const n of ['boot.js', 'early.js', 'worker.js', 'main.css', 'content.json']) names[n] = hashed(n);
 
 const html = files(dist).filter((f) => f.endsWith('.html'));

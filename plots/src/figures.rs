@@ -8,6 +8,7 @@
 
 use amp_math::median_sim::Simulation;
 
+use crate::heavy;
 use crate::param as p;
 use crate::params;
 use crate::params::{ParamSpec, ParamValues};
@@ -436,7 +437,7 @@ pub static FIGURES: &[FigureSpec] = &[
         id: FigureId::EpsilonVsEpochs,
         title: "ε against the length of training: tight band and Rényi DP",
         params: RUN_PARAMS,
-        compute: Compute::Deferred(training::epsilon_vs_epochs),
+        compute: Compute::Deferred(heavy::chart(training::epsilon_vs_epochs)),
     },
     FigureSpec {
         id: FigureId::BatchingComparison,
@@ -454,7 +455,7 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::BANDS.spec
             ]
         ],
-        compute: Compute::Deferred(batching::comparison),
+        compute: Compute::Deferred(heavy::chart(batching::comparison)),
     },
     FigureSpec {
         id: FigureId::BatchingNoise,
@@ -473,31 +474,31 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::BANDS.spec
             ]
         ],
-        compute: Compute::Deferred(batching::noise),
+        compute: Compute::Deferred(heavy::chart(batching::noise)),
     },
     FigureSpec {
         id: FigureId::CappedBatches,
         title: "A cap on the batch size: ε against the cap",
         params: RUN_PARAMS,
-        compute: Compute::Deferred(training::capped_batches),
+        compute: Compute::Deferred(heavy::chart(training::capped_batches)),
     },
     FigureSpec {
         id: FigureId::BandedNoise,
         title: "Correlated noise: ε and the noise for a target against the number of bands",
         params: params![RUN_PARAMS, &[p::TARGET_EPS.spec]],
-        compute: Compute::Deferred(training::banded_noise),
+        compute: Compute::Deferred(heavy::chart(training::banded_noise)),
     },
     FigureSpec {
         id: FigureId::PrivacyProfile,
         title: "The privacy profile δ(ε) of the run",
         params: RUN_PARAMS,
-        compute: Compute::Deferred(training::privacy_profile),
+        compute: Compute::Deferred(heavy::chart(training::privacy_profile)),
     },
     FigureSpec {
         id: FigureId::PrivacyLossDistribution,
         title: "The privacy loss distribution of one step and of the run",
         params: RUN_PARAMS,
-        compute: Compute::Deferred(why::privacy_loss_distribution),
+        compute: Compute::Deferred(heavy::chart(why::privacy_loss_distribution)),
     },
     FigureSpec {
         id: FigureId::NoiseForTarget,
@@ -519,7 +520,7 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::BANDS.spec
             ]
         ],
-        compute: Compute::Deferred(training::noise_for_target),
+        compute: Compute::Deferred(heavy::chart(training::noise_for_target)),
     },
     FigureSpec {
         id: FigureId::GaussianNoiseRatio,
@@ -536,7 +537,7 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::BANDS.spec
             ]
         ],
-        compute: Compute::Deferred(training::gaussian_noise_ratio),
+        compute: Compute::Deferred(heavy::chart(training::gaussian_noise_ratio)),
     },
     FigureSpec {
         id: FigureId::TradeoffCurve,
@@ -552,7 +553,7 @@ pub static FIGURES: &[FigureSpec] = &[
                 p::RECORDS.spec
             ]
         ],
-        compute: Compute::Deferred(risk::tradeoff_curve),
+        compute: Compute::Deferred(heavy::chart(risk::tradeoff_curve)),
     },
     FigureSpec {
         id: FigureId::TprVsSteps,
@@ -561,7 +562,7 @@ pub static FIGURES: &[FigureSpec] = &[
             p::group::MECHANISM.params,
             &[p::Q.spec, p::STEPS.spec, p::FPR.spec, p::RECORDS.spec]
         ],
-        compute: Compute::Deferred(risk::tpr_vs_steps),
+        compute: Compute::Deferred(heavy::chart(risk::tpr_vs_steps)),
     },
     FigureSpec {
         id: FigureId::NoiseForRisk,
@@ -576,7 +577,7 @@ pub static FIGURES: &[FigureSpec] = &[
             p::TARGET_EPS.spec,
             p::RECORDS.spec,
         ],
-        compute: Compute::Deferred(risk::noise_for_risk),
+        compute: Compute::Deferred(heavy::chart(risk::noise_for_risk)),
     },
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsUsers,
@@ -585,7 +586,7 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec],
             p::group::RANDOMIZER.params
         ],
-        compute: Compute::Deferred(shuffle::epsilon_vs_users),
+        compute: Compute::Deferred(heavy::chart(shuffle::epsilon_vs_users)),
     },
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsLocal,
@@ -594,7 +595,7 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec],
             p::group::RANDOMIZER.params
         ],
-        compute: Compute::Deferred(shuffle::epsilon_vs_local),
+        compute: Compute::Deferred(heavy::chart(shuffle::epsilon_vs_local)),
     },
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsRounds,
@@ -604,7 +605,7 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::EPS0.spec, p::USERS.spec, p::DELTA.spec, p::ROUNDS.spec],
             p::group::RANDOMIZER.params
         ],
-        compute: Compute::Deferred(shuffle::epsilon_vs_rounds),
+        compute: Compute::Deferred(heavy::chart(shuffle::epsilon_vs_rounds)),
     },
     FigureSpec {
         id: FigureId::ShuffleTradeoff,
@@ -620,7 +621,7 @@ pub static FIGURES: &[FigureSpec] = &[
             ],
             p::group::RANDOMIZER.params
         ],
-        compute: Compute::Deferred(shuffle::shuffle_tradeoff),
+        compute: Compute::Deferred(heavy::chart(shuffle::shuffle_tradeoff)),
     },
     FigureSpec {
         id: FigureId::ShuffleVsSubsample,
@@ -630,13 +631,13 @@ pub static FIGURES: &[FigureSpec] = &[
             p::group::RANDOMIZER.params,
             &[p::TARGET_EPS.spec, p::P.spec]
         ],
-        compute: Compute::Deferred(shuffle::shuffle_vs_subsample),
+        compute: Compute::Deferred(heavy::chart(shuffle::shuffle_vs_subsample)),
     },
     FigureSpec {
         id: FigureId::ErrorCentralLocalShuffle,
         title: "Error of a private mean: central, local and shuffled",
         params: &[p::USERS.spec, p::DELTA.spec, p::TARGET_EPS.spec],
-        compute: Compute::Deferred(shuffle::error_central_local_shuffle),
+        compute: Compute::Deferred(heavy::chart(shuffle::error_central_local_shuffle)),
     },
     FigureSpec {
         id: FigureId::SubsampledRr,

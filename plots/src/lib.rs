@@ -7,6 +7,7 @@ pub mod draw;
 pub mod export;
 pub mod figures;
 pub mod format;
+pub mod heavy;
 pub mod job;
 pub mod json;
 pub mod model;

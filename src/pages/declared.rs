@@ -69,16 +69,18 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         // its inverse): they too come from the compute worker. Those for the
         // settings the app opens with are the carried ones or computed once here; after that the
         // last numbers stay, marked as refining, until the worker's for the new settings land.
+        // Where the page's module leaves these numbers to the compute module
+        // (`amp_plots::heavy`), the first ones too come from the worker unless carried.
         let first = carried
             .with_value(|c| c.as_ref().map(|(_, r)| r.clone()))
-            .unwrap_or_else(quick_here);
+            .or_else(|| amp_plots::heavy::HERE.then(quick_here));
         let remote = Remote::job(Job::Quick(page), "the page's numbers", move |a| {
             amp_plots::job::read_readings(page, a)
         });
         let later = deferred_from(
             inputs,
             std::time::Duration::ZERO,
-            Some(first),
+            first,
             Some(remote),
             quick_here,
         );

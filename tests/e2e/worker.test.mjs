@@ -155,3 +155,51 @@ test('a long computation says what it computes while the page stays usable', asy
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// The page's own module leaves the heavy computations to the compute module (issue 35:
+// amp_plots::heavy, compute/), which the worker fetches. Where no worker can be had, the page
+// loads the compute module itself (window.__ampLocal, public/boot.js): the numbers and figures
+// are the same, computed on the page's thread. Two ways to have no worker: a browser without
+// module workers, and a worker script that fails to load.
+const NO_WORKER = [
+  ['no Worker constructor', async (page) => page.addInitScript(() => {
+    window.Worker = function Worker() { throw new Error('no workers here'); };
+  })],
+  ['the worker script missing', async (page) => page.route(/\/worker-[0-9a-f]{12}\.js$/, (route) => route.fulfill({ status: 404, body: '' }))],
+];
+for (const [how, setUp] of NO_WORKER) {
+  test(`without a worker (${how}) the page runs the compute module itself, with the CLI's numbers`, async () => {
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await setUp(page);
+    // Settings other than the defaults: nothing carried in the document, all computed.
+    await page.goto(`${origin}/risk/?sigma=1.7`);
+    await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
+    await quiet(page);
+    await readoutsEqualCli(page, `risk (${how})`);
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    assert.ok(loaded.some((n) => /\/amp-compute_bg-[0-9a-f]{12}\.wasm$/.test(n)), `the compute module was not loaded: ${loaded.join(', ')}`);
+    // Every figure drew a picture, none says the computation failed.
+    const failed = await page.locator('text=computed in the background, which failed').count();
+    assert.equal(failed, 0, 'a figure says its computation failed');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('the page module leaves the heavy computations to the compute module', async () => {
+  // The compute worker fetches the compute module; the page's own module has no `answer`.
+  const { page, problems } = await open('/training/?sigma=1.2');
+  await quiet(page);
+  const exports = await page.evaluate(async () => {
+    const wasm = performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/amplification-explorer_bg-[0-9a-f]{12}\.wasm$/.test(n));
+    const module = await WebAssembly.compileStreaming(fetch(wasm));
+    return WebAssembly.Module.exports(module).map((e) => e.name);
+  });
+  assert.ok(exports.length > 3, `the page's module exports ${exports.join(', ')}`);
+  assert.ok(!exports.includes('answer'), 'the page module exports answer: the heavy computations are in it');
+  await readoutsEqualCli(page, 'training');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

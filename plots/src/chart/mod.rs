@@ -193,6 +193,8 @@ pub enum ChartError {
     NotApplicable(String),
     /// A formula refused its inputs.
     Math(MathError),
+    /// Computed by the compute module only ([`crate::heavy`]), which did not answer.
+    Elsewhere,
 }
 
 impl std::fmt::Display for ChartError {
@@ -201,6 +203,7 @@ impl std::fmt::Display for ChartError {
             ChartError::Pending => f.write_str("waiting for the simulation"),
             ChartError::NotApplicable(why) => f.write_str(why),
             ChartError::Math(e) => write!(f, "{e}"),
+            ChartError::Elsewhere => f.write_str("computed in the background, which failed"),
         }
     }
 }

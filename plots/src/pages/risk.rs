@@ -260,7 +260,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Prose(super::Prose("risk-calibration")),
     ],
-    readouts,
+    readouts: crate::heavy::readouts(readouts),
     refines: true,
     quick_off_thread: false,
 };

@@ -240,7 +240,7 @@ pub static SPEC: PageSpec = PageSpec {
             figures: &[FigureId::SubsampledRr],
         },
     ],
-    readouts,
+    readouts: crate::heavy::readouts(readouts),
     // The R-round numbers (composed loss distributions, their inverse, the attacker) refine.
     refines: true,
     quick_off_thread: true,

@@ -325,7 +325,7 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Prose(super::Prose("training-users")),
     ],
-    readouts,
+    readouts: crate::heavy::readouts(readouts),
     refines: true,
     quick_off_thread: false,
 };
