@@ -160,12 +160,20 @@ test('a long computation says what it computes while the page stays usable', asy
 // amp_plots::heavy, compute/), which the worker fetches. Where no worker can be had, the page
 // loads the compute module itself (window.__ampLocal, public/boot.js): the numbers and figures
 // are the same, computed on the page's thread. Two ways to have no worker: a browser without
-// module workers, and a worker script that fails to load.
+// module workers, and a worker that fails to start.
 const NO_WORKER = [
   ['no Worker constructor', async (page) => page.addInitScript(() => {
     window.Worker = function Worker() { throw new Error('no workers here'); };
   })],
-  ['the worker script missing', async (page) => page.route(/\/worker-[0-9a-f]{12}\.js$/, (route) => route.fulfill({ status: 404, body: '' }))],
+  // A worker that fails to start (its script refused, say): its error event comes after the
+  // page has sent its first requests, which must then be answered on the page.
+  ['a worker that fails to start', async (page) => page.addInitScript(() => {
+    window.Worker = class Worker {
+      constructor() { this.onerror = null; this.onmessage = null; setTimeout(() => this.onerror?.(new Event('error')), 50); }
+      postMessage() {}
+      terminate() {}
+    };
+  })],
 ];
 for (const [how, setUp] of NO_WORKER) {
   test(`without a worker (${how}) the page runs the compute module itself, with the CLI's numbers`, async () => {
