@@ -10,6 +10,8 @@ import init, { answer } from './amp-compute.js';
 // The queue; `post` sends an answer back, `stop` ends this instance after a trap.
 export function serve(post, stop) {
   const ready = init();
+  // The page says so on its root (data-compute-state), for the tests.
+  ready.then(() => post({ ready: true }), () => {});
   const queue = new Map();
   let running = false;
   let dead = false;

@@ -161,15 +161,19 @@ pub fn available() -> bool {
     })
 }
 
-/// On a view that computes in the worker (`<html data-compute="worker">`), start the worker once
-/// the page is live, so that the compute module downloads while the reader reads, not during the
-/// page's own download, and is ready for the first change of a setting.
+/// Once the page is live, start the worker: on a view that computes in it (`<html
+/// data-compute="worker">`), so that the compute module downloads while the reader reads, not
+/// during the page's own download, and is there for the first change of a setting; on any other
+/// page too, so that in-app navigation to a page that needs it works offline after the first
+/// load, as the pages' prose does (`crate::prose`). An embed that does not need it never fetches
+/// it. `<html data-compute-state="ready">` once the worker has its instance of the module.
 pub fn start_soon() {
-    let wanted = web_sys::window()
+    let root = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .and_then(|e| e.get_attribute("data-compute"))
-        .is_some_and(|c| c == "worker");
+        .and_then(|d| d.document_element());
+    let attr = |name: &str| root.as_ref().and_then(|e| e.get_attribute(name));
+    let wanted = attr("data-compute").is_some_and(|c| c == "worker")
+        || attr("data-view").is_some_and(|v| !v.starts_with("embed/"));
     if wanted {
         leptos::leptos_dom::helpers::set_timeout(
             || {
@@ -262,6 +266,10 @@ fn on_message(ev: JsValue) {
                 crate::browser::measure_ended(&name, ms);
             }
         }
+    }
+    if get("ready").is_some_and(|v| v.is_truthy()) {
+        crate::browser::set_root_attribute("data-compute-state", "ready");
+        return;
     }
     if get("fatal").is_some_and(|v| v.is_truthy()) {
         give_up();

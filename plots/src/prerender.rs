@@ -140,7 +140,7 @@ pub fn document(view: View, template: &str) -> Result<String, String> {
             View::Embed(f) => format!("embed/{}", f.id),
         })
         .collect();
-    // A view that uses the compute worker says so, for public/boot.js to start it at once.
+    // A view that uses the compute worker says so, for the app to start it once live.
     let compute = if view.uses_worker() {
         " data-compute=\"worker\""
     } else {

@@ -60,7 +60,10 @@ pub fn DeclaredReadout(
     let reading = move || readings.with(|r| r.get(spec).cloned());
     let value = Signal::derive(move || match reading() {
         Some(r) => r.value.map_err(|e| e.to_string()),
-        None => Err("not computed".into()),
+        // A page computes every number it declares: one is missing only while the page's first
+        // numbers are on their way from the compute worker (a link with other settings than the
+        // defaults, before the compute module has arrived).
+        None => Err("computing…".into()),
     });
     let relation =
         Signal::derive(move || reading().map(|r| r.relation).unwrap_or(Relation::AddRemove));

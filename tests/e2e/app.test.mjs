@@ -879,7 +879,9 @@ test('360 px wide: every page fits without sideways scrolling; offline after the
     // After the first load nothing needs the network: go offline and keep navigating. (The
     // pages' prose arrives from the app's own host once the first page has started.)
     if (p === 'home') {
-      await page.waitForFunction(() => document.documentElement.dataset.contentState === 'ready');
+      // The prose and the compute module (its worker started once the page is live).
+      await page.waitForFunction(() => document.documentElement.dataset.contentState === 'ready'
+        && document.documentElement.dataset.computeState === 'ready');
       await page.context().setOffline(true);
     } else {
       // Every page's explanation is there, read from the content file, not the loading line.

@@ -103,12 +103,7 @@ pub(crate) fn clone_rdp_upper(
     stronger: bool,
     lambda: f64,
 ) -> Result<f64, MathError> {
-    let clones = if stronger {
-        Clones::Stronger
-    } else {
-        Clones::Fmt21
-    };
-    clone_rdp_within(clones, eps0, n, lambda, 1e-3).map(|x| x.1)
+    clone_rdp_within(Clones::chosen(stronger), eps0, n, lambda, 1e-3).map(|x| x.1)
 }
 
 fn clone_rdp_within(

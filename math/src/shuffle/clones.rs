@@ -143,6 +143,15 @@ pub(super) enum Clones {
 }
 
 impl Clones {
+    /// FMT23's stronger clones where `stronger`, FMT21's otherwise.
+    pub(super) fn chosen(stronger: bool) -> Clones {
+        if stronger {
+            Clones::Stronger
+        } else {
+            Clones::Fmt21
+        }
+    }
+
     /// (p, 1 − p, log p, log(1 − p)), each without cancellation.
     pub(super) fn probability(self, eps0: f64) -> (f64, f64, f64, f64) {
         match self {
@@ -682,9 +691,53 @@ pub fn fmt23_numerical(eps0: f64, n: u64, delta: f64) -> Result<(f64, f64), Math
     clone_epsilon(Clones::Stronger, eps0, n, delta)
 }
 
+/// The exact one-round ε of the clone pair at (ε₀, n, δ): (lower, upper), [`fmt23_numerical`]
+/// where `stronger` (k-ary randomized response only: the caller checks), [`fmt21_numerical`]
+/// otherwise. Relation, domain, accuracy and kind as those.
+pub fn clone_numerical(
+    eps0: f64,
+    n: u64,
+    stronger: bool,
+    delta: f64,
+) -> Result<(f64, f64), MathError> {
+    clone_epsilon(Clones::chosen(stronger), eps0, n, delta)
+}
+
+/// The exact one-round δ(ε) of the clone pair at (ε₀, n): (lower, upper),
+/// [`fmt23_numerical_delta`] where `stronger` (k-ary randomized response only: the caller
+/// checks), [`fmt21_numerical_delta`] otherwise. Relation, domain, accuracy and kind as those.
+pub fn clone_numerical_delta(
+    eps: f64,
+    eps0: f64,
+    n: u64,
+    stronger: bool,
+) -> Result<(f64, f64), MathError> {
+    clone_delta(Clones::chosen(stronger), eps, eps0, n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_chosen_clone_pair_is_fmt21s_or_the_stronger_one() {
+        for (eps0, n, delta, eps) in [(1.0, 1000, 1e-6, 0.5), (4.0, 100_000, 1e-6, 0.2)] {
+            let weak = clone_numerical(eps0, n, false, delta).unwrap();
+            let strong = clone_numerical(eps0, n, true, delta).unwrap();
+            assert_eq!(weak, fmt21_numerical(eps0, n, delta).unwrap());
+            assert_eq!(strong, fmt23_numerical(eps0, n, delta).unwrap());
+            // More clones, a smaller ε: the two are not the same pair.
+            assert!(strong.1 < weak.1, "{strong:?} {weak:?}");
+            assert_eq!(
+                clone_numerical_delta(eps, eps0, n, false).unwrap(),
+                fmt21_numerical_delta(eps, eps0, n).unwrap()
+            );
+            assert_eq!(
+                clone_numerical_delta(eps, eps0, n, true).unwrap(),
+                fmt23_numerical_delta(eps, eps0, n).unwrap()
+            );
+        }
+    }
 
     /// The exact δ(ε) = E_C[D_C] for C ∼ Bin(n − 1, p), summed over every c with the binomial
     /// weights built by the ratio recurrence (an independent computation for small n).

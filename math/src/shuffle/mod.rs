@@ -362,8 +362,9 @@ use blanket::{bbgn19_epsilon, Inequality};
 pub(crate) use clone_rdp::clone_rdp_upper;
 pub use clone_rdp::{fmt21_rdp, fmt23_rdp};
 pub use clones::{
-    clone_divergence, fmt21_numerical, fmt21_numerical_delta, fmt21_published, fmt23_numerical,
-    fmt23_numerical_delta, stronger_clones_exclude,
+    clone_divergence, clone_numerical, clone_numerical_delta, fmt21_numerical,
+    fmt21_numerical_delta, fmt21_published, fmt23_numerical, fmt23_numerical_delta,
+    stronger_clones_exclude,
 };
 pub use closed::{efmrtt19, fmt21, fmt21_code_variant, fmt23};
 pub use inverse::{largest_eps0, largest_eps0_over, largest_eps0_with, LargestEps0};

@@ -115,12 +115,7 @@ pub fn clone_atoms(
 ) -> Result<CloneAtoms, MathError> {
     check_eps0(eps0)?;
     check_users(n)?;
-    let clones = if stronger {
-        Clones::Stronger
-    } else {
-        Clones::Fmt21
-    };
-    let window = CloneWindow::new(n, eps0, clones, 1e-22);
+    let window = CloneWindow::new(n, eps0, Clones::chosen(stronger), 1e-22);
     let round = Round::new(eps0);
     // h₀: 1/2048 of the loss's standard deviation, 2·tanh(ε₀/2)/√m, at the most clones.
     let m_max = (window.c_hi + 1) as f64;
@@ -436,25 +431,10 @@ pub fn rounds_epsilon_of(
     delta: f64,
 ) -> Result<RoundsEpsilon, MathError> {
     super::check_shuffle_delta(delta)?;
-    let (upper, pld_lower) = band.epsilon(delta)?;
-    let b = crate::accounting::Bounds {
-        upper,
-        lower: Some(pld_lower),
-    };
-    let one_round = |d: f64| {
-        if stronger {
-            super::fmt23_numerical(eps0, users, d)
-        } else {
-            super::fmt21_numerical(eps0, users, d)
-        }
-    };
-    let one_round_delta = |e: f64| {
-        if stronger {
-            super::fmt23_numerical_delta(e, eps0, users).map(|x| x.1)
-        } else {
-            super::fmt21_numerical_delta(e, eps0, users).map(|x| x.1)
-        }
-    };
+    let (pld_upper, pld_lower) = band.epsilon(delta)?;
+    let one_round = |d: f64| super::clone_numerical(eps0, users, stronger, d);
+    let one_round_delta =
+        |e: f64| super::clone_numerical_delta(e, eps0, users, stronger).map(|x| x.1);
     let (naive, naive_method) = composed_guarantee_epsilon(
         &|d| one_round(d).map(|x| x.1),
         &one_round_delta,
@@ -466,12 +446,12 @@ pub fn rounds_epsilon_of(
     if rounds == 1 {
         lower = lower.max(one_round(delta)?.0);
     }
-    let upper = b.upper.min(naive);
+    let upper = pld_upper.min(naive);
     Ok(RoundsEpsilon {
         lower: lower.min(upper),
         upper,
         pld_lower,
-        pld_upper: b.upper,
+        pld_upper,
         naive,
         naive_method,
     })

@@ -567,8 +567,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
     use amp_math::accounting::{Accountant, Event, RdpAccountant};
     use amp_math::pld::Band as PldBand;
     use amp_math::shuffle::{
-        composed_guarantee_epsilon, fmt21_numerical_delta, fmt23_numerical, fmt23_numerical_delta,
-        rdp_orders,
+        clone_numerical, clone_numerical_delta, composed_guarantee_epsilon, rdp_orders,
     };
     let (eps0, n, delta) = setting(values);
     let stronger = stronger_allowed(values);
@@ -608,20 +607,8 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
         }
     }
     // The classic compositions of the one-round guarantee.
-    let one_round = |d: f64| -> Result<f64, amp_math::MathError> {
-        Ok(if stronger {
-            fmt23_numerical(eps0, n, d)?.1
-        } else {
-            fmt21_numerical(eps0, n, d)?.1
-        })
-    };
-    let one_round_delta = |e: f64| -> Result<f64, amp_math::MathError> {
-        Ok(if stronger {
-            fmt23_numerical_delta(e, eps0, n)?.1
-        } else {
-            fmt21_numerical_delta(e, eps0, n)?.1
-        })
-    };
+    let one_round = |d: f64| clone_numerical(eps0, n, stronger, d).map(|x| x.1);
+    let one_round_delta = |e: f64| clone_numerical_delta(e, eps0, n, stronger).map(|x| x.1);
     let naive: Vec<(f64, f64)> = rs
         .iter()
         .filter_map(|&r| {

@@ -615,9 +615,9 @@ pub enum View {
 
 impl View {
     /// Whether the view hands work to the app's compute worker (a page that refines or shows a
-    /// figure computed there, or the embed of such a figure): its document asks for the worker as
-    /// soon as it loads (`<html data-compute="worker">`, read by `public/boot.js`), so that the
-    /// worker's script arrives while the WebAssembly downloads.
+    /// figure computed there, or the embed of such a figure): its document says so (`<html
+    /// data-compute="worker">`), and the app starts the worker as soon as it is live, so that the
+    /// compute module is there for the first change of a setting.
     pub fn uses_worker(self) -> bool {
         match self {
             View::Page(p) => p.spec().quick_in_worker() || p.figures().any(|f| f.is_deferred()),
