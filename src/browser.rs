@@ -83,8 +83,11 @@ pub fn push_url(url: &str) {
 /// What the pre-rendered page shows of a figure (`amp_plots::prerender`), read while it is still
 /// in the document (during the app's mount).
 pub struct StaticFigure {
-    /// The picture, as SVG markup.
-    pub svg: String,
+    /// The picture: the pre-rendered `<svg>` elements themselves (and a two-panel figure's square
+    /// one for phones), moved into the live figure rather than copied as markup, which would have
+    /// the browser parse every picture again while the app starts (tens of milliseconds on a
+    /// phone for a page of figures).
+    pub svg: Vec<web_sys::Element>,
     /// The caption's text.
     pub caption: String,
     /// The markup between the picture and the caption (the legend listed for phones).
@@ -101,10 +104,10 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
     let fig = doc
         .query_selector(&format!("[data-prerendered] #fig-{figure_id}"))
         .ok()??;
-    let mut svg = fig.query_selector("svg.static-plot").ok()??.outer_html();
+    let mut svg = vec![fig.query_selector("svg.static-plot").ok()??];
     // A two-panel figure's square picture for phones too (the style shows one of the two).
     if let Some(square) = fig.query_selector("svg.static-square").ok().flatten() {
-        svg.push_str(&square.outer_html());
+        svg.push(square);
     }
     let caption = fig
         .query_selector("figcaption")

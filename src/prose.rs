@@ -6,6 +6,38 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+thread_local! {
+    /// The pre-rendered document's prose sections by name, read as elements (not as markup, which
+    /// the browser would then parse again while the app starts): [`take_prerendered`] hands each
+    /// one's content to the live page once, and the element that then holds it stays here, read
+    /// as markup only if the page is shown again.
+    static PRERENDERED: std::cell::RefCell<Vec<(String, web_sys::Element, bool)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The pre-rendered prose section `name`, the first time it is asked for: the live page moves its
+/// content into `live`'s element (see [`adopt_into`]).
+pub fn take_prerendered(name: &str) -> Option<web_sys::Element> {
+    PRERENDERED.with_borrow_mut(|all| {
+        let (_, el, taken) = all.iter_mut().find(|(k, _, t)| k == name && !*t)?;
+        *taken = true;
+        Some(el.clone())
+    })
+}
+
+/// Move the content of the pre-rendered prose section `from` into `to` (the live page's section
+/// `name`), which holds it from now on.
+pub fn adopt_into(name: &str, from: &web_sys::Element, to: web_sys::Element) {
+    while let Some(child) = from.first_child() {
+        let _ = to.append_child(&child);
+    }
+    PRERENDERED.with_borrow_mut(|all| {
+        if let Some(entry) = all.iter_mut().find(|(k, _, _)| k == name) {
+            entry.1 = to;
+        }
+    });
+}
+
 /// Prose by the name a page declares it under (`amp_plots::pages::Prose`): a list of (name,
 /// HTML), searched in order (about 80 entries; a hash map would add kilobytes of wasm).
 #[derive(Clone, Copy)]
@@ -23,8 +55,9 @@ impl ProseStore {
     /// The prose of the pre-rendered document (its `[data-prose]` sections, read before the app
     /// replaces them), then, a moment later, every page's from the content file.
     pub fn start() -> ProseStore {
+        from_document();
         let store = ProseStore {
-            texts: RwSignal::new(from_document()),
+            texts: RwSignal::new(Vec::new()),
             failed: RwSignal::new(false),
         };
         if let Some(url) = content_url() {
@@ -38,6 +71,17 @@ impl ProseStore {
 
     /// The HTML of a prose fragment, or a line saying why it is not there yet.
     pub fn html(&self, name: &str) -> String {
+        // The document's own prose first (as it was before the content file came).
+        let here = PRERENDERED.with_borrow(|all| {
+            all.iter()
+                .find(|(k, _, _)| k == name)
+                .map(|(_, el, _)| el.inner_html())
+        });
+        if let Some(h) = here {
+            // Still tracked, so that a fragment not in the document follows the content file.
+            self.texts.track();
+            return h;
+        }
         if let Some(h) = self
             .texts
             .with(|t| t.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
@@ -66,10 +110,11 @@ impl ProseStore {
     }
 }
 
-fn from_document() -> Vec<(String, String)> {
+/// The pre-rendered document's prose sections, kept as elements ([`PRERENDERED`]).
+fn from_document() {
     let mut out = Vec::new();
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return out;
+        return;
     };
     if let Ok(list) = doc.query_selector_all("[data-prerendered] [data-prose]") {
         for i in 0..list.length() {
@@ -80,11 +125,11 @@ fn from_document() -> Vec<(String, String)> {
                 continue;
             };
             if let Some(name) = el.get_attribute("data-prose") {
-                out.push((name, el.inner_html()));
+                out.push((name, el, false));
             }
         }
     }
-    out
+    PRERENDERED.set(out);
 }
 
 /// The content file's address, from `<html data-content>` (relative to the document).

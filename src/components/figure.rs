@@ -196,7 +196,7 @@ fn PlotCanvas(
     /// reason without an empty canvas above it; after one, the last picture stays.
     painted_once: RwSignal<bool>,
     /// The pre-rendered picture shown over the canvas until its first paint.
-    placeholder: Option<String>,
+    placeholder: Option<Vec<web_sys::Element>>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     // Where the last paint put the plotting area, for the pointer readout.
@@ -247,8 +247,18 @@ fn PlotCanvas(
                 on:pointerdown=on_move
                 on:pointerleave=move |_| hover.set(None)
             ></canvas>
-            {placeholder.map(|svg| view! {
-                <div class="plot-placeholder" class:gone=move || painted_once.get() aria-hidden="true" inner_html=svg></div>
+            {placeholder.map(|svg| {
+                // The pre-rendered elements moved in as soon as the box exists (an effect, run
+                // before the browser paints the live page).
+                let held = NodeRef::<leptos::html::Div>::new();
+                held.on_load(move |div| {
+                    for el in &svg {
+                        let _ = div.append_child(el);
+                    }
+                });
+                view! {
+                    <div node_ref=held class="plot-placeholder" class:gone=move || painted_once.get() aria-hidden="true"></div>
+                }
             })}
             {move || hover.get().map(|h| crosshair(spec, h))}
         </div>

@@ -143,6 +143,14 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
 fn section(s: &'static Section, readings: Memo<Readings>) -> AnyView {
     match s {
         Section::Prose(p) => {
+            if let Some(from) = crate::prose::take_prerendered(p.0) {
+                // The pre-rendered section's content moved in as soon as the section exists (an
+                // effect, run before the browser paints the live page): not parsed again.
+                let held = NodeRef::<leptos::html::Section>::new();
+                held.on_load(move |to| crate::prose::adopt_into(p.0, &from, to.into()));
+                return view! { <section node_ref=held class="explain" data-prose=p.0></section> }
+                    .into_any();
+            }
             let store = expect_context::<crate::prose::ProseStore>();
             let root = crate::browser::app_root();
             let html = move || amp_plots::pages::page_links(&store.html(p.0), &root);

@@ -177,8 +177,9 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // The page's WebAssembly module: what must arrive before anything is live. It was the app's
     // one module (page and compute worker) until issue 35 split off the compute module, at 370.2
     // KB brotli and 446.3 gzipped (README, "Download size", for what each feature cost); without
-    // the heavy computations (amp_plots::heavy) it is 271.6 and 324.3.
-    'amplification-explorer_bg': 273,
+    // the heavy computations (amp_plots::heavy) it is 271.6 and 324.3; starting the worker on
+    // every page and moving the pre-rendered prose and pictures in took it to 273.4 and 326.4.
+    'amplification-explorer_bg': 275,
     // The compute module (compute/): every page's numbers and every figure's chart, fetched by the
     // compute worker once the page is live (203.5 KB brotli, 236.3 gzipped, when split off).
     'amp-compute_bg': 205,
@@ -201,7 +202,7 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   assert.ok(home <= 6, `the home document ships ${home.toFixed(1)} KB brotli (budget 6 KB)`);
   const wasm = names.find((n) => /^amplification-explorer_bg-[0-9a-f]{12}\.wasm$/.test(n));
   const wasmGz = readFileSync(join(DIST, `${wasm}.gz`)).length / 1024;
-  assert.ok(wasmGz <= 326, `the page's wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 326 KB)`);
+  assert.ok(wasmGz <= 328, `the page's wasm ships ${wasmGz.toFixed(1)} KB gzipped (budget 328 KB)`);
 });
 
 test('the live app replaces the pre-rendered page in place: nothing moves, no stale element stays', async () => {
