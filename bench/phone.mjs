@@ -85,6 +85,12 @@ async function load(context, origin, path, throttled) {
       cls: window.__cls,
     };
   });
+  // Each load cold and on its own: where the page started its compute worker, wait until the
+  // worker has fetched and compiled the compute module before the next load begins (on this
+  // 2-core machine that background work would otherwise fall into the next load).
+  await page.waitForFunction(() => document.documentElement.dataset.computeState === 'ready'
+    || !document.documentElement.dataset.view || document.documentElement.dataset.view.startsWith('embed/')
+      && document.documentElement.dataset.compute !== 'worker', null, { timeout: 60000 }).catch(() => {});
   await page.close();
   return r;
 }

@@ -49,7 +49,7 @@ pub struct ProseStore {
 
 /// How long after start-up the content file is fetched, in milliseconds: after the first figures,
 /// off the page's critical path.
-const FETCH_AFTER_MS: u64 = 1500;
+pub const FETCH_AFTER_MS: u64 = 1500;
 
 impl ProseStore {
     /// The prose of the pre-rendered document (its `[data-prose]` sections, read before the app

@@ -161,27 +161,31 @@ pub fn available() -> bool {
     })
 }
 
-/// Once the page is live, start the worker: on a view that computes in it (`<html
+/// Start the worker once the page is live: at once on a view that computes in it (`<html
 /// data-compute="worker">`), so that the compute module downloads while the reader reads, not
 /// during the page's own download, and is there for the first change of a setting; on any other
-/// page too, so that in-app navigation to a page that needs it works offline after the first
-/// load, as the pages' prose does (`crate::prose`). An embed that does not need it never fetches
-/// it. `<html data-compute-state="ready">` once the worker has its instance of the module.
+/// page a moment later (with the pages' prose, `crate::prose`), so that in-app navigation to a
+/// page that needs it works offline after the first load, without competing with the page's own
+/// start. An embed that does not need it never fetches it. `<html data-compute-state="ready">`
+/// once the worker has its instance of the module.
 pub fn start_soon() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element());
     let attr = |name: &str| root.as_ref().and_then(|e| e.get_attribute(name));
-    let wanted = attr("data-compute").is_some_and(|c| c == "worker")
-        || attr("data-view").is_some_and(|v| !v.starts_with("embed/"));
-    if wanted {
-        leptos::leptos_dom::helpers::set_timeout(
-            || {
-                available();
-            },
-            std::time::Duration::ZERO,
-        );
-    }
+    let wait = if attr("data-compute").is_some_and(|c| c == "worker") {
+        std::time::Duration::ZERO
+    } else if attr("data-view").is_some_and(|v| !v.starts_with("embed/")) {
+        std::time::Duration::from_millis(crate::prose::FETCH_AFTER_MS)
+    } else {
+        return;
+    };
+    leptos::leptos_dom::helpers::set_timeout(
+        || {
+            available();
+        },
+        wait,
+    );
 }
 
 /// Send `request` for `slot` to the worker; `done` gets the answer, or `None` if the worker
