@@ -191,37 +191,22 @@ pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// The hook of [`amp_plots::probe`]: each span becomes a `performance.measure` entry named after
-/// it (what [`timed`] does for the app's own work).
-pub fn probe_edge(name: &str, edge: amp_plots::probe::Edge) {
-    let start = format!("{name}-start");
-    match edge {
-        amp_plots::probe::Edge::Start => mark(&start),
-        amp_plots::probe::Edge::End => measure(name, &start),
-    }
+/// `performance.mark(name)` ([`amp_plots::probe::timeline::mark`]).
+pub fn mark(name: &str) {
+    amp_plots::probe::timeline::mark(name);
 }
 
-/// The `performance` object of the page or, in the compute worker, of the worker.
+/// `performance.measure(name, start_mark)`, then drop the start mark.
+pub fn measure(name: &str, start_mark: &str) {
+    amp_plots::probe::timeline::measure(name, start_mark);
+}
+
+/// The `performance` object of the page.
 fn performance() -> Option<web_sys::Performance> {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()?
         .dyn_into()
         .ok()
-}
-
-/// `performance.mark(name)`.
-pub fn mark(name: &str) {
-    if let Some(p) = performance() {
-        let _ = p.mark(name);
-    }
-}
-
-/// `performance.measure(name, start_mark)`, then drop the start mark.
-pub fn measure(name: &str, start_mark: &str) {
-    if let Some(p) = performance() {
-        let _ = p.measure_with_start_mark(name, start_mark);
-        p.clear_marks_with_mark_name(start_mark);
-    }
 }
 
 /// A measure `name` of `ms` milliseconds ending now: work the compute worker measured, entered

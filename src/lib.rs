@@ -93,7 +93,7 @@ pub fn render_crash(host: &web_sys::Element) {
 pub fn App() -> impl IntoView {
     // Spans of work inside the shared crate (the accountant, the shuffle bounds) become
     // performance measures for the benchmark.
-    amp_plots::probe::install(browser::probe_edge);
+    amp_plots::probe::install(amp_plots::probe::timeline::edge);
     let state = AppState::from_location(&browser::location_path(), &browser::location_search());
     provide_context(state);
     let runner = sim::SimRunner::new();

@@ -26,15 +26,6 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The worker's side in a build that links the heavy computations (the browser tests): the same
-/// `answer` as the compute module's (`compute/src/main.rs`).
-#[cfg(feature = "compute")]
-#[wasm_bindgen]
-pub fn answer(request: &str) -> String {
-    amp_plots::probe::install(crate::browser::probe_edge);
-    amp_plots::job::answer(request)
-}
-
 #[wasm_bindgen]
 extern "C" {
     /// What answers the page's requests: a `Worker`, or its stand-in on the page

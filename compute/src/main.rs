@@ -9,41 +9,14 @@
 //! Trunk's post-build hook) with the web app's Cargo profile, wasm-bindgen and wasm-opt.
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Compute what `request` asks for ([`amp_plots::job::answer`]); called by `public/worker.js`.
 #[wasm_bindgen]
 pub fn answer(request: &str) -> String {
     // The spans of work inside (the accountant, the shuffle bounds) become the worker's
     // performance measures, which `public/worker.js` sends to the page with the answer.
-    amp_plots::probe::install(probe_edge);
+    amp_plots::probe::install(amp_plots::probe::timeline::edge);
     amp_plots::job::answer(request)
-}
-
-/// The hook of [`amp_plots::probe`]: each span becomes a `performance.measure` entry named after
-/// it, as on the page.
-fn probe_edge(name: &str, edge: amp_plots::probe::Edge) {
-    let Some(p) = performance() else {
-        return;
-    };
-    let start = format!("{name}-start");
-    match edge {
-        amp_plots::probe::Edge::Start => {
-            let _ = p.mark(&start);
-        }
-        amp_plots::probe::Edge::End => {
-            let _ = p.measure_with_start_mark(name, &start);
-            p.clear_marks_with_mark_name(&start);
-        }
-    }
-}
-
-/// The `performance` object of the worker (or of the page, where the page runs this module).
-fn performance() -> Option<web_sys::Performance> {
-    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()?
-        .dyn_into()
-        .ok()
 }
 
 fn main() {}

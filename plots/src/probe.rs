@@ -33,6 +33,62 @@ pub fn span<T>(name: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// The browser's performance timeline (`performance.mark` / `performance.measure` of the page or
+/// of the compute worker, whichever global runs this module), shared by the page's module and the
+/// compute module. Natively (the CLI, the native tests) every function does nothing.
+pub mod timeline {
+    use super::Edge;
+
+    /// The hook for [`super::install`]: each span becomes a `performance.measure` entry named
+    /// after it, through a start mark `{name}-start`.
+    pub fn edge(name: &str, edge: Edge) {
+        let start = format!("{name}-start");
+        match edge {
+            Edge::Start => mark(&start),
+            Edge::End => measure(name, &start),
+        }
+    }
+
+    /// `performance.mark(name)`.
+    pub fn mark(name: &str) {
+        call("mark", &[name]);
+    }
+
+    /// `performance.measure(name, start_mark)`, then `performance.clearMarks(start_mark)`.
+    pub fn measure(name: &str, start_mark: &str) {
+        call("measure", &[name, start_mark]);
+        call("clearMarks", &[start_mark]);
+    }
+
+    /// `performance[method](...args)` where the global has a `performance` object with that
+    /// method; otherwise (no timeline, or an exception) nothing.
+    #[cfg(target_arch = "wasm32")]
+    fn call(method: &str, args: &[&str]) {
+        use js_sys::wasm_bindgen::{JsCast, JsValue};
+        let Ok(p) = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+        else {
+            return;
+        };
+        if p.is_undefined() || p.is_null() {
+            return;
+        }
+        let Ok(f) = js_sys::Reflect::get(&p, &JsValue::from_str(method)) else {
+            return;
+        };
+        let Ok(f) = f.dyn_into::<js_sys::Function>() else {
+            return;
+        };
+        let list = js_sys::Array::new();
+        for a in args {
+            list.push(&JsValue::from_str(a));
+        }
+        let _ = f.apply(&p, &list);
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn call(_method: &str, _args: &[&str]) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
