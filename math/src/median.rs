@@ -189,6 +189,24 @@ pub fn smooth_sensitivity(sorted: &[f64], beta: f64, lo: f64, hi: f64) -> f64 {
     )
 }
 
+/// The local sensitivity of the median of odd-length sorted data in the public range [lo, hi]
+/// (seed 002, Definition 5 and §2.2; Nissim, Raskhodnikova & Smith 2007): the most the median can
+/// move when one record is replaced by any value of the range,
+///
+/// Δ_L(y) = max(y_{m+1} − y_m, y_m − y_{m−1}),  m = (n + 1)/2,
+///
+/// with y_0 = lo and y_{n+1} = hi when n = 1. Replace-one neighbours. Exact. It is the k = 0 term
+/// of [`smooth_sensitivity`], which is never below it. Releasing the median with noise scaled to
+/// it is not private: the scale itself depends on the data (the paper's §2.2).
+///
+/// `sorted` must be sorted ascending with odd length; `lo ≤ sorted[0]`, `sorted[n−1] ≤ hi`.
+pub fn local_sensitivity(sorted: &[f64], lo: f64, hi: f64) -> f64 {
+    let n = sorted.len() as i64;
+    let m = (n + 1) / 2;
+    let y = |i: i64| ext(sorted, i, lo, hi);
+    (y(m + 1) - y(m)).max(y(m) - y(m - 1))
+}
+
 /// β = ε/(2 log(2/δ)), the smoothing rate of seed 002, eq. 4 (Nissim, Raskhodnikova & Smith's
 /// choice for (ε, δ)-DP with Laplace noise).
 pub fn smoothing_beta(epsilon: f64, delta: f64) -> f64 {
@@ -201,6 +219,47 @@ pub fn smoothing_beta(epsilon: f64, delta: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// The median of `y` with record `i` replaced by `v`.
+    fn median_replaced(y: &[f64], i: usize, v: f64) -> f64 {
+        let mut z = y.to_vec();
+        z[i] = v;
+        z.sort_by(f64::total_cmp);
+        z[z.len() / 2]
+    }
+
+    #[test]
+    fn local_sensitivity_is_the_largest_move_of_one_replacement() {
+        // The definition itself: replace each record by each candidate value (the range's ends
+        // and every data value, which include the extremes of each move) and take the largest
+        // change of the median.
+        let mut r = Rng::new(7);
+        for trial in 0..200 {
+            let n = 2 * (r.below(12) as usize) + 1;
+            let mut y: Vec<f64> = (0..n)
+                .map(|_| {
+                    if trial % 3 == 0 {
+                        (r.below(4) as f64) / 3.0
+                    } else {
+                        r.uniform()
+                    }
+                })
+                .collect();
+            y.sort_by(f64::total_cmp);
+            let (lo, hi) = (0.0, 1.0);
+            let base = y[n / 2];
+            let mut candidates = y.clone();
+            candidates.extend([lo, hi]);
+            let brute = (0..n)
+                .flat_map(|i| candidates.iter().map(move |&v| (i, v)))
+                .map(|(i, v)| (median_replaced(&y, i, v) - base).abs())
+                .fold(0.0, f64::max);
+            let ls = local_sensitivity(&y, lo, hi);
+            assert_eq!(ls, brute, "trial {trial}: {y:?}");
+            // The smooth sensitivity's k = 0 term: never above it.
+            assert!(ls <= smooth_sensitivity(&y, 0.1, lo, hi));
+        }
+    }
 
     #[test]
     fn fast_equals_naive_on_random_data() {

@@ -214,6 +214,28 @@ impl Cell {
     pub fn mse(&self) -> f64 {
         self.sum_sq_error / self.noise.len().max(1) as f64
     }
+
+    /// The mean squared error split as in seed 002, §4.3: the private sample median is
+    /// m_n + η_n, so its squared error around the population median M averages to
+    ///
+    /// E[η_n²] + E[(m_n − M)²] + 2·E[η_n·(m_n − M)],
+    ///
+    /// the noise part (the paper's E[Var(η_n | S)]: the Laplace noise has mean 0 given the sample),
+    /// the sampling part (Var(m_n), plus the sample median's squared bias) and a cross term that
+    /// is 0 in expectation because the noise is drawn independently given the sample. Returns the
+    /// three empirical averages over the runs done so far (their sum is [`Cell::mse`] up to
+    /// rounding). Exact for the runs; an estimate of the expectations.
+    pub fn mse_parts(&self, population_median: f64) -> (f64, f64, f64) {
+        let runs = self.noise.len().max(1) as f64;
+        let (mut noise, mut sampling, mut cross) = (0.0, 0.0, 0.0);
+        for (&eta, &m) in self.noise.iter().zip(&self.sample_median) {
+            let d = m - population_median;
+            noise += eta * eta;
+            sampling += d * d;
+            cross += 2.0 * eta * d;
+        }
+        (noise / runs, sampling / runs, cross / runs)
+    }
 }
 
 /// The privatized population median at one ε.
@@ -666,6 +688,55 @@ mod tests {
         assert!(private_releases(&pop, 0.0, 7, 10).is_err());
         assert!(private_releases(&pop, 1.0, 7, 0).is_err());
         assert!(private_releases(&pop, f64::NAN, 7, 10).is_err());
+    }
+
+    #[test]
+    fn the_mse_splits_into_noise_and_sampling_parts() {
+        // Seed 002, §4.3: Var(A(m_n)) = E[Var(η_n | S)] + Var(m_n). On a finished simulation the
+        // three parts add up to the cell's own MSE, the noise part is the Laplace variance
+        // 2·(2·SS/ε_n)² averaged over the samples, and the cross term is small beside the rest.
+        let mut sim = Simulation::new(SimConfig {
+            population: Population::LogNormal,
+            population_size: 2001,
+            seed: 3,
+            runs: 2000,
+            epsilons: vec![0.5],
+            rates: vec![0.1, 0.5],
+        })
+        .unwrap();
+        sim.run_to_end();
+        let truth = sim.population().median();
+        let pop_ss = sim.population_cells()[0].sensitivity;
+        for cell in sim.cells() {
+            let (noise, sampling, cross) = cell.mse_parts(truth);
+            let sum = noise + sampling + cross;
+            assert!(
+                (sum - cell.mse()).abs() <= 1e-9 * cell.mse(),
+                "{sum} vs {}",
+                cell.mse()
+            );
+            assert!(cross.abs() < 0.1 * (noise + sampling), "{cross}");
+            // Laplace with scale b has variance 2b²; here b = 2·SS_n/ε_n with SS_n the sample's
+            // smooth sensitivity, sensitivity_ratio·SS_N.
+            let expected: f64 = cell
+                .sensitivity_ratio
+                .iter()
+                .map(|r| 2.0 * (2.0 * r * pop_ss / cell.epsilon_n).powi(2))
+                .sum::<f64>()
+                / cell.sensitivity_ratio.len() as f64;
+            assert!(
+                (noise / expected - 1.0).abs() < 0.2,
+                "{noise} vs {expected}"
+            );
+            // The sampling part is the spread of the sample medians around the truth.
+            let mean_sq = cell
+                .sample_median
+                .iter()
+                .map(|m| (m - truth).powi(2))
+                .sum::<f64>()
+                / cell.sample_median.len() as f64;
+            assert!((sampling - mean_sq).abs() <= 1e-12 * mean_sq);
+        }
     }
 
     #[test]

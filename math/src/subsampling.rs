@@ -233,6 +233,20 @@ pub fn base_epsilon(target: f64, p: f64) -> Result<f64, MathError> {
     }
 }
 
+/// The size of a Poisson sample: with each of n records kept independently with probability p,
+/// |S| ~ Binomial(n, p) (Steinke, part 1, seed 000), so its mean is n·p and its standard deviation
+/// √(n·p·(1 − p)). Returns (mean, standard deviation).
+///
+/// - Computed as n·p and √(n·p)·√(1 − p) (no cancellation: 1 − p is exact for p ≥ ½ and only
+///   rounds for smaller p).
+/// - Domain: 1 ≤ n ≤ 2^53, p ∈ [0, 1]. Exact (up to rounding). Not a privacy bound.
+pub fn poisson_sample_size(n: u64, p: f64) -> Result<(f64, f64), MathError> {
+    check_counts(1, n)?;
+    crate::check_probability("p", p)?;
+    let mean = n as f64 * p;
+    Ok((mean, mean.sqrt() * (1.0 - p).sqrt()))
+}
+
 /// η = 1 − (1 − 1/n)^m, the probability that a given record is drawn at least once in m uniform
 /// draws with replacement from n records. Real m ≥ 0 is accepted (figures sweep it).
 ///
@@ -551,6 +565,44 @@ pub fn subsampled_rr(eps: f64, p: f64) -> Result<SubsampledRr, MathError> {
 #[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn poisson_sample_size_is_the_binomial_mean_and_spread() {
+        // The binomial law's own moments, summed over its probabilities (built by the ratio
+        // P[k + 1]/P[k] = (n − k)/(k + 1)·p/(1 − p)), against the closed forms.
+        for (n, p) in [
+            (1u64, 0.5),
+            (10, 0.1),
+            (60, 0.01),
+            (200, 0.37),
+            (100, 0.95),
+            (500, 0.6),
+        ] {
+            let mut pk = (1.0f64 - p).powi(n as i32);
+            let (mut m1, mut m2) = (0.0, 0.0);
+            for k in 0..=n {
+                m1 += k as f64 * pk;
+                m2 += (k * k) as f64 * pk;
+                pk *= (n - k) as f64 / (k + 1) as f64 * p / (1.0 - p);
+            }
+            let (mean, sd) = poisson_sample_size(n, p).unwrap();
+            assert!(
+                (mean - m1).abs() <= 1e-10 * m1.max(1.0),
+                "n {n}, p {p}: {mean} vs {m1}"
+            );
+            let var = m2 - m1 * m1;
+            assert!(
+                (sd * sd - var).abs() <= 1e-8 * var.max(1e-3),
+                "n {n}, p {p}: {sd} vs {var}"
+            );
+        }
+        // Steinke's setting on the page: 60,000 records at p = 0.01: 600 ± 24.37.
+        let (mean, sd) = poisson_sample_size(60_000, 0.01).unwrap();
+        assert!((mean - 600.0).abs() < 1e-9 && (sd - 594f64.sqrt()).abs() < 1e-9);
+        assert!(poisson_sample_size(0, 0.1).is_err());
+        assert!(poisson_sample_size(10, 1.5).is_err());
+        assert!(poisson_sample_size(10, f64::NAN).is_err());
+    }
 
     #[test]
     fn seed_values() {

@@ -233,6 +233,7 @@ static RUN_PARAMS: &[&ParamSpec] = params![
 /// One-pass noisy SGD's controls, read by both figures of the iteration page.
 static ITERATION_PARAMS: &[&ParamSpec] = &[
     p::ITERATIONS.spec,
+    p::STEP_BATCH.spec,
     p::SIGMA.spec,
     p::STEP_SIZE.spec,
     p::SMOOTHNESS.spec,
@@ -368,7 +369,12 @@ pub static FIGURES: &[FigureSpec] = &[
     FigureSpec {
         id: FigureId::PrivateEstimates,
         title: "The whole population's mean and median, released many times",
-        params: SIM_PARAMS,
+        params: &[
+            p::ESTIMATES_POPULATION.spec,
+            p::POPULATION_SIZE.spec,
+            p::RUNS.spec,
+            p::SEED.spec,
+        ],
         compute: Compute::Direct(accuracy::private_estimates),
     },
     FigureSpec {

@@ -131,7 +131,7 @@ declare_params! {
         label: "Dataset size n",
         unit: "records",
         #[cfg(feature = "prose")]
-        help: "Records in the whole dataset (fixed-size schemes).",
+        help: "Records in the whole dataset: with m it fixes the rate m/n of the fixed-size schemes; under Poisson sampling it sets only the sample's size, |S| ~ Bin(n, p).",
         domain: Domain::Count {
             min: 1,
             max: 1_000_000_000_000,
@@ -471,6 +471,21 @@ declare_params! {
         help: "The distribution the population is drawn from (seed 002, Sections 2.4, 4.3, 4.4).",
         domain: options::<Population>(),
         default: Value::Choice(0),
+    };
+
+    /// The population of the paper's Figures 1 and 2 (`estimates-population`): the
+    /// `private-estimates` figure's own, because the paper draws those figures from Beta(2, 10) and
+    /// its simulation (the page's other figures, `population`) from the log-normal.
+    ESTIMATES_POPULATION: Pick<Population> = ParamSpec {
+        aliases: &[],
+        name: "estimates-population",
+        symbol: "population",
+        label: "Population of Figures 1 and 2",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "The population whose mean and median are released many times (the paper uses Beta(2, 10), Section 2.4).",
+        domain: options::<Population>(),
+        default: Value::Choice(2),
     };
 
     /// Simulation runs T (`runs`).
@@ -942,7 +957,7 @@ declare_params! {
         aliases: &[],
         name: "iterations",
         symbol: "T",
-        label: "Steps T (one record each)",
+        label: "Steps T",
         unit: "steps",
         #[cfg(feature = "prose")]
         help: "Length of the one pass of noisy SGD; the record used at step t is hidden by the T − t steps after it.",
@@ -954,6 +969,25 @@ declare_params! {
             odd: false,
         },
         default: Value::Count(1000),
+    };
+
+    /// Records averaged in one step of the one-pass run, b (`step-batch`).
+    STEP_BATCH: Count = ParamSpec {
+        aliases: &[],
+        name: "step-batch",
+        symbol: "b",
+        label: "Records per step b",
+        unit: "records",
+        #[cfg(feature = "prose")]
+        help: "Records whose gradients one step averages (Brown's Algorithm 1: n = T·b records in all). One record then moves a step by 2L/b.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 100_000),
+            odd: false,
+        },
+        default: Value::Count(1),
     };
 
     /// Step size η (`step-size`).
@@ -1055,11 +1089,6 @@ pub mod group {
             },
             Rule {
                 param: M.spec,
-                when: SCHEME.spec,
-                is: &["without-replacement", "with-replacement"],
-            },
-            Rule {
-                param: N.spec,
                 when: SCHEME.spec,
                 is: &["without-replacement", "with-replacement"],
             },

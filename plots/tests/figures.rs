@@ -226,6 +226,8 @@ fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
         || ((mech != Mechanism::Gaussian || values.choice(p::SCHEME) != Scheme::Poisson)
             && msg.contains("Gaussian mechanism under Poisson sampling"))
         || msg.contains("in [0.2, 10⁴] meets ε")
+        // Iteration: a step that costs ε = 0 already (large δ, or large σ·b) has nothing to amplify.
+        || msg.contains("a record's step already costs ε = 0")
         // The noise schedules compare amplification by iteration, which needs η ≤ 2/β.
         || (values.real(p::STEP_SIZE) > 2.0 / values.real(p::SMOOTHNESS)
             && msg.contains("amplification by iteration does not apply"))

@@ -205,7 +205,9 @@ fn carried_readings_escape_and_refuse() {
 /// no smaller than the population mean's. Checked over a grid of the page's settings.
 #[test]
 fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
-    use amp_plots::pages::accuracy::{MEAN_RATIO, NO_GAIN, Q_VALUE, SAMPLING_VARIANCE};
+    use amp_plots::pages::accuracy::{
+        MEAN_RATIO, NO_GAIN, POPULATION_NOISE, Q_VALUE, SAMPLING_VARIANCE,
+    };
     let set = |v: &mut ParamValues, name: &str, text: &str| {
         let spec = by_name(name).unwrap();
         v.set(spec, spec.parse(text).unwrap()).unwrap();
@@ -226,6 +228,10 @@ fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
                     v.count(amp_plots::param::POPULATION_SIZE) as f64,
                 );
                 let v_pop = 2.0 * (range / (eps * n)).powi(2);
+                assert!(
+                    (num(&POPULATION_NOISE) - v_pop).abs() <= 1e-13 * v_pop,
+                    "V_N at ε {eps}"
+                );
                 let threshold = num(&NO_GAIN);
                 assert!(
                     (threshold - num(&Q_VALUE) * v_pop).abs() <= 1e-12 * threshold,
@@ -239,4 +245,105 @@ fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
         }
     }
     assert_eq!(checked, 48);
+}
+
+/// "V_N at ε = 0.1 is 900 times V_N at ε = 3" (seed 002, Section 4.1), read off the V_N readout.
+#[test]
+fn the_population_noise_variance_at_eps_0_1_is_900_times_that_at_eps_3() {
+    use amp_plots::pages::accuracy::POPULATION_NOISE;
+    let at = |eps: &str| {
+        let mut v = ParamValues::default();
+        let spec = by_name("eps").unwrap();
+        v.set(spec, spec.parse(eps).unwrap()).unwrap();
+        (Page::Accuracy.spec().readouts)(&v, Precision::Fine)
+            .number(&POPULATION_NOISE)
+            .unwrap()
+    };
+    let ratio = at("0.1") / at("3");
+    assert!((ratio - 900.0).abs() < 1e-9, "{ratio}");
+}
+
+/// The iteration page's records per step b (Brown's Algorithm 1, n = T·b): one record moves a
+/// step by 2L/b, so only σ·b matters. b = 10 with σ = 1 gives the numbers of b = 1 with σ = 10,
+/// and more records per step never cost a record more.
+#[test]
+fn records_per_step_divide_the_sensitivity_on_the_iteration_page() {
+    use amp_plots::pages::iteration::{FIRST, MIDDLE, PLAIN};
+    let at = |b: &str, sigma: &str| {
+        let mut v = ParamValues::default();
+        for (name, text) in [("step-batch", b), ("sigma", sigma), ("iterations", "1000")] {
+            let spec = by_name(name).unwrap();
+            v.set(spec, spec.parse(text).unwrap()).unwrap();
+        }
+        let r = (Page::Iteration.spec().readouts)(&v, Precision::Fine);
+        [&FIRST, &MIDDLE, &PLAIN].map(|s| r.number(s).unwrap())
+    };
+    let (batched, noisier, single) = (at("10", "1"), at("1", "10"), at("1", "1"));
+    for k in 0..3 {
+        assert!(
+            (batched[k] - noisier[k]).abs() <= 1e-12 * noisier[k],
+            "{batched:?} {noisier:?}"
+        );
+        assert!(batched[k] < single[k], "{batched:?} {single:?}");
+    }
+}
+
+/// The subsampling page's sample size: Bin(n, p) under Poisson sampling (Steinke, part 1), exactly
+/// m for the fixed-size schemes; and the limits page's computation, steps × B gradient
+/// evaluations, for the reader's run and for the ε ≤ c·p regime.
+#[test]
+fn sample_sizes_and_gradient_evaluations_follow_their_definitions() {
+    use amp_plots::pages::limits::{
+        PROPORTIONAL_GRADIENTS, PROPORTIONAL_STEPS, REGIME_GRADIENTS, REGIME_STEPS,
+    };
+    use amp_plots::pages::subsampling::{SAMPLE_SIZE, SAMPLE_SIZE_SD};
+    let values = |pairs: &[(&str, &str)]| {
+        let mut v = ParamValues::default();
+        for (name, text) in pairs {
+            let spec = by_name(name).unwrap();
+            v.set(spec, spec.parse(text).unwrap()).unwrap();
+        }
+        v
+    };
+    let sub = |pairs: &[(&str, &str)]| {
+        let r = (Page::Subsampling.spec().readouts)(&values(pairs), Precision::Fine);
+        (
+            r.number(&SAMPLE_SIZE).unwrap(),
+            r.number(&SAMPLE_SIZE_SD).unwrap(),
+        )
+    };
+    let (mean, sd) = sub(&[("scheme", "poisson"), ("p", "0.01"), ("n", "60000")]);
+    assert!((mean - 600.0).abs() < 1e-9, "{mean}");
+    assert!(
+        (sd - (60_000.0f64 * 0.01 * 0.99).sqrt()).abs() < 1e-9,
+        "{sd}"
+    );
+    for scheme in ["without-replacement", "with-replacement"] {
+        let (mean, sd) = sub(&[("scheme", scheme), ("m", "300"), ("n", "50000")]);
+        assert_eq!((mean, sd), (300.0, 0.0), "{scheme}");
+    }
+
+    let v = values(&[
+        ("dataset", "60000"),
+        ("batch", "600"),
+        ("epochs", "3"),
+        ("total-eps", "2"),
+        ("c", "1.5"),
+    ]);
+    let r = (Page::Limits.spec().readouts)(&v, Precision::Fine);
+    let num = |s| r.number(s).unwrap();
+    // 3 epochs at p = 0.01 is 300 steps of 600 gradients: 180,000 = 3 × 60,000.
+    assert_eq!(num(&REGIME_STEPS), 300.0);
+    assert_eq!(num(&REGIME_GRADIENTS), 180_000.0);
+    assert_eq!(
+        num(&PROPORTIONAL_GRADIENTS),
+        num(&PROPORTIONAL_STEPS) * 600.0
+    );
+    // ε*²·|x|²/(c²·B), up to the rounding of the steps to a whole number.
+    let closed = 4.0 * 60_000.0f64.powi(2) / (1.5f64.powi(2) * 600.0);
+    let got = num(&PROPORTIONAL_GRADIENTS);
+    assert!(
+        got >= closed * (1.0 - 1e-12) && got <= closed + 600.0,
+        "{got} vs {closed}"
+    );
 }

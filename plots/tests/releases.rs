@@ -18,7 +18,7 @@ fn chart(pairs: &[(&str, &str)]) -> Chart {
 fn boxes_follow_the_laplace_quantiles_of_each_release() {
     // The paper's setting: Beta(2, 10), N = 10001, 1000 runs, on [0, 1] (R = 1).
     let c = chart(&[
-        ("population", "beta"),
+        ("estimates-population", "beta"),
         ("N", "10001"),
         ("runs", "1000"),
         ("seed", "1"),
@@ -73,4 +73,92 @@ fn boxes_follow_the_laplace_quantiles_of_each_release() {
         .find(|s| s.label.contains("whole range"))
         .unwrap();
     assert_eq!(line.points[0].1, 1.0);
+}
+
+#[test]
+fn figures_1_and_2_default_to_the_papers_beta_population_not_the_simulations() {
+    // The paper draws Figures 1 and 2 from Beta(2, 10) (Section 2.4) and simulates the median on
+    // the log-normal (Section 4.3): each default follows its own figure.
+    let c = chart(&[]);
+    assert!(c.summary.contains("whole beta population"), "{}", c.summary);
+    assert!(c.summary.contains("inside [0, 1]"), "{}", c.summary);
+    let sim = amp_plots::params::by_name("population").unwrap();
+    assert_eq!(
+        sim.format(ParamValues::default().get(sim)),
+        "lognormal",
+        "the simulation's population stays the log-normal"
+    );
+    // And the figure follows its own control, not the simulation's.
+    let ln = chart(&[("estimates-population", "lognormal")]);
+    assert!(
+        ln.summary.contains("whole lognormal population"),
+        "{}",
+        ln.summary
+    );
+}
+
+/// `median-mse-vs-rate` splits each ε's best error as seed 002, §4.3 does: the noise's variance
+/// plus the sample medians' spread. Recomputed here from the simulation's raw draws.
+#[test]
+fn the_error_split_in_the_caption_is_the_noise_and_the_sampling_parts() {
+    use amp_math::median_sim::Population;
+    use amp_math::median_sim::{SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES};
+    let pairs = [("N", "1001"), ("runs", "60"), ("seed", "5")];
+    let mut v = ParamValues::default();
+    for (k, x) in pairs {
+        let spec = amp_plots::params::by_name(k).unwrap();
+        v.set(spec, spec.parse(x).unwrap()).unwrap();
+    }
+    let c = FigureId::MedianMseVsRate.spec().chart(&v).unwrap();
+    let mut sim = Simulation::new(SimConfig {
+        population: Population::LogNormal,
+        population_size: 1001,
+        seed: 5,
+        runs: 60,
+        epsilons: PAPER_EPSILONS.to_vec(),
+        rates: PAPER_RATES.to_vec(),
+    })
+    .unwrap();
+    sim.run_to_end();
+    let truth = sim.population().median();
+    let after = c.summary.split("best rate: ").nth(1).expect(&c.summary);
+    let items: Vec<&str> = after.trim_end_matches('.').split("; ").collect();
+    assert_eq!(items.len(), PAPER_EPSILONS.len(), "{after}");
+    for (item, &eps) in items.iter().zip(&PAPER_EPSILONS) {
+        let cells: Vec<_> = sim.cells().iter().filter(|c| c.epsilon == eps).collect();
+        let mse = |c: &&amp_math::median_sim::Cell| {
+            c.noise
+                .iter()
+                .zip(&c.sample_median)
+                .map(|(e, m)| (m + e - truth).powi(2))
+                .sum::<f64>()
+                / c.noise.len() as f64
+        };
+        let best = cells
+            .iter()
+            .min_by(|a, b| mse(a).total_cmp(&mse(b)))
+            .unwrap();
+        let noise = best.noise.iter().map(|e| e * e).sum::<f64>() / best.noise.len() as f64;
+        let sampling = best
+            .sample_median
+            .iter()
+            .map(|m| (m - truth).powi(2))
+            .sum::<f64>()
+            / best.noise.len() as f64;
+        // "ε = e at rate r: noise + sampling", numbers to three significant digits.
+        let (_, nums) = item.split_once(": ").expect(item);
+        let (a, b) = nums.split_once(" + ").expect(item);
+        let parse = |s: &str| amp_plots::format::parse_f64(s.trim()).expect(s);
+        for (shown, want) in [(parse(a), noise), (parse(b), sampling)] {
+            assert!(
+                (shown / want - 1.0).abs() < 6e-3,
+                "{item}: {shown} vs {want}"
+            );
+        }
+        assert!(
+            item.contains(&format!("rate {}", best.rate)),
+            "{item} vs {}",
+            best.rate
+        );
+    }
 }

@@ -117,7 +117,7 @@ const PAGE_SETTINGS = [
   ['training', 'dataset=60000&batch=600&sigma=1&length=steps&steps=1000&delta=1e-5&phases=2&sigma-2=0.8&batch-2=1200&length-2=steps&steps-2=500&batching-2=balls-in-bins'],
   ['risk', 'mech=kary-randomized-response&eps=0.4&k=3&steps=40&fpr=0.01&prior=0.3&delta=1e-6'],
   ['shuffling', 'eps0=2&users=50000&delta=1e-7&randomizer=k-rr&k=3&target-eps=0.5&p=0.02&eps=1.5'],
-  ['iteration', 'iterations=500&sigma=2&step-size=0.5&smoothness=2&delta=1e-6'],
+  ['iteration', 'iterations=500&step-batch=3&sigma=2&step-size=0.5&smoothness=2&delta=1e-6'],
   // User-level: each person contributes several records (issue 36).
   ['training', 'batch=600&sigma=1&length=steps&steps=400&delta=1e-5&records-per-user=4'],
   ['risk', 'q=0.01&steps=300&records-per-user=3'],

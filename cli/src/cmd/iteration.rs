@@ -16,6 +16,7 @@ pub fn command() -> Command {
         .about("Privacy amplification by iteration: ε of the last iterate for the first and middle record")
         .arg(args::required(p::ITERATIONS))
         .arg(args::required(p::SIGMA))
+        .arg(args::param(p::STEP_BATCH))
         .arg(args::param(p::DELTA))
         .arg(args::param(p::STEP_SIZE))
         .arg(args::param(p::SMOOTHNESS))

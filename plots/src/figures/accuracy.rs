@@ -7,6 +7,7 @@ use amp_math::accuracy::{
     mean_noise_ratio, mean_noise_ratio_naive, mean_variances, rate_for_variance_fraction,
     variance_fraction,
 };
+use amp_math::median::local_sensitivity;
 use amp_math::median_sim::{
     generate_population, private_releases, quantiles, Simulation, PAPER_EPSILONS,
 };
@@ -340,16 +341,50 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
         y: dens[mb],
         label: format!("median {}", short_number(median, 4)),
     });
+    // The local sensitivity (seed 002, Definition 5): the larger gap beside the median, drawn as
+    // a segment from the median to that neighbour at the median's height. On the bimodal
+    // population it spans the empty gap between the modes (§4.4).
+    let local = local_sensitivity(&pop.sorted, pop.range.0, pop.range.1);
+    let n = pop.sorted.len();
+    let (below, above) = (
+        pop.sorted[(n / 2).saturating_sub(1)],
+        pop.sorted[(n / 2 + 1).min(n - 1)],
+    );
+    let neighbour = if above - median >= median - below {
+        above
+    } else {
+        below
+    };
+    c.series.push(Series {
+        label: format!(
+            "gap to the median's neighbour: local sensitivity {}",
+            short_number(local, 3)
+        ),
+        points: vec![(median, dens[mb]), (neighbour, dens[mb])],
+        role: Role::Family(1),
+    });
     c.summary = format!(
         "A histogram of the simulated population ({}, N = {}, seed {}), from {} to {}; its median, \
-         {}, sits where the density is {}.",
+         {}, sits where the density is {}. The median's local sensitivity (the larger gap between \
+         it and a neighbouring value, the most one changed record can move it) is {}, against \
+         the global sensitivity R = {} (the public range){}.",
         values.choice(p::POPULATION).id(),
-        pop.sorted.len(),
+        n,
         cfg.seed,
         short_number(mn, 4),
         short_number(mx, 4),
         short_number(median, 4),
-        if dens[mb] < 0.1 * ymax { "low" } else { "high" }
+        if dens[mb] < 0.1 * ymax { "low" } else { "high" },
+        short_number(local, 3),
+        short_number(pop.range.1 - pop.range.0, 4),
+        if local > 0.0 {
+            format!(
+                ", {} times smaller",
+                short_number((pop.range.1 - pop.range.0) / local, 3)
+            )
+        } else {
+            String::new()
+        },
     );
     Ok(c)
 }
@@ -424,7 +459,10 @@ fn colour_legend(c: &mut Chart, entries: &[(usize, String)]) {
 /// paper's "about −50 to 100" at ε = 0.1) is in the summary.
 pub fn private_estimates(values: &ParamValues) -> ChartResult {
     let cfg = sim_config(values)?;
-    let pop = generate_population(cfg.population, cfg.population_size, cfg.seed).map_err(err)?;
+    // The paper draws these from Beta(2, 10), its simulation from the log-normal: this figure has
+    // its own population control.
+    let population = values.choice(p::ESTIMATES_POPULATION);
+    let pop = generate_population(population, cfg.population_size, cfg.seed).map_err(err)?;
     let range = pop.range.1 - pop.range.0;
     let mut c = chart(
         Axis::numeric("the ε of each release", false, 0.3, 9.7),
@@ -488,7 +526,7 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
          sensitivity at δ = 1/(2N) (SS). Median distances, in that order per ε: {}. The medians \
          released with global sensitivity range from {}, for a population inside [{}, {}].",
         cfg.runs,
-        values.choice(p::POPULATION).id(),
+        population.id(),
         pop.sorted.len(),
         cfg.seed,
         medians.join(", "),
@@ -659,6 +697,8 @@ pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> ChartResult
     );
     let mut ys = Vec::new();
     let mut gains = Vec::new();
+    let mut parts = Vec::new();
+    let truth = sim.population().median();
     for (i, &eps) in PAPER_EPSILONS.iter().enumerate() {
         let pts: Vec<(f64, f64)> = sim
             .cells()
@@ -666,6 +706,23 @@ pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> ChartResult
             .filter(|cl| cl.epsilon == eps)
             .map(|cl| (cl.rate, cl.mse()))
             .collect();
+        // The paper's split of the error (§4.3) at this ε's best rate: the noise's part and the
+        // sample medians' own spread.
+        if let Some(best) = sim
+            .cells()
+            .iter()
+            .filter(|cl| cl.epsilon == eps)
+            .min_by(|a, b| a.mse().total_cmp(&b.mse()))
+        {
+            let (noise, sampling, _) = best.mse_parts(truth);
+            parts.push(format!(
+                "ε = {} at rate {}: {} + {}",
+                short_number(eps, 2),
+                short_number(best.rate, 2),
+                short_number(noise, 3),
+                short_number(sampling, 3)
+            ));
+        }
         let pop = sim
             .population_cells()
             .iter()
@@ -699,10 +756,13 @@ pub fn median_mse_vs_rate(values: &ParamValues, sim: &Simulation) -> ChartResult
         "Empirical mean squared error of the private sample median around the population median, \
          against the sampling rate, for ε from 0.01 to 5 ({} runs, {} population, δ = 1/(2N)); the \
          dots at rate 1 are the private population median. Some rate beats the population for ε \
-         in {{{}}}.",
+         in {{{}}}. Each error splits as the paper's §4.3 does, the noise's variance E[Var(η | S)] \
+         plus the sample medians' own spread around the population median (their cross term \
+         averages to 0); at each ε's best rate: {}.",
         sim.config().runs,
         values.choice(p::POPULATION).id(),
-        gains.join(", ")
+        gains.join(", "),
+        parts.join("; ")
     );
     Ok(c)
 }

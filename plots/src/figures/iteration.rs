@@ -42,19 +42,29 @@ fn position_chart(x: (f64, f64), y: (f64, f64), summary: String) -> Chart {
     )
 }
 
+/// ε at δ of one record's own step (what every record gets without amplification), or the
+/// reason there is nothing to draw when that is already 0: δ this large, or noise σ·b this large,
+/// needs no ε, and 0 has no place on a log axis.
+fn step_epsilon(sgd: &OnePassSgd, delta: f64) -> Result<f64, ChartError> {
+    let flat = composition_epsilon(sgd, delta, Conversion::Improved)?.epsilon;
+    if flat.is_finite() && flat > 0.0 {
+        return Ok(flat);
+    }
+    Err(ChartError::NotApplicable(format!(
+        "at δ = {} with σ·b = {} a record's step already costs ε = 0 (this much δ or noise needs \
+         no ε), so there is nothing to amplify",
+        short_number(delta, 3),
+        short_number(sgd.sigma * sgd.batch as f64, 3)
+    )))
+}
+
 /// `iteration-privacy-by-position`: ε at δ of the last iterate for the record used at step t,
 /// against t, under plain composition (flat) and with amplification by iteration.
 pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
     let sgd = run(values);
     let delta = values.real(p::DELTA);
     let big_t = sgd.steps;
-    let flat = composition_epsilon(&sgd, delta, Conversion::Improved)?.epsilon;
-    if !(flat.is_finite() && flat > 0.0) {
-        return Err(ChartError::NotApplicable(format!(
-            "at δ = {} a record's step already costs ε = 0 (δ this large needs no ε), so there is nothing to amplify",
-            short_number(delta, 3)
-        )));
-    }
+    let flat = step_epsilon(&sgd, delta)?;
     let positions = plot_positions(big_t, POINTS)?;
     let why_not = inapplicable(values);
     let amplified: Vec<(f64, f64)> = if why_not.is_some() {
@@ -77,9 +87,10 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
     let first = amplified.first().map(|p| p.1);
     let summary = match first {
         Some(e1) => format!(
-            "ε at δ = {} of the last iterate of {} noisy SGD steps (σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification. Below: the first record's ε as the run grows from 1 to 100 times your T: it only falls.",
+            "ε at δ = {} of the last iterate of {} noisy SGD steps (b = {} records per step, σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification. Below: the first record's ε as the run grows from 1 to 100 times your T: it only falls.",
             short_number(delta, 3),
             big_t,
+            sgd.batch,
             short_number(sgd.sigma, 4),
             short_number(e1, 4),
             short_number(flat, 4)
@@ -184,6 +195,7 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
     }
     let sgd = run(values);
     let delta = values.real(p::DELTA);
+    step_epsilon(&sgd, delta)?;
     let big_t = sgd.steps;
     let positions = plot_positions(big_t, POINTS)?;
     let schedules = [
@@ -239,12 +251,13 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
     let (y_lo, y_hi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     let summary = format!(
         "ε at δ = {} of the last iterate of {} noisy SGD steps by the step t at which a record is \
-         used, for three ways to spend the same total noise variance T·σ² (σ = {} in units of the \
-         gradient bound, replace-one). σ at every step: {} for the first record, {} for the last. \
+         used, for three ways to spend the same total noise variance T·σ² (b = {} records per step, \
+         σ = {} in units of the gradient bound, replace-one). σ at every step: {} for the first record, {} for the last. \
          Variance growing with the step: {} and {}. All at the last step: {} for every record. A \
          record is protected only by the noise from its own step on.",
         short_number(delta, 3),
         big_t,
+        sgd.batch,
         short_number(sgd.sigma, 4),
         short_number(ends[0].0, 4),
         short_number(ends[0].1, 4),

@@ -11,14 +11,14 @@ use crate::format::short_number;
 use crate::param as p;
 use crate::params::ParamValues;
 
-/// The run the parameters describe: T steps, noise σ in units of the gradient bound L (L = 1),
-/// one record per step.
+/// The run the parameters describe: T steps of b records each, noise σ in units of the gradient
+/// bound L (L = 1).
 pub fn run(values: &ParamValues) -> OnePassSgd {
     OnePassSgd {
         steps: values.count(p::ITERATIONS),
         sigma: values.real(p::SIGMA),
         lipschitz: 1.0,
-        batch: 1,
+        batch: values.count(p::STEP_BATCH),
     }
 }
 

@@ -64,6 +64,13 @@ pub const NO_GAIN: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Exact,
 };
+/// Readout: V_N = 2(R/(εN))², the privatized population mean's variance.
+pub const POPULATION_NOISE: ReadoutSpec = ReadoutSpec {
+    id: "population-noise-variance",
+    label: "V_N = 2(R/(εN))², the private population mean's variance (noise only)",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
 /// Readout: V_n / V_N at your rate.
 pub const MEAN_RATIO: ReadoutSpec = ReadoutSpec {
     id: "mean-variance-ratio",
@@ -112,7 +119,12 @@ pub static SPEC: PageSpec = PageSpec {
                 ],
             )],
             results_title: Some("Private mean"),
-            groups: &[Group::numbers(&[&SAMPLING_VARIANCE, &NO_GAIN, &MEAN_RATIO])],
+            groups: &[Group::numbers(&[
+                &POPULATION_NOISE,
+                &SAMPLING_VARIANCE,
+                &NO_GAIN,
+                &MEAN_RATIO,
+            ])],
         }),
         Section::Figures {
             label: "Figures of the mean",
@@ -121,13 +133,19 @@ pub static SPEC: PageSpec = PageSpec {
         Section::Prose(super::Prose("accuracy-median")),
         Section::Workbench(Workbench {
             label: "Simulation",
-            controls: &[Controls {
-                widget: Some(Widget::SimPanel),
-                ..Controls::new(
-                    "Simulation",
-                    &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec],
-                )
-            }],
+            controls: &[
+                Controls {
+                    widget: Some(Widget::SimPanel),
+                    ..Controls::new(
+                        "Simulation",
+                        &[p::POPULATION.spec, p::RUNS.spec, p::SEED.spec],
+                    )
+                },
+                Controls::new(
+                    "The paper's Figures 1 and 2",
+                    &[p::ESTIMATES_POPULATION.spec],
+                ),
+            ],
             results_title: Some("Against the paper"),
             groups: &[Group {
                 widget: Some(Widget::Reproduction),
@@ -189,6 +207,11 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         population,
         v.real(p::RANGE),
         v.real(p::POP_VARIANCE),
+    );
+    r.push(
+        &POPULATION_NOISE,
+        mean.clone().map(|m| m.population).map_err(ChartError::from),
+        R,
     );
     r.push(
         &SAMPLING_VARIANCE,

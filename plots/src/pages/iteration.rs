@@ -50,6 +50,7 @@ pub static SPEC: PageSpec = PageSpec {
             label: "Your noisy SGD run",
             controls: &[Controls::new("One pass of noisy SGD", &[
                 p::ITERATIONS.spec,
+                p::STEP_BATCH.spec,
                 p::SIGMA.spec,
                 p::STEP_SIZE.spec,
                 p::SMOOTHNESS.spec,

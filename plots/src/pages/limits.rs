@@ -93,6 +93,20 @@ pub const PROPORTIONAL_EPOCHS: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Exact,
 };
+/// Readout: gradient evaluations the ε ≤ c·p regime takes.
+pub const PROPORTIONAL_GRADIENTS: ReadoutSpec = ReadoutSpec {
+    id: "proportional-gradients",
+    label: "Gradient evaluations that takes (steps × B): about ε*²·|x|²/(c²·B)",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+/// Readout: gradient evaluations of the reader's run.
+pub const REGIME_GRADIENTS: ReadoutSpec = ReadoutSpec {
+    id: "regime-gradients",
+    label: "Gradient evaluations of your run: steps × B (about epochs × |x|)",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
 /// Readout: Noise factor 1/R.
 pub const REGIME_FACTOR: ReadoutSpec = ReadoutSpec {
     id: "regime-noise-factor",
@@ -172,11 +186,13 @@ pub static SPEC: PageSpec = PageSpec {
                     &REGIME_P,
                     &REGIME_STEPS,
                     &REGIME_EPS,
+                    &REGIME_GRADIENTS,
                     &C_VALUE,
                     &REGIME_FACTOR,
                     &REGIME_BOUND,
                     &PROPORTIONAL_STEPS,
                     &PROPORTIONAL_EPOCHS,
+                    &PROPORTIONAL_GRADIENTS,
                 ])
             }],
         }),
@@ -222,12 +238,24 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&REGIME_P, field(|x| x.p), R);
     r.push(&REGIME_STEPS, field(|x| x.steps as f64), R);
     r.push(&REGIME_EPS, field(|x| x.epsilon_per_step), R);
+    // The computation: each step evaluates B per-example gradients (seed 001's conclusion: larger
+    // batches ease the limits at a computational cost).
+    r.push(
+        &REGIME_GRADIENTS,
+        reg.clone().map(|x| x.steps as f64 * b as f64),
+        R,
+    );
     r.push(&C_VALUE, field(|x| x.c), R);
     r.push(&REGIME_FACTOR, field(|x| x.noise_factor), R);
     r.push(&REGIME_BOUND, field(|x| x.noise_factor_bound), R);
     let proportional = steps_for_proportional(d, b, t, c).map_err(ChartError::from);
     r.push(&PROPORTIONAL_STEPS, proportional.clone().map(|x| x.0), R);
-    r.push(&PROPORTIONAL_EPOCHS, proportional.map(|x| x.1), R);
+    r.push(&PROPORTIONAL_EPOCHS, proportional.clone().map(|x| x.1), R);
+    r.push(
+        &PROPORTIONAL_GRADIENTS,
+        proportional.map(|x| x.0 * b as f64),
+        R,
+    );
     let sentence = match &reg {
         Ok(x) => regime_sentence(d, b, t, x),
         Err(e) => e.to_string(),

@@ -1,6 +1,6 @@
 //! `page=subsampling`: amplification by subsampling (seed 000; seed 004 §1; seed 002 §3).
 
-use amp_math::subsampling::{amplify, base_delta, base_epsilon};
+use amp_math::subsampling::{amplify, base_delta, base_epsilon, poisson_sample_size, Sampling};
 use amp_math::EpsDelta;
 
 use super::{
@@ -49,6 +49,21 @@ const BASE_DELTA: ReadoutSpec = ReadoutSpec {
     bound: BoundKind::Lower,
 };
 
+/// Readout: the sample's expected size.
+pub const SAMPLE_SIZE: ReadoutSpec = ReadoutSpec {
+    id: "sample-size",
+    label: "Sample size |S|, on average",
+    digits: 6,
+    bound: BoundKind::Exact,
+};
+/// Readout: the sample size's standard deviation.
+pub const SAMPLE_SIZE_SD: ReadoutSpec = ReadoutSpec {
+    id: "sample-size-sd",
+    label: "Its standard deviation (Poisson: |S| ~ Bin(n, p))",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+
 /// The declaration.
 pub static SPEC: PageSpec = PageSpec {
     id: "subsampling",
@@ -61,7 +76,14 @@ pub static SPEC: PageSpec = PageSpec {
             controls: &[Controls::new("Your parameters", params![&[p::EPS.spec, p::DELTA.spec], p::group::SUBSAMPLING.params]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
             results_title: Some("Results"),
             groups: &[
-                Group::numbers(&[&EPSILON_PRIME, &DELTA_PRIME, &FACTOR, &INCLUSION]),
+                Group::numbers(&[
+                    &EPSILON_PRIME,
+                    &DELTA_PRIME,
+                    &FACTOR,
+                    &INCLUSION,
+                    &SAMPLE_SIZE,
+                    &SAMPLE_SIZE_SD,
+                ]),
                 Group {
                     heading: Some("The other way round"),
                     intro: Some("Read ε and δ as the target for the whole release: how much may the mechanism on the sample spend?"),
@@ -119,5 +141,15 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&INCLUSION, pick(|a| a.inclusion_probability), relation);
     r.push(&BASE_EPSILON, base_eps, relation);
     r.push(&BASE_DELTA, base_del, relation);
+    // How many records the mechanism sees: random under Poisson sampling, m otherwise (with
+    // replacement: m draws, repeats counted).
+    let size = match s {
+        Sampling::Poisson { p } => poisson_sample_size(v.count(p::N), p).map_err(ChartError::from),
+        Sampling::WithoutReplacement { m, .. } | Sampling::WithReplacement { m, .. } => {
+            Ok((m as f64, 0.0))
+        }
+    };
+    r.push(&SAMPLE_SIZE, size.clone().map(|x| x.0), relation);
+    r.push(&SAMPLE_SIZE_SD, size.map(|x| x.1), relation);
     r
 }
