@@ -468,7 +468,7 @@ declare_params! {
         label: "Simulated population",
         unit: "",
         #[cfg(feature = "prose")]
-        help: "The distribution the population is drawn from (seed 002, Sections 2.4, 4.3, 4.4).",
+        help: "The distribution the simulation's population is drawn from (seed 002, Sections 4.3 and 4.4; Figures 1 and 2 have their own control).",
         domain: options::<Population>(),
         default: Value::Choice(0),
     };

@@ -342,8 +342,9 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
         label: format!("median {}", short_number(median, 4)),
     });
     // The local sensitivity (seed 002, Definition 5): the larger gap beside the median, drawn as
-    // a segment from the median to that neighbour at the median's height. On the bimodal
-    // population it spans the empty gap between the modes (§4.4).
+    // a bracket from the median to that neighbour, just above the density at the median (and
+    // clear of the axis). On the bimodal population it spans the empty gap between the modes
+    // (§4.4).
     let local = local_sensitivity(&pop.sorted, pop.range.0, pop.range.1);
     let n = pop.sorted.len();
     let (below, above) = (
@@ -360,7 +361,16 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
             "gap to the median's neighbour: local sensitivity {}",
             short_number(local, 3)
         ),
-        points: vec![(median, dens[mb]), (neighbour, dens[mb])],
+        points: {
+            let top = dens[mb] + 0.06 * ymax;
+            let tick = 0.03 * ymax;
+            vec![
+                (median, top - tick),
+                (median, top),
+                (neighbour, top),
+                (neighbour, top - tick),
+            ]
+        },
         role: Role::Family(1),
     });
     c.summary = format!(
