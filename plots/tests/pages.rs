@@ -347,3 +347,42 @@ fn sample_sizes_and_gradient_evaluations_follow_their_definitions() {
         "{got} vs {closed}"
     );
 }
+
+/// The subsampling page's live example of unequal chances: a group kept at 2p makes every record's
+/// guarantee the one at 2p (Steinke, part 1: p = maxᵢ P[xᵢ ∈ S]); only under Poisson sampling.
+#[test]
+fn the_unequal_chances_example_uses_the_largest_probability() {
+    #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
+    use amp_plots::pages::subsampling::UNEQUAL;
+    let note = |pairs: &[(&str, &str)]| {
+        let mut v = ParamValues::default();
+        for (name, text) in pairs {
+            let spec = by_name(name).unwrap();
+            v.set(spec, spec.parse(text).unwrap()).unwrap();
+        }
+        let r = (Page::Subsampling.spec().readouts)(&v, Precision::Fine);
+        r.notes
+            .iter()
+            .find(|(spec, _)| spec.id == UNEQUAL.id)
+            .and_then(|(_, text)| text.clone())
+    };
+    let text = note(&[("scheme", "poisson"), ("eps", "1"), ("p", "0.01")]).unwrap();
+    // log(1 + 2p(e − 1)) at p = 0.01 and log(1 + p(e − 1)).
+    let (heavy, light) = (
+        (0.02 * (1f64.exp() - 1.0)).ln_1p(),
+        (0.01 * (1f64.exp() - 1.0)).ln_1p(),
+    );
+    // Both numbers to four significant digits.
+    let after = |key: &str| {
+        let rest = text.split(key).nth(1).expect(key);
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        word.parse::<f64>().unwrap()
+    };
+    assert!((after("ε′ = ") / heavy - 1.0).abs() < 2e-4, "{text} ({heavy})");
+    assert!((after("instead of ") / light - 1.0).abs() < 2e-4, "{text} ({light})");
+    assert!(note(&[("scheme", "poisson"), ("p", "0.6")]).is_none());
+    assert!(note(&[("scheme", "without-replacement")]).is_none());
+}

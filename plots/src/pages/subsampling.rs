@@ -1,12 +1,16 @@
 //! `page=subsampling`: amplification by subsampling (seed 000; seed 004 §1; seed 002 §3).
 
-use amp_math::subsampling::{amplify, base_delta, base_epsilon, poisson_sample_size, Sampling};
+use amp_math::subsampling::{
+    amplified_epsilon, amplify, base_delta, base_epsilon, poisson_sample_size, Sampling,
+};
 use amp_math::EpsDelta;
 
 use super::{
-    BoundKind, Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Workbench,
+    BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
+    Section, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
+use crate::format::short_number;
 use crate::model::sampling::sampling;
 use crate::param as p;
 use crate::params;
@@ -64,6 +68,12 @@ pub const SAMPLE_SIZE_SD: ReadoutSpec = ReadoutSpec {
     bound: BoundKind::Exact,
 };
 
+/// Note: the live example of unequal inclusion chances (Poisson sampling only).
+pub const UNEQUAL: NoteSpec = NoteSpec {
+    id: "unequal-chances",
+    kind: NoteKind::Sentence,
+};
+
 /// The declaration.
 pub static SPEC: PageSpec = PageSpec {
     id: "subsampling",
@@ -76,14 +86,17 @@ pub static SPEC: PageSpec = PageSpec {
             controls: &[Controls::new("Your parameters", params![&[p::EPS.spec, p::DELTA.spec], p::group::SUBSAMPLING.params]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
             results_title: Some("Results"),
             groups: &[
-                Group::numbers(&[
+                Group {
+                    notes_after: &[&UNEQUAL],
+                    ..Group::numbers(&[
                     &EPSILON_PRIME,
                     &DELTA_PRIME,
                     &FACTOR,
                     &INCLUSION,
                     &SAMPLE_SIZE,
                     &SAMPLE_SIZE_SD,
-                ]),
+                ])
+                },
                 Group {
                     heading: Some("The other way round"),
                     intro: Some("Read ε and δ as the target for the whole release: how much may the mechanism on the sample spend?"),
@@ -151,5 +164,32 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     };
     r.push(&SAMPLE_SIZE, size.clone().map(|x| x.0), relation);
     r.push(&SAMPLE_SIZE_SD, size.map(|x| x.1), relation);
+    r.note(&UNEQUAL, unequal_chances(eps, s));
     r
+}
+
+/// A live example of unequal inclusion chances (Steinke, part 1, footnote on non-uniform
+/// probabilities): one group kept at twice the rate. Theorem 1 then holds with the largest chance,
+/// p = maxᵢ P[xᵢ ∈ S], for every record. Poisson sampling only (`None` otherwise, or when 2p > 1).
+fn unequal_chances(eps: f64, s: Sampling) -> Option<String> {
+    let Sampling::Poisson { p } = s else {
+        return None;
+    };
+    let heavy = 2.0 * p;
+    if heavy > 1.0 {
+        return None;
+    }
+    let (light, heavy_eps) = (
+        amplified_epsilon(eps, p).ok()?,
+        amplified_epsilon(eps, heavy).ok()?,
+    );
+    Some(format!(
+        "Unequal chances: if one group of records were kept with probability {} (sampled twice as \
+         heavily) and the rest with {}, the guarantee for every record would be the one of the \
+         most likely, ε′ = {} instead of {}: the bound needs p = maxᵢ P[xᵢ ∈ S].",
+        short_number(heavy, 4),
+        short_number(p, 4),
+        short_number(heavy_eps, 4),
+        short_number(light, 4),
+    ))
 }
