@@ -184,10 +184,10 @@ pub fn device_pixel_ratio() -> f64 {
 /// `f()`, measured as the performance measure `name` (through a start mark `{name}-start`), for
 /// the benchmarks.
 pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
-    let start = format!("{name}-start");
-    mark(&start);
+    use amp_plots::probe::{timeline, Edge};
+    timeline::edge(name, Edge::Start);
     let out = f();
-    measure(name, &start);
+    timeline::edge(name, Edge::End);
     out
 }
 

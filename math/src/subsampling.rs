@@ -599,6 +599,9 @@ mod tests {
         // Steinke's setting on the page: 60,000 records at p = 0.01: 600 ± 24.37.
         let (mean, sd) = poisson_sample_size(60_000, 0.01).unwrap();
         assert!((mean - 600.0).abs() < 1e-9 && (sd - 594f64.sqrt()).abs() < 1e-9);
+        // The ends of the domain: nobody or everybody is kept, the size is certain.
+        assert_eq!(poisson_sample_size(1000, 0.0).unwrap(), (0.0, 0.0));
+        assert_eq!(poisson_sample_size(1000, 1.0).unwrap(), (1000.0, 0.0));
         assert!(poisson_sample_size(0, 0.1).is_err());
         assert!(poisson_sample_size(10, 1.5).is_err());
         assert!(poisson_sample_size(10, f64::NAN).is_err());

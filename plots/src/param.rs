@@ -131,7 +131,7 @@ declare_params! {
         label: "Dataset size n",
         unit: "records",
         #[cfg(feature = "prose")]
-        help: "Records in the whole dataset: with m it fixes the rate m/n of the fixed-size schemes; under Poisson sampling it sets only the sample's size, |S| ~ Bin(n, p).",
+        help: "Records in the whole dataset (fixed-size schemes).",
         domain: Domain::Count {
             min: 1,
             max: 1_000_000_000_000,
@@ -182,7 +182,7 @@ declare_params! {
         label: "Dataset size |x|",
         unit: "records",
         #[cfg(feature = "prose")]
-        help: "Training examples in the whole dataset.",
+        help: "Records (training examples) in the whole dataset; under Poisson sampling the sample's size is Bin(|x|, p).",
         domain: Domain::Count {
             min: 2,
             max: 1_000_000_000_000,
@@ -468,7 +468,7 @@ declare_params! {
         label: "Simulated population",
         unit: "",
         #[cfg(feature = "prose")]
-        help: "The distribution the simulation's population is drawn from (seed 002, Sections 4.3 and 4.4; Figures 1 and 2 have their own control).",
+        help: "The distribution the simulation's population is drawn from (seed 002, Sections 4.3 and 4.4); the released estimates of Figures 1 (right) and 2 have their own control.",
         domain: options::<Population>(),
         default: Value::Choice(0),
     };
@@ -479,8 +479,8 @@ declare_params! {
     ESTIMATES_POPULATION: Pick<Population> = ParamSpec {
         aliases: &[],
         name: "estimates-population",
-        symbol: "population",
-        label: "Population of Figures 1 and 2",
+        symbol: "Figs. 1–2 population",
+        label: "Population released in Figures 1 (right) and 2",
         unit: "",
         #[cfg(feature = "prose")]
         help: "The population whose mean and median are released many times (the paper uses Beta(2, 10), Section 2.4).",
@@ -952,7 +952,7 @@ declare_params! {
         default: Value::Choice(0),
     };
 
-    /// Steps T (one record each) (`iterations`).
+    /// Steps T (`iterations`).
     ITERATIONS: Count = ParamSpec {
         aliases: &[],
         name: "iterations",
@@ -1092,7 +1092,24 @@ pub mod group {
                 when: SCHEME.spec,
                 is: &["without-replacement", "with-replacement"],
             },
+            Rule {
+                param: N.spec,
+                when: SCHEME.spec,
+                is: &["without-replacement", "with-replacement"],
+            },
         ],
+    };
+
+    /// The size of the whole dataset under Poisson sampling, |x| (the subsampling page's sample
+    /// size readouts): the sample size is Bin(|x|, p). The fixed-size schemes use n instead.
+    pub const POISSON_SIZE: Group = Group {
+        name: "poisson-size",
+        params: &[SCHEME.spec, DATASET.spec],
+        rules: &[Rule {
+            param: DATASET.spec,
+            when: SCHEME.spec,
+            is: &["poisson"],
+        }],
     };
 
     /// How records reach a mechanism under Rényi DP: the rate q for both schemes, and n (so that
@@ -1267,6 +1284,7 @@ pub mod group {
         &NOISE,
         &MECHANISM,
         &SUBSAMPLING,
+        &POISSON_SIZE,
         &RDP_SAMPLING,
         &ATTACK_SAMPLING,
         &LENGTH,

@@ -8,7 +8,8 @@ use amp_plots::param::{self as p, group};
 use amp_plots::params::{Domain, Length, Mechanism, ParamSpec, ParamValues, RandomizerKind, Value};
 
 /// Whether a parameter's control matters for the current values: the rate p only for Poisson
-/// sampling, the sizes m and n only for the fixed-size schemes. Hidden controls keep their values.
+/// sampling (and the dataset size |x| that sets the Poisson sample's size), the sizes m and n only
+/// for the fixed-size schemes. Hidden controls keep their values.
 ///
 /// Where the view shows a mechanism choice (the Rényi DP page), only the chosen mechanism's
 /// parameter is relevant, the rate is q for both schemes, and n only sets m = q·n without
@@ -50,7 +51,7 @@ fn old_is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
         return true;
     }
     let poisson = values.choice(p::SCHEME) == Scheme::Poisson;
-    if is(p::P.spec) {
+    if is(p::P.spec) || is(p::DATASET.spec) {
         poisson
     } else if is(p::M.spec) || is(p::N.spec) {
         !poisson

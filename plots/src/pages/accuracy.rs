@@ -142,7 +142,7 @@ pub static SPEC: PageSpec = PageSpec {
                     )
                 },
                 Controls::new(
-                    "The paper's Figures 1 and 2",
+                    "The paper's Figures 1 (right) and 2",
                     &[p::ESTIMATES_POPULATION.spec],
                 ),
             ],

@@ -63,7 +63,7 @@ pub const SAMPLE_SIZE: ReadoutSpec = ReadoutSpec {
 /// Readout: the sample size's standard deviation.
 pub const SAMPLE_SIZE_SD: ReadoutSpec = ReadoutSpec {
     id: "sample-size-sd",
-    label: "Its standard deviation (Poisson: |S| ~ Bin(n, p))",
+    label: "Its standard deviation (Poisson: |S| ~ Bin(|x|, p))",
     digits: 4,
     bound: BoundKind::Exact,
 };
@@ -83,7 +83,7 @@ pub static SPEC: PageSpec = PageSpec {
     sections: &[
         Section::Workbench(Workbench {
             label: "Parameters and results",
-            controls: &[Controls::new("Your parameters", params![&[p::EPS.spec, p::DELTA.spec], p::group::SUBSAMPLING.params]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
+            controls: &[Controls::new("Your parameters", params![&[p::EPS.spec, p::DELTA.spec], p::group::SUBSAMPLING.params, &[p::DATASET.spec]]), Controls::new("In the pictures of why", &[p::NOISE.spec])],
             results_title: Some("Results"),
             groups: &[
                 Group {
@@ -157,7 +157,9 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     // How many records the mechanism sees: random under Poisson sampling, m otherwise (with
     // replacement: m draws, repeats counted).
     let size = match s {
-        Sampling::Poisson { p } => poisson_sample_size(v.count(p::N), p).map_err(ChartError::from),
+        Sampling::Poisson { p } => {
+            poisson_sample_size(v.count(p::DATASET), p).map_err(ChartError::from)
+        }
         Sampling::WithoutReplacement { m, .. } | Sampling::WithReplacement { m, .. } => {
             Ok((m as f64, 0.0))
         }
