@@ -9,8 +9,8 @@ use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{
-    Batching, ChoiceEnum, Count, Domain, Group, Length, Mechanism, Noise, ParamSpec, PhaseCount,
-    Pick, RandomizerKind, Real, Rule, Scale, ShowNaive, TradeoffView, Value,
+    Batching, ChoiceEnum, Count, Domain, EstimatesPopulation, Group, Length, Mechanism, Noise,
+    ParamSpec, PhaseCount, Pick, RandomizerKind, Real, Rule, Scale, ShowNaive, TradeoffView, Value,
 };
 use std::marker::PhantomData;
 
@@ -476,7 +476,7 @@ declare_params! {
     /// The population of the paper's Figures 1 and 2 (`estimates-population`): the
     /// `private-estimates` figure's own, because the paper draws those figures from Beta(2, 10) and
     /// its simulation (the page's other figures, `population`) from the log-normal.
-    ESTIMATES_POPULATION: Pick<Population> = ParamSpec {
+    ESTIMATES_POPULATION: Pick<EstimatesPopulation> = ParamSpec {
         aliases: &[],
         name: "estimates-population",
         symbol: "Figs. 1–2 population",
@@ -484,8 +484,8 @@ declare_params! {
         unit: "",
         #[cfg(feature = "prose")]
         help: "The population whose mean and median are released many times (the paper uses Beta(2, 10), Section 2.4).",
-        domain: options::<Population>(),
-        default: Value::Choice(2),
+        domain: options::<EstimatesPopulation>(),
+        default: Value::Choice(0),
     };
 
     /// Simulation runs T (`runs`).

@@ -15,8 +15,8 @@ pub use crate::param::PARAMS;
 mod choices;
 pub mod groups;
 pub use choices::{
-    Batching, ChoiceEnum, Length, Mechanism, Noise, PhaseCount, RandomizerKind, ShowNaive,
-    TradeoffView,
+    Batching, ChoiceEnum, EstimatesPopulation, Length, Mechanism, Noise, PhaseCount,
+    RandomizerKind, ShowNaive, TradeoffView,
 };
 pub use groups::{Group, Rule};
 

@@ -136,7 +136,7 @@ fn a_full_query_round_trips() {
     let q = to_query(View::Page(Page::Subsampling), &v);
     assert_eq!(
         q,
-        "?page=subsampling&eps=0.25&delta=1e-9&scheme=without-replacement&p=0.01&m=1000&n=50000&noise=laplace"
+        "?page=subsampling&eps=0.25&delta=1e-9&scheme=without-replacement&p=0.01&m=1000&n=50000&dataset=60000&noise=laplace"
     );
     let s = parse_query(&q);
     assert_eq!(s.view, View::Page(Page::Subsampling));

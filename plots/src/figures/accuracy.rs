@@ -471,7 +471,7 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
     let cfg = sim_config(values)?;
     // The paper draws these from Beta(2, 10), its simulation from the log-normal: this figure has
     // its own population control.
-    let population = values.choice(p::ESTIMATES_POPULATION);
+    let population = values.choice(p::ESTIMATES_POPULATION).population();
     let pop = generate_population(population, cfg.population_size, cfg.seed).map_err(err)?;
     let range = pop.range.1 - pop.range.0;
     let mut c = chart(

@@ -84,6 +84,30 @@ choices!(impl Conversion {
 });
 
 choices! {
+    /// The population whose mean and median the paper's Figures 1 (right) and 2 release: the same
+    /// three as the simulation's, but the paper's Beta(2, 10) first (the default).
+    pub enum EstimatesPopulation {
+        /// Beta(2, 10), as in the paper's Section 2.4.
+        Beta = "beta", "Beta(2, 10) (Section 2.4)";
+        /// The simulation's log-normal.
+        LogNormal = "lognormal", "Log-normal(5, 0.5) (Section 4.3)";
+        /// The bimodal mixture.
+        Bimodal = "bimodal", "Bimodal Beta mixture (Appendix B)";
+    }
+}
+
+impl EstimatesPopulation {
+    /// The math crate's population.
+    pub fn population(self) -> Population {
+        match self {
+            EstimatesPopulation::Beta => Population::Beta,
+            EstimatesPopulation::LogNormal => Population::LogNormal,
+            EstimatesPopulation::Bimodal => Population::Bimodal,
+        }
+    }
+}
+
+choices! {
     /// Whether to draw the naive double-precision eq. 8 beside the stable one.
     pub enum ShowNaive {
         /// Only the stable formula.
