@@ -7,7 +7,8 @@
 //   - per-input redraw: the sum of all `redraw:*` measures caused by one slider input (keyboard
 //     arrow on a slider), over many inputs, p50 and p95;
 // and the gzipped size of what is shipped (wasm, js, css).
-// Writes bench/results.json; with --readme, replaces the block between the bench markers in README.md.
+// Writes bench/results.json; with --readme, replaces the block between the bench markers in
+// docs/performance.md.
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { resolve, extname } from 'node:path';
@@ -351,12 +352,12 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 if (process.argv.includes('--readme')) {
-  const path = resolve(ROOT, 'README.md');
+  const path = resolve(ROOT, 'docs/performance.md');
   const readme = readFileSync(path, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
   const a = readme.indexOf(start);
   const b = readme.indexOf(end);
-  if (a < 0 || b < 0) throw new Error('README.md has no bench markers');
+  if (a < 0 || b < 0) throw new Error('docs/performance.md has no bench markers');
   writeFileSync(path, readme.slice(0, a + start.length) + '\n' + lines.join('\n') + '\n' + readme.slice(b));
 }

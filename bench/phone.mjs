@@ -1,7 +1,7 @@
 // Phone benchmark: what a reader on a phone sees, and when. Reports figures, never fails on noise.
 // Needs a release build in dist/ (`trunk build --release`). Usage:
 //   node bench/phone.mjs [--loads 3] [--readme] [--only training]
-//   node bench/phone.mjs --from-results    (rewrite the README block from bench/phone-results.json)
+//   node bench/phone.mjs --from-results    (rewrite the docs/performance.md block from bench/phone-results.json)
 // Lighthouse's mobile profile, applied through the DevTools protocol: 1.6 Mbps down, 750 kbps up,
 // 150 ms round trip, the CPU slowed 4×, the browser cache off, a 412 × 823 viewport. dist/ is
 // served compressed as a static host picks: the precompressed .br beside a file (Chromium accepts
@@ -15,7 +15,7 @@
 //     reports it for the load).
 // Also the same loads unthrottled, and the shipped bytes (gzip and brotli).
 // Writes bench/phone-results.json; with --readme, replaces the block between the phone markers
-// in README.md.
+// in docs/performance.md.
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { resolve, extname } from 'node:path';
@@ -174,7 +174,7 @@ writeFileSync(resolve(ROOT, 'bench/phone-results.json'), `${JSON.stringify(resul
 
 if (process.argv.includes('--readme')) writeReadme(result);
 
-/** The README's block between the phone markers, from a result. */
+/** docs/performance.md's block between the phone markers, from a result. */
 function writeReadme(result) {
   const ms = (v) => (v == null ? '—' : `${v} ms`);
   // Before the compute worker (bench/phone-before.json: issue 34's build, measured 2026-11-27 on the same machine, served gzipped).
@@ -196,10 +196,10 @@ function writeReadme(result) {
     '',
     `What a page needs before it is live (all but the prose, the worker's script and the compute module): ${result.shipped.brotli_kb} KB brotli, ${result.shipped.gzip_kb} KB gzipped (before: ${before.shipped.brotli_kb} KB and ${before.shipped.gzip_kb} KB). The compute worker fetches its script and the compute module (amp-compute) once the page is live. KB = 1,024 bytes. Targets (issue 35): FCP ≤ 0.8 s, first live figure ≤ 2.5 s, layout shift ≤ 0.05.`,
   ];
-  const path = resolve(ROOT, 'README.md');
+  const path = resolve(ROOT, 'docs/performance.md');
   const text = readFileSync(path, 'utf8');
   const a = text.indexOf('<!-- phone:start -->');
   const b = text.indexOf('<!-- phone:end -->');
-  if (a < 0 || b < 0) throw new Error('README.md has no phone markers');
+  if (a < 0 || b < 0) throw new Error('docs/performance.md has no phone markers');
   writeFileSync(path, `${text.slice(0, a)}<!-- phone:start -->\n${lines.join('\n')}\n${text.slice(b)}`);
 }

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/build-compute.sh DIR}
-export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 target=${CARGO_TARGET_DIR:-target}
 cargo build --quiet --locked --target wasm32-unknown-unknown --profile wasm-release -p amp-compute
 wasm-bindgen --target web --no-typescript --out-dir "$dir" --out-name amp-compute \

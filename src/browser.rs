@@ -14,32 +14,58 @@ pub fn location_search() -> String {
         .unwrap_or_default()
 }
 
-/// The app's root as an absolute URL ending in `/`: the pre-rendered document says where it is
-/// relative to itself (`<html data-root="../">`); a document without it is the root. Read once,
-/// at the first call (during start-up): after an in-app navigation the address is another view's
-/// while the document, and its `data-root`, stay the first one's.
-pub fn app_root() -> String {
-    static ROOT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    ROOT.get_or_init(find_app_root).clone()
+/// The address the document was loaded from, read once, at the first call ([`crate::start`] makes
+/// it before anything else): after an in-app navigation `location` holds another view's address
+/// while the document, and the addresses it names relative to itself, stay the first one's.
+fn loaded_href() -> String {
+    static HREF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HREF.get_or_init(|| {
+        window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default()
+    })
+    .clone()
 }
 
-fn find_app_root() -> String {
-    let Some(w) = window() else {
-        return String::new();
-    };
-    let rel = w
-        .document()
-        .and_then(|d| d.document_element())
-        .and_then(|el| el.get_attribute("data-root"))
-        .unwrap_or_else(|| "./".into());
-    let href = w.location().href().unwrap_or_default();
-    web_sys::Url::new_with_base(&rel, &href)
-        .map(|u| {
-            u.set_search("");
-            u.set_hash("");
-            u.href()
-        })
-        .unwrap_or_default()
+/// Remember the address the document was loaded from (see [`loaded_href`]); called at start-up.
+pub fn remember_loaded_address() {
+    let _ = loaded_href();
+}
+
+/// An address the document names relative to itself in an attribute of `<html>` (`data-worker`,
+/// `data-content`), made absolute against the address the document was loaded from, so that it
+/// points at the same file after the reader has moved to another view (issue 48: the worker's
+/// script was asked for under `/renyi/` after a click from the home page).
+pub fn document_address(attribute: &str) -> Option<String> {
+    let rel = window()?
+        .document()?
+        .document_element()?
+        .get_attribute(attribute)
+        .filter(|u| !u.is_empty())?;
+    web_sys::Url::new_with_base(&rel, &loaded_href())
+        .ok()
+        .map(|u| u.href())
+}
+
+/// The app's root as an absolute URL ending in `/`: the pre-rendered document says where it is
+/// relative to itself (`<html data-root="../">`); a document without it is the root.
+pub fn app_root() -> String {
+    static ROOT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let rel = document_address("data-root").unwrap_or_else(|| {
+            web_sys::Url::new_with_base("./", &loaded_href())
+                .map(|u| u.href())
+                .unwrap_or_default()
+        });
+        web_sys::Url::new(&rel)
+            .map(|u| {
+                u.set_search("");
+                u.set_hash("");
+                u.href()
+            })
+            .unwrap_or_default()
+    })
+    .clone()
 }
 
 /// The current address's path relative to the app's root (`training/`, `embed/rdp-base/`, `""`).

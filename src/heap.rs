@@ -1,6 +1,6 @@
 //! The web build's memory allocator: power-of-two size classes, each with its own free list, on
 //! top of a bump pointer that grows the wasm memory (a few hundred bytes of code, against the
-//! 7.5 KB of the standard dlmalloc; see the README, "Download size").
+//! 7.5 KB of the standard dlmalloc; see docs/performance.md, "Download size").
 //!
 //! Every block is 2^k bytes (k ≥ 4) and returns to its class's list when freed; lists never merge,
 //! so the heap holds at most the peak use of each class, and a block wastes under half of itself.

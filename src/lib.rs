@@ -28,6 +28,7 @@ pub const URL_DEBOUNCE_MS: u64 = 120;
 
 /// Install the panic hook and mount the app on `<body>`, in place of the pre-rendered page.
 pub fn start() {
+    browser::remember_loaded_address();
     install_panic_hook();
     take_over(|| leptos::mount::mount_to_body(App));
     worker::start_soon();

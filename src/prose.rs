@@ -132,17 +132,9 @@ fn from_document() {
     PRERENDERED.set(out);
 }
 
-/// The content file's address, from `<html data-content>` (relative to the document).
+/// The content file's address, from `<html data-content>` (relative to the document as loaded).
 fn content_url() -> Option<String> {
-    let w = web_sys::window()?;
-    let rel = w
-        .document()?
-        .document_element()?
-        .get_attribute("data-content")?;
-    let href = w.location().href().ok()?;
-    web_sys::Url::new_with_base(&rel, &href)
-        .ok()
-        .map(|u| u.href())
+    crate::browser::document_address("data-content")
 }
 
 async fn fetch_text(url: &str) -> Option<String> {

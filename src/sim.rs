@@ -1,7 +1,8 @@
-//! Runs the median simulation (seed 002) in the browser without freezing it: the work is done in
-//! slices of at most [`SLICE_MS`] milliseconds, each followed by a return to the event loop, with
-//! progress, cancel, and a cache of finished runs (instant when the reader switches back, and what
-//! the live Table 1 reads).
+//! Runs the median simulation of Hu, Drechsler & Kim ("Accuracy gains from privacy amplification
+//! through sampling for differential privacy") in the browser without freezing it: the work is done
+//! in slices of at most [`SLICE_MS`] milliseconds, each followed by a return to the event loop,
+//! with progress, cancel, and a cache of finished runs (instant when the reader switches back, and
+//! what the live Table 1 reads).
 
 use std::cell::RefCell;
 use std::rc::Rc;

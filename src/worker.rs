@@ -93,13 +93,10 @@ pub fn provide_progress() -> Progress {
     Progress(busy)
 }
 
-/// The worker script's address, from the document (`<html data-worker>`), if the build has one.
+/// The worker script's address, from the document (`<html data-worker>`), if the build has one:
+/// resolved against the address the document was loaded from, not the current one.
 fn worker_url() -> Option<String> {
-    web_sys::window()?
-        .document()?
-        .document_element()?
-        .get_attribute("data-worker")
-        .filter(|u| !u.is_empty())
+    crate::browser::document_address("data-worker")
 }
 
 /// Start the worker and listen to it; `None` where that is refused.

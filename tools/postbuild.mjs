@@ -5,13 +5,16 @@
 //     glue is rewritten to match (the CSP is unchanged: everything stays same-origin);
 //   - a preload of the wasm and the glue at the top of every document, so their download starts
 //     with the page;
-//   - precompressed .br (quality 11) copies of every text file and the wasm, for static hosts that
-//     serve them as they are (the .gz copies come next, from tools/precompress, with Zopfli).
-// Usage: node tools/postbuild.mjs DIST
+//   - precompressed .br (quality 11) and .gz copies of every text file and the wasm, for static
+//     hosts that serve them as they are (the wasm's .gz from PRECOMPRESS, tools/precompress's
+//     binary: Zopfli).
+// Usage: node tools/postbuild.mjs DIST [PRECOMPRESS]
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, renameSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
+import { spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { minify } from 'terser';
 
 const dist = process.argv[2];
@@ -88,15 +91,30 @@ for (const f of html) {
   writeFileSync(f, text);
 }
 
+// Precompressed copies, all at once (zlib's work runs on Node's thread pool, Zopfli in its own
+// process): .br (quality 11) of every file, .gz of the text files (zlib's level 9), and the wasm's
+// .gz from tools/precompress (Zopfli, where its 4% pays: the budgets hold the modules' gzip size).
+const zopfli = process.argv[3]
+  ? new Promise((ok, fail) => {
+    const child = spawn(process.argv[3], [dist], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`precompress exited with ${code}`))));
+  })
+  : Promise.resolve();
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
 let raw = 0, br = 0;
-for (const f of files(dist)) {
-  if (!/\.(html|js|css|wasm|svg|json)$/.test(f)) continue;
+await Promise.all(files(dist).filter((f) => /\.(html|js|css|wasm|svg|json)$/.test(f)).map(async (f) => {
   const buf = readFileSync(f);
-  const b = brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
+  const [b, g] = await Promise.all([
+    brotli(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
+    f.endsWith('.wasm') ? null : gzipped(buf, { level: 9 }),
+  ]);
   writeFileSync(`${f}.br`, b);
+  if (g) writeFileSync(`${f}.gz`, g);
   raw += buf.length; br += b.length;
-}
+}));
+await zopfli;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 console.error(`postbuild: ${Object.keys(names).length} assets hashed (${names[WASM]}), ${html.length} documents; ` +
   `${kb(raw)} raw, ${kb(br)} brotli in all`);
-

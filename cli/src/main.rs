@@ -3,13 +3,15 @@
 //! Flags come from the parameter declarations ([`amp_plots::param`]) through clap's builder API;
 //! each command lives in its own module under [`cmd`]. Exit status 0 on success (and for
 //! `--help`, `--version`), 2 with one line on stderr, prefixed `amplify:`, for any bad argument or
-//! impossible request.
+//! impossible request. Output to a closed pipe (`amplify page training | head -c 1`) ends quietly
+//! with status 0, as Unix tools do.
 #![forbid(unsafe_code)]
 
 mod args;
 mod cmd;
 mod output;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -17,19 +19,33 @@ use clap::Command;
 
 fn main() -> ExitCode {
     match run(std::env::args_os()) {
-        Ok(out) => {
-            if !out.is_empty() {
-                println!("{out}");
+        Ok(out) => match print(&out) {
+            Ok(()) => ExitCode::SUCCESS,
+            // The reader has gone (`| head`): nothing is lost that it wanted.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "amplify: cannot write the output: {e}");
+                ExitCode::from(2)
             }
-            ExitCode::SUCCESS
-        }
+        },
         Err(Exit::Shown) => ExitCode::SUCCESS,
         Err(Exit::Failed(msg)) => {
-            // One line, whatever the message contained.
-            eprintln!("amplify: {}", msg.replace('\n', " "));
+            // One line, whatever the message contained (and no panic if stderr is closed too).
+            let _ = writeln!(std::io::stderr(), "amplify: {}", msg.replace('\n', " "));
             ExitCode::from(2)
         }
     }
+}
+
+/// The command's output and a newline on stdout; the error, not a panic, when stdout is closed.
+fn print(out: &str) -> std::io::Result<()> {
+    if out.is_empty() {
+        return Ok(());
+    }
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out.as_bytes())?;
+    stdout.write_all(b"\n")?;
+    stdout.flush()
 }
 
 /// Why there is no output to print.

@@ -63,7 +63,8 @@ fn poisson_forward_json_matches_mpmath() {
 
 #[test]
 fn inverse_reproduces_the_seed_value() {
-    // Hu, Drechsler & Kim (seed 002), Section 3: ε = 1 with a 1% sample allows 5.1523.
+    // Hu, Drechsler & Kim, "Accuracy gains from privacy amplification through sampling for
+    // differential privacy", Section 3: ε = 1 with a 1% sample allows 5.1523.
     let o = amplify(&[
         "subsample",
         "--scheme",
@@ -2618,5 +2619,36 @@ fn shuffle_rounds_band_naive_rdp_and_inverse() {
             !o.status.success() && err.lines().count() == 1 && !err.contains("panick"),
             "{bad:?}: {err}"
         );
+    }
+}
+
+/// A reader that has gone (`amplify page training | head -c 1`): the output's first write fails
+/// with a broken pipe, and the CLI ends quietly with status 0, as Unix tools do, with nothing on
+/// stderr (no panic message, no backtrace). The pipe's reading end is closed before the CLI
+/// starts, so its first write fails whatever the timing; `--help` goes through clap's own writer.
+#[test]
+fn a_closed_stdout_ends_quietly_with_status_0() {
+    for args in [
+        &["page", "training", "--json"][..],
+        &["figures", "--json"][..],
+        &["subsample", "--eps", "1", "--p", "0.01"][..],
+        &["--help"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let o = Command::new(env!("CARGO_BIN_EXE_amplify"))
+            .args(args)
+            .env("RUST_BACKTRACE", "1")
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("run amplify");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            o.status.success(),
+            "{args:?}: {:?}, stderr: {err}",
+            o.status
+        );
+        assert!(err.is_empty(), "{args:?}: stderr: {err}");
     }
 }

@@ -1,5 +1,7 @@
-//! Reproduces seed 002's median simulation at the paper's settings and prints what it finds next to
-//! the paper's numbers. `cargo run --release -p amp-math --example median_paper [seed]`
+//! Reproduces the median simulation of Hu, Drechsler & Kim ("Accuracy gains from privacy
+//! amplification through sampling for differential privacy") at the paper's settings and prints
+//! what it finds next to the paper's numbers.
+//! `cargo run --release -p amp-math --example median_paper [seed]`
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::median_sim::{
     five_numbers, Population, SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES,

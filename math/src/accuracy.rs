@@ -1,4 +1,5 @@
-//! Accuracy gains from sampling first (Hu, Drechsler & Kim, seed 002), analytic part.
+//! Accuracy gains from sampling first (Hu, Drechsler & Kim, "Accuracy gains from privacy
+//! amplification through sampling for differential privacy"), analytic part.
 //!
 //! An agency holds a population of N records and a target (ε, δ). It may instead draw a simple
 //! random sample of n without replacement and spend the amplified (ε_n, δ_n) on it (their Theorem 1,
@@ -18,14 +19,14 @@ fn check_rate(rate: f64) -> Result<(), MathError> {
     crate::check_rate("n/N", rate)
 }
 
-/// ε_n = log(1 + (N/n)(e^ε − 1)): the ε the sample may spend (seed 002, Theorem 1 turned around).
-/// Same as [`base_epsilon`] with p = n/N. Exact; relative error ≤ 3e-16.
+/// ε_n = log(1 + (N/n)(e^ε − 1)): the ε the sample may spend (Hu, Drechsler & Kim, Theorem 1 turned
+/// around). Same as [`base_epsilon`] with p = n/N. Exact; relative error ≤ 3e-16.
 pub fn epsilon_n(epsilon: f64, rate: f64) -> Result<f64, MathError> {
     check_rate(rate)?;
     base_epsilon(epsilon, rate)
 }
 
-/// δ_n = (N/n)δ (seed 002, Theorem 1). Errors when it reaches 1 (no guarantee left).
+/// δ_n = (N/n)δ (Hu, Drechsler & Kim, Theorem 1). Errors when it reaches 1 (no guarantee left).
 pub fn delta_n(delta: f64, rate: f64) -> Result<f64, MathError> {
     check_delta("δ", delta)?;
     check_rate(rate)?;
@@ -38,8 +39,8 @@ pub fn delta_n(delta: f64, rate: f64) -> Result<f64, MathError> {
     Ok(d)
 }
 
-/// q = 1 − ε²/ε_n² (seed 002, eq. 5): with sensitivity independent of n, the sample can only give an
-/// accuracy gain if its sampling variance is below q·V_N.
+/// q = 1 − ε²/ε_n² (Hu, Drechsler & Kim, eq. 5): with sensitivity independent of n, the sample can
+/// only give an accuracy gain if its sampling variance is below q·V_N.
 ///
 /// - Computed as q = u(2 − u) with u = (ε_n − ε)/ε_n and ε_n − ε = log1p((1 − p)(1 − e^{−ε})/p)
 ///   (algebra: ε_n − ε = log(e^{−ε} + (1 − e^{−ε})/p)), so q keeps full relative accuracy as
@@ -61,8 +62,8 @@ pub fn variance_fraction(epsilon: f64, rate: f64) -> Result<f64, MathError> {
     Ok(u * (2.0 - u))
 }
 
-/// The limit of q = 1 − ε²/ε_n² as ε → 0 at sampling rate n/N: 1 − (n/N)² (seed 002, Section 4.1,
-/// after Figure 4: with e^ε − 1 ≈ ε and log(1 + (N/n)ε) ≈ (N/n)ε, ε_n ≈ (N/n)ε).
+/// The limit of q = 1 − ε²/ε_n² as ε → 0 at sampling rate n/N: 1 − (n/N)² (Hu, Drechsler & Kim,
+/// Section 4.1, after Figure 4: with e^ε − 1 ≈ ε and log(1 + (N/n)ε) ≈ (N/n)ε, ε_n ≈ (N/n)ε).
 ///
 /// - Computed as (1 − n/N)(1 + n/N), so it keeps full relative accuracy as n/N → 1.
 /// - q decreases in ε (the sample's budget ε_n grows more slowly than ε/(n/N)), so this is the
@@ -73,8 +74,8 @@ pub fn variance_fraction_limit(rate: f64) -> Result<f64, MathError> {
     Ok((1.0 - rate) * (1.0 + rate))
 }
 
-/// The sampling rate n/N at which q reaches `target` (seed 002, Section 4.1: q = 0.6 at 16.77% for
-/// ε = 3 and at 61.40% for ε = 0.1).
+/// The sampling rate n/N at which q reaches `target` (Hu, Drechsler & Kim, Section 4.1: q = 0.6 at
+/// 16.77% for ε = 3 and at 61.40% for ε = 0.1).
 ///
 /// q decreases strictly from 1 (n/N → 0) to 0 (n/N = 1), so the root is unique; found by
 /// [`brent`] on log(n/N) to 4 ulp of the logarithm (so the rate itself within 6e-14 relative of
@@ -101,11 +102,11 @@ pub fn rate_for_variance_fraction(epsilon: f64, target: f64) -> Result<f64, Math
 }
 
 /// The noise-variance ratio r(ε, n/N) = V_noise(population)/V_noise(sample) for the mean with
-/// global sensitivity R/n (seed 002, eq. 8): r = ((n/N)·ε_n/ε)².
+/// global sensitivity R/n (Hu, Drechsler & Kim, eq. 8): r = ((n/N)·ε_n/ε)².
 ///
-/// - It is the square of seed 001's noise ratio, so 0 < r ≤ 1 for every ε > 0 (seed 001, eq. 6):
-///   the sample never needs less noise than the population. Computed from [`base_epsilon`]; r → 1
-///   as (N/n)ε → 0 with no 0/0.
+/// - It is the square of the noise ratio of Steinke, "Limits of privacy amplification by
+///   subsampling", so 0 < r ≤ 1 for every ε > 0 (its eq. 6): the sample never needs less noise than
+///   the population. Computed from [`base_epsilon`]; r → 1 as (N/n)ε → 0 with no 0/0.
 /// - Domain: ε ∈ [0, 500] (r(0, ·) = 1, the limit), n/N ∈ (0, 1]. Exact.
 pub fn mean_noise_ratio(epsilon: f64, rate: f64) -> Result<f64, MathError> {
     check_rate(rate)?;
@@ -125,8 +126,8 @@ pub fn mean_noise_ratio_naive(epsilon: f64, rate: f64) -> f64 {
     x * x
 }
 
-/// The two variances of seed 002, eqs. 6–7, for the mean of values in a known range R (global
-/// sensitivity R/N and R/n): V_N = 2(R/(εN))² and V_n = (1 − n/N)S²_N/n + 2(R/(ε_n n))².
+/// The two variances of Hu, Drechsler & Kim, eqs. 6–7, for the mean of values in a known range R
+/// (global sensitivity R/N and R/n): V_N = 2(R/(εN))² and V_n = (1 − n/N)S²_N/n + 2(R/(ε_n n))².
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeanVariances {
     /// V_N, the privatized population mean's variance (noise only).
@@ -144,8 +145,8 @@ impl MeanVariances {
     }
 }
 
-/// Eqs. 6–7 of seed 002 for population size N, sample size n = round(rate·N) (halves up, at least 1), range R
-/// and population variance S²_N. Exact.
+/// Eqs. 6–7 of Hu, Drechsler & Kim for population size N, sample size n = round(rate·N) (halves up,
+/// at least 1), range R and population variance S²_N. Exact.
 pub fn mean_variances(
     epsilon: f64,
     rate: f64,
@@ -183,9 +184,9 @@ pub fn mean_variances(
     })
 }
 
-/// The "no gains" threshold of seed 002, Section 4.1: whatever g is, with the Laplace mechanism and
-/// sensitivity Δ_N in the population, no accuracy gain is possible when the sampling variance is at
-/// least 2Δ_N²(1/ε² − 1/ε_n²) = q·V_N. Returns that threshold. Exact.
+/// The "no gains" threshold of Hu, Drechsler & Kim, Section 4.1: whatever g is, with the Laplace
+/// mechanism and sensitivity Δ_N in the population, no accuracy gain is possible when the sampling
+/// variance is at least 2Δ_N²(1/ε² − 1/ε_n²) = q·V_N. Returns that threshold. Exact.
 pub fn no_gain_threshold(epsilon: f64, rate: f64, sensitivity: f64) -> Result<f64, MathError> {
     let q = variance_fraction(epsilon, rate)?;
     Ok(q * 2.0 * crate::special::powi(sensitivity / epsilon, 2))

@@ -6,7 +6,8 @@
 //! Feldman, Mironov, Talwar & Thakurta, "Privacy amplification by iteration" (FOCS 2018,
 //! arXiv 1808.06651): their theorem for projected noisy SGD (Section 5), a consequence of their
 //! Theorem 22 on contractive noisy iterations. The algorithm (their PNSGD; Algorithm 1 of Brown's
-//! lecture notes, seed 004, §3.1, with b = 1) runs T steps on T records, one record per step,
+//! lecture notes "Privacy amplification", §3.1, with b = 1) runs T steps on T records, one
+//! record per step,
 //!
 //! w_{t+1} = Π_K(w_t − η·(∇f(w_t; x_t) + Z_t)),   Z_t ~ N(0, σ²·I),
 //!
@@ -149,7 +150,7 @@ pub fn amplification_factor(t: u64, steps: u64) -> Result<f64, MathError> {
 }
 
 /// How the noise of a run is spread over its T steps, always with the same total variance
-/// Σ_s σ_s² = T·σ² as σ at every step (seed 004's remark that early steps could take less noise).
+/// Σ_s σ_s² = T·σ² as σ at every step (Brown's remark that early steps could take less noise).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoiseSchedule {
     /// σ_s = σ at every step (the theorem as the lecture states it).
@@ -229,7 +230,7 @@ pub fn iteration_rdp(alpha: f64, t: u64, sgd: &OnePassSgd) -> Result<f64, MathEr
 }
 
 /// Rényi DP at order α of the record's step without amplification: α·Δ²/(2σ²), Δ = 2L/b. This is
-/// the lecture's baseline (seed 004, §3.2): the Gaussian mechanism of the record's one step
+/// the lecture's baseline (Brown, §3.2): the Gaussian mechanism of the record's one step
 /// (Mironov 2017, Prop. 7), which bounds the last iterate by post-processing and also the
 /// release of every iterate (the record is used in one step only). The same at every position,
 /// and equal to [`iteration_rdp`] at t = T.

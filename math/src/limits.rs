@@ -1,11 +1,12 @@
 //! The limits of amplification by subsampling (Steinke, "Limits of privacy amplification by
-//! subsampling", seed 001): how much more noise the subsampled Laplace mechanism adds than the
+//! subsampling"): how much more noise the subsampled Laplace mechanism adds than the
 //! full-data one, as a function of ε and the rate p.
 //!
 //! Notation of the post: ε_p = log(1 + (e^ε − 1)/p) is the ε the mechanism on the sample may use
-//! (eq. 3, the inverse of Theorem 1 of seed 000); the noise ratio is R(ε, p) = p·ε_p/ε (eq. 7), the
-//! full-data mechanism's Laplace scale 1/(εn) divided by the subsampled one's 1/(ε_p p n). Its inverse
-//! 1/R is the factor by which the subsampled mechanism's noise is larger.
+//! (eq. 3, the inverse of Theorem 1 of Steinke, "Privacy amplification by subsampling"); the noise
+//! ratio is R(ε, p) = p·ε_p/ε (eq. 7), the full-data mechanism's Laplace scale 1/(εn) divided by
+//! the subsampled one's 1/(ε_p p n). Its inverse 1/R is the factor by which the subsampled
+//! mechanism's noise is larger.
 //!
 //! All statements are for Poisson sampling under add/remove neighbours (the post's setting) and pure
 //! ε-DP Laplace mechanisms.
@@ -22,7 +23,7 @@ use crate::{check_epsilon, MathError, Relation};
 /// the post's setting).
 pub const RELATION: Relation = Relation::AddRemove;
 
-/// ε_p = log(1 + (e^ε − 1)/p): the per-sample ε that gives ε overall (seed 001, eq. 3).
+/// ε_p = log(1 + (e^ε − 1)/p): the per-sample ε that gives ε overall (Steinke, part 2, eq. 3).
 ///
 /// Same function as [`base_epsilon`], named as in the post. Exact; relative error ≤ 3e-16.
 pub fn epsilon_p(epsilon: f64, p: f64) -> Result<f64, MathError> {
@@ -33,7 +34,7 @@ fn check_rate(p: f64) -> Result<(), MathError> {
     crate::check_rate("p", p)
 }
 
-/// Noise ratio R(ε, p) = p·ε_p/ε = (p/ε)·log(1 + (e^ε − 1)/p) (seed 001, eq. 7).
+/// Noise ratio R(ε, p) = p·ε_p/ε = (p/ε)·log(1 + (e^ε − 1)/p) (Steinke, part 2, eq. 7).
 ///
 /// - Meaning: the Laplace noise scale of the full-data mechanism divided by that of the subsampled
 ///   one at the same overall ε; 1 means subsampling is free.
@@ -72,7 +73,7 @@ pub fn noise_ratio_bounds(epsilon: f64, p: f64) -> Result<(f64, f64), MathError>
     Ok((p / (p + epsilon), 1.0))
 }
 
-/// log(1 + c)/c, the floor of R when ε ≤ c·p (seed 001, eq. 8). 1 at c = 0.
+/// log(1 + c)/c, the floor of R when ε ≤ c·p (Steinke, part 2, eq. 8). 1 at c = 0.
 ///
 /// Computed as `ln_1p(c)/c` (full relative accuracy for small c, where log(1 + c) would round to
 /// 0 below c ≈ 1e-16). Domain c ≥ 0, finite. Exact infimum (eq. 8 is attained as p → 0).
@@ -85,7 +86,7 @@ pub fn ratio_floor(c: f64) -> Result<f64, MathError> {
 }
 
 /// c/log(1 + c): the most noise the subsampled mechanism adds, relative to the full-data one, when
-/// ε ≤ c·p (seed 001, eq. 8; c = 2 gives 1.8205). An upper bound on 1/R over that region.
+/// ε ≤ c·p (Steinke, part 2, eq. 8; c = 2 gives 1.8205). An upper bound on 1/R over that region.
 pub fn noise_factor_bound(c: f64) -> Result<f64, MathError> {
     Ok(1.0 / ratio_floor(c)?)
 }
@@ -104,7 +105,7 @@ fn check_c(c: f64) -> Result<(), MathError> {
     Ok(())
 }
 
-/// The terms of the Taylor series of ε_p in ε around 0 (seed 001, eq. 5):
+/// The terms of the Taylor series of ε_p in ε around 0 (Steinke, part 2, eq. 5):
 /// ε/p, −(1 − p)ε²/(2p²) and (2 − p)(1 − p)ε³/(6p³).
 ///
 /// Returns the three terms separately; the k-th order approximation is the sum of the first k.
@@ -118,7 +119,7 @@ pub fn taylor_terms(epsilon: f64, p: f64) -> Result<[f64; 3], MathError> {
 }
 
 /// Mean squared error of the standard Laplace mechanism for the mean of a [0, 1]-valued query over
-/// n records: 2/(εn)² (seed 001, eq. 1). Exact.
+/// n records: 2/(εn)² (Steinke, part 2, eq. 1). Exact.
 pub fn mse_standard(epsilon: f64, n: f64) -> Result<f64, MathError> {
     check_epsilon("ε", epsilon)?;
     check_n(n)?;
@@ -133,9 +134,9 @@ pub fn mse_standard(epsilon: f64, n: f64) -> Result<f64, MathError> {
     Ok(2.0 / (s * s))
 }
 
-/// The two parts of the subsampled Laplace mechanism's MSE bound (seed 001, eq. 2), with |x| = n:
-/// the non-private sampling term 1/(pn) (an upper bound on the variance of the rescaled sample sum)
-/// and the privacy-noise term 2/(ε_p·p·n)². Their sum is an upper bound on the MSE.
+/// The two parts of the subsampled Laplace mechanism's MSE bound (Steinke, part 2, eq. 2), with
+/// |x| = n: the non-private sampling term 1/(pn) (an upper bound on the variance of the rescaled
+/// sample sum) and the privacy-noise term 2/(ε_p·p·n)². Their sum is an upper bound on the MSE.
 pub fn mse_subsampled_terms(epsilon: f64, p: f64, n: f64) -> Result<(f64, f64), MathError> {
     check_epsilon("ε", epsilon)?;
     check_rate(p)?;
@@ -152,13 +153,13 @@ pub fn mse_subsampled_terms(epsilon: f64, p: f64, n: f64) -> Result<(f64, f64), 
     Ok((1.0 / (p * n), 2.0 / (s * s)))
 }
 
-/// The break-even sampling rate of the subsampled Laplace mechanism's error (seed 001, eq. 2): the
-/// smallest p at which the privacy-noise term 2/(ε_p·p·n)² has fallen to the non-private sampling
-/// term 1/(pn), i.e. p·ε_p² = 2/n. Below it the privacy noise dominates the error (it grows like
-/// 1/p², the sampling term only like 1/p); above it the sampling error does. (The subsampled
-/// mechanism's MSE never drops below the standard mechanism's 2/(εn)², so there is no rate at which
-/// the two mechanisms' errors are equal; this crossover is where subsampling stops being limited by
-/// privacy.)
+/// The break-even sampling rate of the subsampled Laplace mechanism's error (Steinke, part 2,
+/// eq. 2): the smallest p at which the privacy-noise term 2/(ε_p·p·n)² has fallen to the
+/// non-private sampling term 1/(pn), i.e. p·ε_p² = 2/n. Below it the privacy noise dominates the
+/// error (it grows like 1/p², the sampling term only like 1/p); above it the sampling error does.
+/// (The subsampled mechanism's MSE never drops below the standard mechanism's 2/(εn)², so there is
+/// no rate at which the two mechanisms' errors are equal; this crossover is where subsampling stops
+/// being limited by privacy.)
 ///
 /// - Why a root finder: p·ε_p(ε, p)² is not monotone in p. Writing z = (e^ε − 1)/p, it equals
 ///   (e^ε − 1)·log²(1 + z)/z, which rises as p grows from 0 until z ≈ 3.92 (where
@@ -206,7 +207,7 @@ fn check_n(n: f64) -> Result<(), MathError> {
     Ok(())
 }
 
-/// The machine-learning regime of seed 001 (its back-of-the-envelope calculation).
+/// The machine-learning regime of Steinke, part 2 (its back-of-the-envelope calculation).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Regime {
     /// Sampling rate p = batch / dataset size.
@@ -234,7 +235,7 @@ pub enum Duration {
     Steps(u64),
 }
 
-/// Steinke's asymptotic point (seed 001, "Is ε ≤ c·p realistic?"): with batches of a fixed size
+/// Steinke's asymptotic point (part 2, "Is ε ≤ c·p realistic?"): with batches of a fixed size
 /// B, p = B/|x|, and keeping the per-step ε = ε*/√k of [`regime`] within c·p takes
 /// k ≥ (ε*·|x|/(c·B))² steps, Ω(|x|²), and so p·k ≥ ε*²·|x|/(c²·B) epochs, Ω(|x|).
 ///
@@ -262,7 +263,7 @@ pub fn steps_for_proportional(
 
 /// The regime calculator: dataset size |x|, batch size B (p = B/|x|), a duration, and an overall
 /// budget ε* read as ½ε*²-zCDP, which composes over k steps from per-step pure ε = ε*/√k
-/// (seed 001, footnote 3: pure ε-DP implies ½ε²-zCDP, and zCDP adds up).
+/// (Steinke, part 2, footnote 3: pure ε-DP implies ½ε²-zCDP, and zCDP adds up).
 ///
 /// Steps from epochs are rounded to the nearest whole step (at least 1). Exact given its inputs.
 pub fn regime(

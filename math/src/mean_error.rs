@@ -1,5 +1,5 @@
-//! The error of a private mean of n bits in the central, local and shuffle models (Brown, seed 004,
-//! §2.1–2.2), as standard deviations.
+//! The error of a private mean of n bits in the central, local and shuffle models (Brown, lecture
+//! notes "Privacy amplification", §2.1–2.2), as standard deviations.
 
 use crate::shuffle::{check_users, largest_eps0, Bound, MAX_EPS0};
 use crate::special::exp_m1;
@@ -56,7 +56,7 @@ fn rr_privacy_sd(n: u64, eps: f64) -> f64 {
 /// Central model: the mean of n bits x_i ∈ {0, 1} (i.i.d. with mean μ) released with Laplace noise
 /// of scale 1/(nε) (sensitivity 1/n, replace-one; pure ε-DP).
 ///
-/// Source: Brown (seed 004), §2.1: error ≲ 1/√n + 1/(nε). Here exactly: sampling sd √(μ(1 − μ)/n),
+/// Source: Brown, §2.1: error ≲ 1/√n + 1/(nε). Here exactly: sampling sd √(μ(1 − μ)/n),
 /// privacy sd √2/(nε) (a Laplace variable of scale b has sd √2·b). Domain: 1 ≤ n ≤ 1e9,
 /// 1e-300 ≤ ε ≤ 500, μ ∈ [0, 1]. Exact.
 pub fn mean_error_central_laplace(n: u64, eps: f64, mean: f64) -> Result<MeanError, MathError> {
@@ -68,7 +68,7 @@ pub fn mean_error_central_laplace(n: u64, eps: f64, mean: f64) -> Result<MeanErr
 /// Local model: each user reports RR_ε(x_i) (keep w.p. e^ε/(e^ε + 1)); the analyst debiases,
 /// μ̃ = (ȳ − 1/(e^ε + 1))·(e^ε + 1)/(e^ε − 1).
 ///
-/// Source: Brown (seed 004), §2.1: error ≲ 1/√n + 1/(√n·ε). Exact variance: given the data, each
+/// Source: Brown, §2.1: error ≲ 1/√n + 1/(√n·ε). Exact variance: given the data, each
 /// report is a Bernoulli of variance q(1 − q) with q = 1/(e^ε + 1) whatever x_i is, so the
 /// privacy variance is q(1 − q)/(n(1 − 2q)²) = e^ε/(n(e^ε − 1)²), i.e. sd 1/(2√n·sinh(ε/2))
 /// (≈ 1/(√n·ε) for small ε); the sampling term is as in the central model. The estimate is not
@@ -82,7 +82,7 @@ pub fn mean_error_local_rr(n: u64, eps: f64, mean: f64) -> Result<MeanError, Mat
 /// Shuffle model: each user runs RR_{ε₀} with the largest ε₀ for which `bound` certifies central
 /// (ε, δ) after shuffling ([`largest_eps0`]), and the analyst debiases as in the local model.
 ///
-/// Source: Brown (seed 004), §2.2 (shuffling recovers about 1/√n + √log(1/δ)/(nε)). The privacy
+/// Source: Brown, §2.2 (shuffling recovers about 1/√n + √log(1/δ)/(nε)). The privacy
 /// sd is the local one at ε₀; `local_eps0` reports ε₀. Relation: replace-one. Errors as
 /// [`largest_eps0`] (e.g. a bound with an empty validity box).
 pub fn mean_error_shuffled_rr(

@@ -1,5 +1,6 @@
 //! The smooth sensitivity of the median (Nissim, Raskhodnikova & Smith 2007, "Smooth sensitivity
-//! and sampling in private data analysis", Section 3.1), in the form of seed 002, eq. 4:
+//! and sampling in private data analysis", Section 3.1), in the form of Hu, Drechsler & Kim
+//! ("Accuracy gains from privacy amplification through sampling for differential privacy"), eq. 4:
 //!
 //! S(y) = max_{k=0..n} e^{−kβ} · max_{t=0..k+1} (y_{m+t} − y_{m+t−k−1}),  m = (n + 1)/2,
 //!
@@ -34,7 +35,7 @@ fn ext(y: &[f64], i: i64, lo: f64, hi: f64) -> f64 {
     }
 }
 
-/// Eq. 4 of seed 002 literally: O(n²). For tests and for checking the fast version.
+/// Eq. 4 of Hu, Drechsler & Kim literally: O(n²). For tests and for checking the fast version.
 ///
 /// `sorted` must be sorted ascending with odd length; `lo ≤ sorted[0]`, `sorted[n−1] ≤ hi`.
 pub fn smooth_sensitivity_naive(sorted: &[f64], beta: f64, lo: f64, hi: f64) -> f64 {
@@ -190,8 +191,8 @@ pub fn smooth_sensitivity(sorted: &[f64], beta: f64, lo: f64, hi: f64) -> f64 {
 }
 
 /// The local sensitivity of the median of odd-length sorted data in the public range [lo, hi]
-/// (seed 002, Definition 5 and §2.2; Nissim, Raskhodnikova & Smith 2007): the most the median can
-/// move when one record is replaced by any value of the range,
+/// (Hu, Drechsler & Kim, Definition 5 and §2.2; Nissim, Raskhodnikova & Smith 2007): the most the
+/// median can move when one record is replaced by any value of the range,
 ///
 /// Δ_L(y) = max(y_{m+1} − y_m, y_m − y_{m−1}),  m = (n + 1)/2,
 ///
@@ -207,8 +208,8 @@ pub fn local_sensitivity(sorted: &[f64], lo: f64, hi: f64) -> f64 {
     (y(m + 1) - y(m)).max(y(m) - y(m - 1))
 }
 
-/// β = ε/(2 log(2/δ)), the smoothing rate of seed 002, eq. 4 (Nissim, Raskhodnikova & Smith's
-/// choice for (ε, δ)-DP with Laplace noise).
+/// β = ε/(2 log(2/δ)), the smoothing rate of Hu, Drechsler & Kim, eq. 4 (Nissim, Raskhodnikova &
+/// Smith's choice for (ε, δ)-DP with Laplace noise).
 pub fn smoothing_beta(epsilon: f64, delta: f64) -> f64 {
     epsilon / (2.0 * libm::log(2.0 / delta))
 }

@@ -1,4 +1,5 @@
-//! The median simulation of seed 002 (Hu, Drechsler & Kim, Sections 2.4, 4.3–4.4, Appendix B).
+//! The median simulation of Hu, Drechsler & Kim, "Accuracy gains from privacy amplification through
+//! sampling for differential privacy" (Sections 2.4, 4.3–4.4, Appendix B).
 //!
 //! A population of N records (odd) is generated from a seed. For each ε of a grid and each
 //! sampling rate, T runs: draw a simple random sample of n records without replacement, take its
@@ -23,7 +24,7 @@ use crate::rng::{derive_seed, Rng};
 use crate::subsampling::base_epsilon;
 use crate::MathError;
 
-/// The populations of seed 002.
+/// The populations of Hu, Drechsler & Kim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Population {
     /// Log-normal(μ = 5, σ = 0.5) (Section 4.3): skewed, dense around the median.
@@ -215,7 +216,7 @@ impl Cell {
         self.sum_sq_error / self.noise.len().max(1) as f64
     }
 
-    /// The mean squared error split as in seed 002, §4.3: the private sample median is
+    /// The mean squared error split as in Hu, Drechsler & Kim, §4.3: the private sample median is
     /// m_n + η_n, so its squared error around the population median M averages to
     ///
     /// E[η_n²] + E[(m_n − M)²] + 2·E[η_n·(m_n − M)],
@@ -282,9 +283,9 @@ fn check_positive_epsilon(eps: f64) -> Result<(), MathError> {
 }
 
 /// The population median privatized `runs` times at (ε, δ = 1/(2N)) with Laplace noise of scale
-/// 2S/ε, S its smooth sensitivity (seed 002, eq. 4). Its stream is seeded by (seed, ε) alone, so
-/// [`Simulation`] and [`private_releases`] draw the same noise. ε must be above 0 (checked by the
-/// callers).
+/// 2S/ε, S its smooth sensitivity (Hu, Drechsler & Kim, eq. 4). Its stream is seeded by (seed, ε)
+/// alone, so [`Simulation`] and [`private_releases`] draw the same noise. ε must be above 0
+/// (checked by the callers).
 fn population_cell(pop: &PopulationData, eps: f64, seed: u64, runs: usize) -> PopulationCell {
     let delta = 1.0 / (2.0 * pop.sorted.len() as f64);
     let (lo, hi) = pop.range;
@@ -297,8 +298,8 @@ fn population_cell(pop: &PopulationData, eps: f64, seed: u64, runs: usize) -> Po
     }
 }
 
-/// The whole population's mean and median released `runs` times at one ε: seed 002's Figure 1
-/// (right; the mean) and Figure 2 (the median, left with global and right with smooth
+/// The whole population's mean and median released `runs` times at one ε: Hu, Drechsler & Kim's
+/// Figure 1 (right; the mean) and Figure 2 (the median, left with global and right with smooth
 /// sensitivity).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PrivateReleases {
@@ -365,7 +366,7 @@ pub struct SimConfig {
     pub rates: Vec<f64>,
 }
 
-/// The grid of seed 002's Figures 8 and 13: ε ∈ {0.01, 0.1, 0.5, 1, 3, 5}.
+/// The grid of Hu, Drechsler & Kim's Figures 8 and 13: ε ∈ {0.01, 0.1, 0.5, 1, 3, 5}.
 pub const PAPER_EPSILONS: [f64; 6] = [0.01, 0.1, 0.5, 1.0, 3.0, 5.0];
 /// Sampling rates of Figures 8 and 13: 0.01, 0.1, 0.2, …, 0.9.
 pub const PAPER_RATES: [f64; 10] = [0.01, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];

@@ -4,8 +4,8 @@
 //!
 //! | scheme | relation | ε′ | δ′ | source |
 //! |---|---|---|---|---|
-//! | Poisson, rate p | add/remove | log(1 + p(e^ε − 1)) | pδ | Steinke (seed 000), Theorem 1 |
-//! | m of n without replacement | replace-one | same with p = m/n | (m/n)δ | Brown (seed 004), Theorem 1.1; Balle, Barthe & Gaboardi 2018 (arXiv 1807.01647), Thm 9 |
+//! | Poisson, rate p | add/remove | log(1 + p(e^ε − 1)) | pδ | Steinke, "Privacy amplification by subsampling", Theorem 1 |
+//! | m of n without replacement | replace-one | same with p = m/n | (m/n)δ | Brown, lecture notes "Privacy amplification", Theorem 1.1; Balle, Barthe & Gaboardi 2018 (arXiv 1807.01647), Thm 9 |
 //! | m draws of n with replacement | replace-one | same with η = 1 − (1 − 1/n)^m | Σₖ Bin(k; m, 1/n)·δₖ(ε) | Balle, Barthe & Gaboardi 2018, Thm 10 |
 //!
 //! Balle, Barthe & Gaboardi show the ε′ of Poisson and without-replacement sampling is tight for
@@ -187,7 +187,7 @@ pub struct Amplified {
 /// Amplified ε′ = log(1 + p(e^ε − 1)) for an ε-DP mechanism run on a sample with inclusion
 /// probability p.
 ///
-/// - Source: Steinke, "Privacy amplification by subsampling" (seed 000), Theorem 1; Balle, Barthe &
+/// - Source: Steinke, "Privacy amplification by subsampling", Theorem 1; Balle, Barthe &
 ///   Gaboardi 2018 (arXiv 1807.01647), Theorems 8–10 (the ε′ part, with p = γ, m/n or η).
 /// - Relation: add/remove for Poisson, replace-one for the fixed-size schemes.
 /// - Domain: ε ∈ [0, 500], p ∈ [0, 1].
@@ -204,8 +204,9 @@ pub fn amplified_epsilon(epsilon: f64, p: f64) -> Result<f64, MathError> {
 /// The base ε a mechanism may use so that, after sampling with inclusion probability p, it meets
 /// the target ε′: ε = log(1 + (e^ε′ − 1)/p). The inverse of [`amplified_epsilon`].
 ///
-/// - Source: Steinke (seed 000), the inversion after Theorem 1; Hu, Drechsler & Kim (seed 002),
-///   Section 3 (ε = 1 with a 1% sample allows 5.1523).
+/// - Source: Steinke, part 1, the inversion after Theorem 1; Hu, Drechsler & Kim, "Accuracy gains
+///   from privacy amplification through sampling for differential privacy", Section 3 (ε = 1 with a
+///   1% sample allows 5.1523).
 /// - Relation: as for [`amplified_epsilon`].
 /// - Domain: ε′ ∈ [0, 500], p ∈ (0, 1]. Very large results are computed in log space
 ///   (log(e^ε′ − 1) − log p) so they never overflow.
@@ -234,7 +235,7 @@ pub fn base_epsilon(target: f64, p: f64) -> Result<f64, MathError> {
 }
 
 /// The size of a Poisson sample: with each of n records kept independently with probability p,
-/// |S| ~ Binomial(n, p) (Steinke, part 1, seed 000), so its mean is n·p and its standard deviation
+/// |S| ~ Binomial(n, p) (Steinke, part 1), so its mean is n·p and its standard deviation
 /// √(n·p·(1 − p)). Returns (mean, standard deviation).
 ///
 /// - Computed as n·p and √(n·p)·√(1 − p) (no cancellation: 1 − p is exact for p ≥ ½ and only
@@ -520,7 +521,7 @@ pub struct SubsampledRr {
 /// Exact ε of subsampled binary randomized response: with probability p the record goes through
 /// RR_ε (kept with probability e^ε/(e^ε + 1)), otherwise the output is a uniformly random bit.
 ///
-/// - Source: Brown, lecture notes (seed 004), §1.3: A_p(x) = RR_ε(x) w.p. p, Unif({0,1}) w.p.
+/// - Source: Brown, lecture notes, §1.3: A_p(x) = RR_ε(x) w.p. p, Unif({0,1}) w.p.
 ///   1 − p. The notes work with the approximation RR′ (keep w.p. (1+ε)/(2+ε)); here RR_ε is the
 ///   exact mechanism of their §1.3 definition.
 /// - Derivation: P(output = x) = p·e^ε/(e^ε + 1) + (1 − p)/2, P(output = x̄) = p/(e^ε + 1) +
@@ -540,7 +541,7 @@ pub fn subsampled_rr_exact(eps: f64, p: f64) -> Result<f64, MathError> {
 /// The exact ε of the notes' own version, RR′_ε (keep w.p. (1 + ε)/(2 + ε), itself
 /// log(1 + ε)-DP) subsampled at rate p: the notes show it is RR′_{pε}, so its ε is log(1 + pε).
 ///
-/// Source: Brown (seed 004), §1.3. For this mechanism the subsampling theorem applied to its base
+/// Source: Brown, §1.3. For this mechanism the subsampling theorem applied to its base
 /// ε = log(1 + ε) gives log(1 + p·ε) as well, so the theorem is tight here. Replace-one; exact.
 /// Domain: ε ∈ [0, 500], p ∈ [0, 1].
 pub fn subsampled_rr_prime_exact(eps: f64, p: f64) -> Result<f64, MathError> {
@@ -550,7 +551,7 @@ pub fn subsampled_rr_prime_exact(eps: f64, p: f64) -> Result<f64, MathError> {
 }
 
 /// Subsampled randomized response: exact ε, the linear heuristic p·ε, and the subsampling
-/// theorem log(1 + p(e^ε − 1)) (seed 004, Theorem 1.1, via
+/// theorem log(1 + p(e^ε − 1)) (Brown, Theorem 1.1, via
 /// [`crate::subsampling::amplified_epsilon`]). Replace-one. exact ≤ linear ≤ theorem ≤ ε.
 pub fn subsampled_rr(eps: f64, p: f64) -> Result<SubsampledRr, MathError> {
     Ok(SubsampledRr {
@@ -609,7 +610,7 @@ mod tests {
 
     #[test]
     fn seed_values() {
-        // Hu, Drechsler & Kim (seed 002), Section 3: ε = 1 with a 1% sample allows 5.1523.
+        // Hu, Drechsler & Kim, Section 3: ε = 1 with a 1% sample allows 5.1523.
         let e = base_epsilon(1.0, 0.01).unwrap();
         assert!((e - 5.1523).abs() < 5e-5, "{e}");
         // Section 4.3: N = 10001, n = 101.

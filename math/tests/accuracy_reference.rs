@@ -1,4 +1,5 @@
-//! The analytic part of seed 002 against `tools/reference/accuracy.py` (mpmath, 60 digits).
+//! The analytic part of Hu, Drechsler & Kim, "Accuracy gains from privacy amplification through
+//! sampling for differential privacy", against `tools/reference/accuracy.py` (mpmath, 60 digits).
 //! Tolerance 1e-12 relative (issue #4).
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 

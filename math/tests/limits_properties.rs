@@ -1,5 +1,6 @@
-//! Properties of the noise ratio (seed 001): the bounds of eq. 6, monotonicity, the floor of eq. 8,
-//! and the regime calculator's factor never above its bound.
+//! Properties of the noise ratio (Steinke, "Limits of privacy amplification by subsampling"): the
+//! bounds of eq. 6, monotonicity, the floor of eq. 8, and the regime calculator's factor never
+//! above its bound.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_math::limits::{

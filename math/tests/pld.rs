@@ -110,8 +110,9 @@ fn finer_grid_narrows_the_band() {
 }
 
 /// Laplace with scale b, one step, q = 1: δ(ε) = 1 − e^{(ε − 1/b)/2} for ε < 1/b (both directions).
-/// With q < 1 the subsampled mechanism is pure ε′-DP with ε′ = log(1 + q(e^{1/b} − 1)) (seed 000):
-/// δ vanishes from one grid step above ε′ on, and not below.
+/// With q < 1 the subsampled mechanism is pure ε′-DP with ε′ = log(1 + q(e^{1/b} − 1)) (Steinke,
+/// "Privacy amplification by subsampling"): δ vanishes from one grid step above ε′ on, and not
+/// below.
 #[test]
 fn laplace_single_step_matches_closed_forms() {
     let h = 1e-4;

@@ -153,8 +153,9 @@ pub struct FigureSpec {
 pub enum Compute {
     /// Directly from the parameters (fast enough for every slider movement).
     Direct(fn(&ParamValues) -> ChartResult),
-    /// From the parameters and a finished median simulation (seed 002), which the app runs in
-    /// slices and the CLI runs to the end first.
+    /// From the parameters and a finished median simulation (Hu, Drechsler & Kim, "Accuracy gains
+    /// from privacy amplification through sampling for differential privacy"), which the app runs
+    /// in slices and the CLI runs to the end first.
     Simulated(fn(&ParamValues, &Simulation) -> ChartResult),
     /// Directly from the parameters, but too slow (tens to hundreds of milliseconds) to follow a
     /// slider: the app computes it once the controls have rested, showing a "computing" state

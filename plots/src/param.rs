@@ -468,7 +468,7 @@ declare_params! {
         label: "Simulated population",
         unit: "",
         #[cfg(feature = "prose")]
-        help: "The distribution the simulation's population is drawn from (seed 002, Sections 4.3 and 4.4); the released estimates of Figures 1 (right) and 2 have their own control.",
+        help: "The distribution the simulation's population is drawn from (Hu, Drechsler & Kim, Sections 4.3 and 4.4); the released estimates of Figures 1 (right) and 2 have their own control.",
         domain: options::<Population>(),
         default: Value::Choice(0),
     };

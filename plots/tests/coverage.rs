@@ -1,10 +1,11 @@
 //! The five source documents, item by item, against the app (issue 38): `docs/source-coverage.tsv`
 //! lists every figure, table, theorem, worked example, numeric claim and teaching point of the
-//! sources (`../shared/seeds/`), where the app has it and whether it is live (computed with the
-//! reader's parameters) or only in the prose. This test reads the table and fails when an element
-//! it names is not on the page it names: a figure the page does not list, a readout, sentence or
-//! table the page does not compute, a widget it does not have, a prose fragment the page does not
-//! show, or a phrase that is no longer in that fragment's text.
+//! sources (Steinke's two DifferentialPrivacy.org posts, Hu, Drechsler & Kim, Wang's slides and
+//! Brown's lecture notes), where the app has it and whether it is live (computed with the reader's
+//! parameters) or only in the prose. This test reads the table and fails when an element it names
+//! is not on the page it names: a figure the page does not list, a readout, sentence or table the
+//! page does not compute, a widget it does not have, a prose fragment the page does not show, or a
+//! phrase that is no longer in that fragment's text.
 
 use amp_plots::pages::{Page, Prose, Section};
 

@@ -307,15 +307,27 @@ fn corners(
 /// below, near and far above the batch, or none; one to 65,536 accumulation steps; the capped
 /// sampler with and without a cap; Laplace noise; several records per user), draws finite series
 /// or refuses with a reason.
+fn reads_cap_or_accumulation(f: &amp_plots::figures::FigureSpec) -> bool {
+    f.params
+        .iter()
+        .any(|s| s.name == p::MAX_BATCH.spec.name || s.name == p::ACCUMULATION.spec.name)
+}
+
+/// The figures `capped_sweep` draws: enough to be a test of the run shapes.
 #[test]
-fn capped_batches_and_accumulation_draw_or_refuse() {
-    let reads = |f: &amp_plots::figures::FigureSpec| {
-        f.params
-            .iter()
-            .any(|s| s.name == p::MAX_BATCH.spec.name || s.name == p::ACCUMULATION.spec.name)
-    };
+fn the_capped_sweep_has_figures_to_draw() {
+    let n = FIGURES
+        .iter()
+        .filter(|f| reads_cap_or_accumulation(f))
+        .count();
+    assert!(n >= 5, "{n}");
+}
+
+fn capped_sweep(page: Page) {
     let mut drawn = 0;
-    for f in FIGURES.iter().filter(|f| reads(f)) {
+    let figures = on_page(page).filter(|f| reads_cap_or_accumulation(f));
+    let count = figures.clone().count();
+    for f in figures {
         for (cap, acc, sampler, extra) in [
             (0u64, 1u64, "poisson", ""),
             (64, 1, "poisson", ""),
@@ -355,14 +367,13 @@ fn capped_batches_and_accumulation_draw_or_refuse() {
             drawn += 1;
         }
     }
-    assert!(drawn >= 60, "{drawn}");
+    assert_eq!(drawn, 12 * count);
 }
 
 /// Each parameter at its slider minimum, maximum and default, in every combination (the full
 /// domain corners are swept below; this covers every combination the controls reach).
-#[test]
-fn every_figure_survives_the_corners_of_its_controls() {
-    for f in FIGURES {
+fn controls_sweep(page: Page) {
+    for f in on_page(page) {
         let started = std::time::Instant::now();
         let corners = corners(f, |spec| {
             (
@@ -553,9 +564,8 @@ fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expa
 /// combination, an evenly spread sample of at most 60 combinations per figure: no panic, every
 /// drawn series finite (check_chart), and anything the figure cannot draw refused with a reason
 /// in words (shown in place of the figure) rather than a number that is not one.
-#[test]
-fn every_figure_survives_the_corners_of_its_domains() {
-    for f in FIGURES {
+fn domains_sweep(page: Page) {
+    for f in on_page(page) {
         let started = std::time::Instant::now();
         let corners = corners(f, |spec| match spec.domain {
             Domain::Real {
@@ -706,13 +716,14 @@ fn legends_go_where_they_cover_no_data() {
 /// The legend is placed from the drawn pixels; this checks it from the data, through the frame's
 /// own mapping. (The upper panel of a two-panel figure; simulated figures are left out: they need
 /// a simulation.)
-#[test]
-fn no_legend_covers_a_plotted_point() {
+fn legend_sweep(page: Page) {
     use amp_plots::draw::{draw_chart, Frame, Theme};
     use plotters::prelude::*;
     let mut failures = Vec::new();
     let mut checked = 0;
-    for f in FIGURES.iter().filter(|f| !f.is_simulated()) {
+    let figures = on_page(page).filter(|f| !f.is_simulated());
+    let drawable = figures.clone().count();
+    for f in figures {
         let mut settings = vec![ParamValues::default()];
         for spec in f.params {
             let ends: Vec<Value> = match spec.domain {
@@ -776,7 +787,61 @@ fn no_legend_covers_a_plotted_point() {
             }
         }
     }
-    assert!(checked > 50, "only {checked} legends checked");
+    // (All pages together: 407 legends checked when the sweep was split by page.)
+    assert!(drawable == 0 || checked > 0, "{page:?}: no legend checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    eprintln!("{checked} legends inside plots, none over a plotted point");
+    eprintln!("{page:?}: {checked} legends inside plots, none over a plotted point");
+}
+
+/// The figures a page shows, in the registry's order.
+fn on_page(page: Page) -> impl Iterator<Item = &'static amp_plots::figures::FigureSpec> + Clone {
+    FIGURES.iter().filter(move |f| Page::of(f.id) == page)
+}
+
+/// The sweeps, one test per page and sweep, so that the test runner spreads them over the cores
+/// (as one test each, they were four tests of three to six minutes):
+/// - `controls`: each parameter at its slider minimum, maximum and default, in every combination;
+/// - `domains`: each at its domain's minimum, default and maximum;
+/// - `capped`: capped batches and gradient accumulation at the shapes around the default run;
+/// - `legends`: where a legend is inside the plot, it covers no plotted point.
+macro_rules! sweeps {
+    ($($module:ident: $page:ident),* $(,)?) => {$(
+        mod $module {
+            use super::*;
+            #[test]
+            fn controls() {
+                controls_sweep(Page::$page);
+            }
+            #[test]
+            fn domains() {
+                domains_sweep(Page::$page);
+            }
+            #[test]
+            fn capped() {
+                capped_sweep(Page::$page);
+            }
+            #[test]
+            fn legends() {
+                legend_sweep(Page::$page);
+            }
+        }
+    )*
+        /// Every page has its sweeps.
+        #[test]
+        fn every_page_is_swept() {
+            assert_eq!([$(Page::$page),*].as_slice(), Page::ALL.as_slice());
+        }
+    };
+}
+
+sweeps! {
+    home: Home,
+    subsampling: Subsampling,
+    limits: Limits,
+    accuracy: Accuracy,
+    renyi: Renyi,
+    training: Training,
+    risk: Risk,
+    shuffling: Shuffling,
+    iteration: Iteration,
 }

@@ -200,9 +200,10 @@ fn carried_readings_escape_and_refuse() {
     }
 }
 
-/// The accuracy page's no-gain threshold is q·V_N (seed 002, Section 4.1 and its summary table),
-/// and it is necessary: wherever the sampling variance reaches it, the sample mean's variance is
-/// no smaller than the population mean's. Checked over a grid of the page's settings.
+/// The accuracy page's no-gain threshold is q·V_N (Hu, Drechsler & Kim, "Accuracy gains from
+/// privacy amplification through sampling for differential privacy", Section 4.1 and its summary
+/// table), and it is necessary: wherever the sampling variance reaches it, the sample mean's
+/// variance is no smaller than the population mean's. Checked over a grid of the page's settings.
 #[test]
 fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
     use amp_plots::pages::accuracy::{
@@ -247,7 +248,8 @@ fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
     assert_eq!(checked, 48);
 }
 
-/// "V_N at ε = 0.1 is 900 times V_N at ε = 3" (seed 002, Section 4.1), read off the V_N readout.
+/// "V_N at ε = 0.1 is 900 times V_N at ε = 3" (Hu, Drechsler & Kim, Section 4.1), read off the V_N
+/// readout.
 #[test]
 fn the_population_noise_variance_at_eps_0_1_is_900_times_that_at_eps_3() {
     use amp_plots::pages::accuracy::POPULATION_NOISE;

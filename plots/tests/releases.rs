@@ -1,4 +1,5 @@
-//! `private-estimates` (seed 002, Figure 1 right and Figure 2): the drawn boxes against the
+//! `private-estimates` (Hu, Drechsler & Kim, "Accuracy gains from privacy amplification through
+//! sampling for differential privacy", Figure 1 right and Figure 2): the drawn boxes against the
 //! Laplace distribution's own quantiles, computed here.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
@@ -97,8 +98,8 @@ fn figures_1_and_2_default_to_the_papers_beta_population_not_the_simulations() {
     );
 }
 
-/// `median-mse-vs-rate` splits each ε's best error as seed 002, §4.3 does: the noise's variance
-/// plus the sample medians' spread. Recomputed here from the simulation's raw draws.
+/// `median-mse-vs-rate` splits each ε's best error as Hu, Drechsler & Kim do in §4.3: the noise's
+/// variance plus the sample medians' spread. Recomputed here from the simulation's raw draws.
 #[test]
 fn the_error_split_in_the_caption_is_the_noise_and_the_sampling_parts() {
     use amp_math::median_sim::Population;

@@ -1,5 +1,6 @@
 //! The accuracy page's widgets (the page itself is declared in `amp_plots::pages`): the median
-//! simulation's panel, the comparison with the paper, and the live Table 1 (seed 002).
+//! simulation's panel, the comparison with the paper, and the live Table 1 (Hu, Drechsler & Kim,
+//! "Accuracy gains from privacy amplification through sampling for differential privacy").
 
 use amp_math::median_sim::{quantiles, Population, PAPER_EPSILONS};
 use amp_plots::format::short_number;

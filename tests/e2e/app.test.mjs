@@ -1,5 +1,5 @@
 // End-to-end tests: the release build in dist/, served on 127.0.0.1, driven by the system Chromium.
-// Run by scripts/test.sh after `trunk build --release` and `cargo build --release -p amplify`:
+// Run by scripts/test.sh after `trunk build --release` (whose post-build step builds the CLI, target/tool/amplify):
 //   node --test tests/e2e/
 // Fails on any console error, page error, failed request, or request leaving 127.0.0.1.
 // Screenshots go to test-artifacts/ (git-ignored).
@@ -15,7 +15,7 @@ import { cli, pageEqualsCli } from './cli.mjs';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(ROOT, 'dist');
 const ARTIFACTS = resolve(ROOT, 'test-artifacts');
-const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'release', 'amplify');
+const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'tool', 'amplify');
 mkdirSync(ARTIFACTS, { recursive: true });
 
 let server, origin, context;
@@ -41,8 +41,15 @@ async function open(path, opts = {}) {
   // preloads just as the first one does.
   const visited = [path];
   page.on('framenavigated', (f) => { if (f === page.mainFrame()) visited.push(f.url()); });
+  // A request the page had in flight when the test itself navigated away (a `page.goto` while the
+  // compute worker was still fetching its module, say) is cut short by the browser, not failed.
+  const started = new Map();
+  let navigations = 0;
+  page.on('framenavigated', (f) => { if (f === page.mainFrame()) navigations++; });
+  page.on('request', (r) => started.set(r, navigations));
   page.on('requestfailed', (r) => {
     if (visited.some((u) => droppedByRedirect(u, r))) return;
+    if (r.failure()?.errorText === 'net::ERR_ABORTED' && started.get(r) < navigations) return;
     problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
   });
   page.on('request', (r) => {
@@ -257,6 +264,25 @@ test('the document title names the page or the embedded figure; modified clicks 
   await page.goto(page.url().replace(/\?.*$/, '?embed=rdp-base'));
   await page.waitForSelector('h1');
   assert.equal(await page.title(), 'Rényi DP curves of the base mechanisms · Amplification Explorer');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a link followed before the compute worker has started: the worker still starts from the site root', async () => {
+  // Issue 48: the worker's address is written relative to the document; resolved against the
+  // current address after an in-app navigation, it pointed under /renyi/ and got a 404. The home
+  // page starts its worker a moment after it is live; the click comes before that.
+  const { page, problems } = await open('/');
+  const scripts = [];
+  page.on('request', (r) => { if (/\/worker-[0-9a-f]+\.js$/.test(r.url())) scripts.push(new URL(r.url()).pathname); });
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.computeState ?? null), null,
+    'the worker had started before the click');
+  await page.click('[data-testid=nav-renyi]');
+  await page.waitForSelector('[data-testid=rdp-at-order]');
+  assert.equal(new URL(page.url()).pathname, '/renyi/');
+  await page.waitForFunction(() => document.documentElement.dataset.computeState === 'ready', null, { timeout: 60_000 });
+  assert.equal(scripts.length, 1, `worker scripts asked for: ${scripts.join(', ')}`);
+  assert.match(scripts[0], /^\/worker-[0-9a-f]+\.js$/);
   assert.deepEqual(problems, []);
   await page.close();
 });

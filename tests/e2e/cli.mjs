@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'release', 'amplify');
+const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'tool', 'amplify');
 
 /** `amplify <args> --json`, parsed. */
 export function cli(args) {

@@ -13,7 +13,7 @@ import { launch, droppedByRedirect } from './browser.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const DIST = resolve(ROOT, 'dist');
-const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'release', 'amplify');
+const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'tool', 'amplify');
 const PAGES = ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration'];
 const FIGURES = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
 const pagePath = (p) => (p === 'home' ? '/' : `/${p}/`);
@@ -171,15 +171,17 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   // A size budget per module, as the precompressed file a static host sends: brotli where the
   // browser accepts it (every current one), in KB of 1,024 bytes. Issue 35 replaced issue 19's one
   // budget for the whole app (400 KB gzipped, 412 KB after issue 34) with these; the compute
-  // worker's protocol (src/worker.rs, plots/src/job.rs) costs the wasm 12.2 KB brotli (README,
-  // "Download size"). The wasm is also held to its gzip size, for hosts without brotli.
+  // worker's protocol (src/worker.rs, plots/src/job.rs) costs the wasm 12.2 KB brotli
+  // (docs/performance.md, "Download size"). The wasm is also held to its gzip size, for hosts
+  // without brotli.
   const BUDGET_BR = {
     // The page's WebAssembly module: what must arrive before anything is live. It was the app's
     // one module (page and compute worker) until issue 35 split off the compute module, at 370.2
-    // KB brotli and 446.3 gzipped (README, "Download size", for what each feature cost); without
-    // the heavy computations (amp_plots::heavy) it is 271.6 and 324.3; starting the worker on
-    // every page and moving the pre-rendered prose and pictures in took it to 273.4 and 326.4;
-    // issue 38's new readouts, controls and captions (and the shared timeline hook) to 274.5 and 328.0.
+    // KB brotli and 446.3 gzipped (docs/performance.md, "Download size", for what each feature
+    // cost); without the heavy computations (amp_plots::heavy) it is 271.6 and 324.3; starting
+    // the worker on every page and moving the pre-rendered prose and pictures in took it to 273.4
+    // and 326.4; issue 38's new readouts, controls and captions (and the shared timeline hook) to
+    // 274.5 and 328.0.
     'amplification-explorer_bg': 277,
     // The compute module (compute/): every page's numbers and every figure's chart, fetched by the
     // compute worker once the page is live (203.5 KB brotli, 236.3 gzipped, when split off; 204.8

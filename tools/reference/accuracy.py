@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reference values for the analytic part of seed 002 (Hu, Drechsler & Kim), mpmath at 60 digits.
+"""Reference values for the analytic part of Hu, Drechsler & Kim, "Accuracy gains from privacy
+amplification through sampling for differential privacy", mpmath at 60 digits.
 
 Pinned: Python 3.11, mpmath==1.3.0. Run from the repository root:  python3 tools/reference/accuracy.py
 Writes math/tests/data/accuracy.csv, read by math/tests/accuracy_reference.rs.

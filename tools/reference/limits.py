@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Reference values for the limits of amplification by subsampling (seed 001), from mpmath at 60
-significant digits.
+"""Reference values for the limits of amplification by subsampling (Steinke, "Limits of privacy
+amplification by subsampling"), from mpmath at 60 significant digits.
 
 Pinned: Python 3.11, mpmath==1.3.0. Run from the repository root:  python3 tools/reference/limits.py
 Writes math/tests/data/limits.csv, read by math/tests/limits_reference.rs.
 
 Kinds (columns: kind, epsilon, p, c, expected):
-  noise_ratio    R = (p/eps) log(1 + (e^eps - 1)/p)          seed 001, eq. 7
-  ratio_floor    log(1 + c)/c                                 seed 001, eq. 8
-  factor_bound   c/log(1 + c)                                 seed 001, eq. 8
+  noise_ratio    R = (p/eps) log(1 + (e^eps - 1)/p)          Steinke, eq. 7
+  ratio_floor    log(1 + c)/c                                 Steinke, eq. 8
+  factor_bound   c/log(1 + c)                                 Steinke, eq. 8
   taylor1..3     the Taylor terms of eps_p in eps, eq. 5 (to check the closed forms of the terms)
   mse_noise      2/(eps_p p n)^2 with n in column c            eq. 2, privacy-noise term
   break_even     smallest p with p eps_p^2 = 2/n (n in column c), by mpmath's own root solver

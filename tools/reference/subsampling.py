@@ -13,7 +13,7 @@ Columns: kind, epsilon, delta, p, m, n, expected. Inputs are written as the shor
 round-trips the double (Python's repr), and the oracle starts from that exact double.
 
 Kinds:
-  forward        eps' = log(1 + p (e^eps - 1))                    (Steinke, seed 000, Thm 1)
+  forward        eps' = log(1 + p (e^eps - 1))                    (Steinke, part 1, Thm 1)
   inverse        eps  = log(1 + (e^eps' - 1) / p), eps' in column epsilon
   wr_inclusion   eta  = 1 - (1 - 1/n)^m                           (Balle, Barthe & Gaboardi 2018)
   wr_delta       delta' = sum_k Bin(k; m, 1/n) min(1, 1 - e^{-(k-1)eps} + delta (1-e^{-k eps})/(1-e^{-eps}))

@@ -48,7 +48,7 @@ pub fn command() -> Command {
                 .conflicts_with(BATCHING)
                 .help(
                     "A run of phases as a JSON file (each phase with its own mechanism, noise, \
-                     sampler and length; see the README): the whole run's ε at the file's δ (or --delta)",
+                     sampler and length; see docs/usage.md): the whole run's ε at the file's δ (or --delta)",
                 ),
         )
         // The page's samplers, and random allocation (k of T steps), which only `account` takes.

@@ -1,5 +1,6 @@
-//! `amplify accuracy`: the accuracy page's numbers (Hu, Drechsler & Kim, seed 002, eqs. 5 and 8)
-//! at a sampling rate, or at the rate that keeps a target share q of the variance.
+//! `amplify accuracy`: the accuracy page's numbers (Hu, Drechsler & Kim, "Accuracy gains from
+//! privacy amplification through sampling for differential privacy", eqs. 5 and 8) at a sampling
+//! rate, or at the rate that keeps a target share q of the variance.
 
 use amp_plots::pages::accuracy::{DELTA_N, EPSILON_N, Q_VALUE, RATE_FOR_Q, SPEC as ACCURACY};
 use amp_plots::pages::Precision;

@@ -1,6 +1,6 @@
 //! `amplify iteration`: ε at δ of the last iterate of one pass of noisy SGD for the first record,
 //! the middle one, and without amplification (Feldman, Mironov, Talwar & Thakurta 2018; Brown,
-//! seed 004). The numbers are the iteration page's readouts.
+//! lecture notes "Privacy amplification"). The numbers are the iteration page's readouts.
 
 use amp_plots::pages::iteration::{FIRST, MIDDLE, PLAIN, SPEC as ITERATION};
 use amp_plots::pages::Precision;

@@ -1,6 +1,6 @@
-//! `amplify median-sim`: one cell of the median simulation of Hu, Drechsler & Kim (seed 002), the
-//! same numbers the accuracy page draws for that ε and sample size (seeded; native and wasm agree
-//! bit for bit).
+//! `amplify median-sim`: one cell of the median simulation of Hu, Drechsler & Kim ("Accuracy gains
+//! from privacy amplification through sampling for differential privacy"), the same numbers the
+//! accuracy page draws for that ε and sample size (seeded; native and wasm agree bit for bit).
 
 use amp_math::median_sim::{quantiles, Simulation};
 use amp_plots::model::accuracy::sim_config;

@@ -1,5 +1,5 @@
 //! `amplify ratio`: how much more noise the subsampled Laplace mechanism adds (Steinke, "Limits
-//! of privacy amplification by subsampling", seed 001, eqs. 6–8), from ε and p or from c = ε/p.
+//! of privacy amplification by subsampling", eqs. 6–8), from ε and p or from c = ε/p.
 //! The numbers are the limits page's readouts.
 
 use amp_plots::pages::limits::{

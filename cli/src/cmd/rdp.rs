@@ -1,5 +1,6 @@
 //! `amplify rdp`: ε(α) of a base or subsampled mechanism at the given orders (Wang, Balle &
-//! Kasiviswanathan 2019 and Mironov, Talwar & Zhang 2019; Wang's slides, seed 003).
+//! Kasiviswanathan 2019 and Mironov, Talwar & Zhang 2019; Wang's slides "Privacy amplification by
+//! subsampling and Rényi DP").
 
 use amp_math::rdp::{subsampled, Bound, MAX_ORDER};
 use amp_plots::format::compact_number;

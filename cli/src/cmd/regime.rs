@@ -1,5 +1,6 @@
 //! `amplify regime`: a training run's sampling rate, steps, per-step ε and the noise it costs
-//! (Steinke, seed 001), with the sentence the limits page shows.
+//! (Steinke, "Limits of privacy amplification by subsampling"), with the sentence the limits page
+//! shows.
 
 use amp_math::limits::{self, Duration};
 use amp_plots::model::limits::regime_sentence;

@@ -1,5 +1,6 @@
-//! `amplify subsample`: the (ε′, δ′) of a mechanism run on a random sample (Steinke, seed 000;
-//! Balle, Barthe & Gaboardi 2018), or with `--invert` the base (ε, δ) that meets a target.
+//! `amplify subsample`: the (ε′, δ′) of a mechanism run on a random sample (Steinke, "Privacy
+//! amplification by subsampling"; Balle, Barthe & Gaboardi 2018), or with `--invert` the base
+//! (ε, δ) that meets a target.
 
 use amp_math::subsampling::{amplify, base_for_target, Scheme};
 use amp_math::EpsDelta;

@@ -1,5 +1,5 @@
-//! `amplify subsampled-rr`: randomized response on a Poisson sample (Brown, seed 004, §1.3): its
-//! exact ε, the subsampling theorem's bound and the linear heuristic εp.
+//! `amplify subsampled-rr`: randomized response on a Poisson sample (Brown, lecture notes "Privacy
+//! amplification", §1.3): its exact ε, the subsampling theorem's bound and the linear heuristic εp.
 
 use amp_math::subsampling::{subsampled_rr, SUBSAMPLED_RR_RELATION};
 use amp_plots::param as p;

@@ -50,8 +50,8 @@ pub(super) fn integer_order(alpha: f64) -> Option<u64> {
 }
 
 /// Upper bound on the RDP of a Poisson-subsampled mechanism (add/remove) at an integer order
-/// (Zhu & Wang, "Poisson subsampled Rényi differential privacy", ICML 2019, Theorem 6, as on the
-/// slides of seed 003):
+/// (Zhu & Wang, "Poisson subsampled Rényi differential privacy", ICML 2019, Theorem 6, as on
+/// Wang's slides "Privacy amplification by subsampling and Rényi DP"):
 /// A ≤ (1−γ)^{α−1}(αγ − γ + 1) + C(α,2)γ²(1−γ)^{α−2}e^{ε(2)} + 3Σ_{ℓ=3..α}C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓ e^{(ℓ−1)ε(ℓ)},
 /// computed as A − 1 = C(α,2)γ²(1−γ)^{α−2}(e^{ε(2)} − 1) + Σ_{ℓ≥3} C(α,ℓ)(1−γ)^{α−ℓ}γ^ℓ(3e^{(ℓ−1)ε(ℓ)} − 1).
 /// Upper bound.
@@ -76,7 +76,7 @@ fn poisson_upper_integer(mech: &Mechanism, q: f64, alpha: u64) -> Result<f64, Ma
 }
 
 /// The sampling-without-replacement upper bound of Wang, Balle & Kasiviswanathan (AISTATS 2019,
-/// arXiv 1808.00087, Theorem 9, as on the slides of seed 003), replace-one, integer α ≥ 2:
+/// arXiv 1808.00087, Theorem 9, as on Wang's slides), replace-one, integer α ≥ 2:
 /// A ≤ 1 + γ²C(α,2)min{4(e^{ε(2)} − 1), e^{ε(2)}min{2, (e^{ε(∞)} − 1)²}}
 ///       + Σ_{j=3..α} γ^j C(α,j) e^{(j−1)ε(j)} min{2, (e^{ε(∞)} − 1)^j}.
 /// Upper bound.

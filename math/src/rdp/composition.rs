@@ -1,6 +1,7 @@
-//! The (ε, δ) side that the slides of seed 003 compare RDP against: the Gaussian mechanism's exact
-//! δ(ε) and its inverse (Balle & Wang 2018), the per-step (ε, δ) of a base mechanism, and naive and
-//! advanced composition of the amplified per-step guarantee.
+//! The (ε, δ) side that Wang's slides ("Privacy amplification by subsampling and Rényi DP") compare
+//! RDP against: the Gaussian mechanism's exact δ(ε) and its inverse (Balle & Wang 2018), the
+//! per-step (ε, δ) of a base mechanism, and naive and advanced composition of the amplified
+//! per-step guarantee.
 
 use super::{Mechanism, Sampling};
 use crate::root::{brent, Tolerance};

@@ -83,9 +83,9 @@ impl Mechanism {
     ///
     /// - Gaussian: α(α − 1)/(2σ²) (Mironov 2017, Prop. 7). Exact.
     /// - Laplace: log((α/(2α−1))e^{(α−1)/b} + ((α−1)/(2α−1))e^{−α/b}) (Mironov 2017, Prop. 6, as on
-    ///   the slides of seed 003). Exact.
+    ///   Wang's slides "Privacy amplification by subsampling and Rényi DP"). Exact.
     /// - Binary RR: log(p^α(1−p)^{1−α} + (1−p)^α p^{1−α}), p = e^ε/(e^ε + 1) (Mironov 2017, Prop.
-    ///   5; seed 003). Exact.
+    ///   5; Wang's slides). Exact.
     /// - k-ary RR: log(p^α r^{1−α} + r^α p^{1−α} + (k − 2)r), p = e^ε/(e^ε + k − 1),
     ///   r = 1/(e^ε + k − 1): the Rényi divergence between the output distributions on two
     ///   different inputs (all other outputs have the same probability r). Exact.

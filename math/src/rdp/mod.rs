@@ -1,6 +1,6 @@
 //! Rényi differential privacy (Mironov 2017) of base and subsampled mechanisms, composition, and
-//! conversion to (ε, δ), and the (ε, δ) composition theorems the slides of seed 003 compare RDP
-//! against.
+//! conversion to (ε, δ), and the (ε, δ) composition theorems Wang's slides
+//! ("Privacy amplification by subsampling and Rényi DP") compare RDP against.
 //!
 //! A mechanism is (α, ε(α))-RDP when the Rényi divergence of order α between its outputs on
 //! neighbouring inputs is at most ε(α). All mechanisms here have sensitivity 1.

@@ -5,11 +5,12 @@
 //!
 //! Each of n users applies the same ε₀-LDP local randomizer to their own record; a trusted shuffler
 //! permutes the n reports uniformly at random, and only the permuted reports are released (Brown,
-//! lecture notes, seed 004, §2.2). The central guarantee (ε, δ) below holds for the **replace-one**
-//! relation: the population has a fixed size n and neighbouring datasets differ in one user's
-//! record. Every bound is an **upper bound** on the true central ε of the worst ε₀-LDP randomizer
-//! (or of the named randomizer), and every bound can be capped at ε₀: a replace-one change moves
-//! one report by a factor at most e^{ε₀}, so the shuffled output is ε₀-DP whatever n is.
+//! lecture notes "Privacy amplification", §2.2). The central guarantee (ε, δ) below holds for the
+//! **replace-one** relation: the population has a fixed size n and neighbouring datasets differ in
+//! one user's record. Every bound is an **upper bound** on the true central ε of the worst ε₀-LDP
+//! randomizer (or of the named randomizer), and every bound can be capped at ε₀: a replace-one
+//! change moves one report by a factor at most e^{ε₀}, so the shuffled output is ε₀-DP whatever n
+//! is.
 //!
 //! | id | statement implemented | kind | validity | source |
 //! |---|---|---|---|---|

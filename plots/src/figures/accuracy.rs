@@ -1,4 +1,4 @@
-//! Figures of the accuracy page (seed 002: Hu, Drechsler & Kim, "Accuracy gains from privacy
+//! Figures of the accuracy page (Hu, Drechsler & Kim, "Accuracy gains from privacy
 //! amplification through sampling for differential privacy"). Sampling without replacement,
 //! replace-one neighbours. The simulation they read is the model's
 //! ([`crate::model::accuracy::sim_config`]).
@@ -341,9 +341,9 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
         y: dens[mb],
         label: format!("median {}", short_number(median, 4)),
     });
-    // The local sensitivity (seed 002, Definition 5): the larger gap beside the median, drawn as
-    // a bracket from the median to that neighbour, just above the density at the median (and
-    // clear of the axis). On the bimodal population it spans the empty gap between the modes
+    // The local sensitivity (Hu, Drechsler & Kim, Definition 5): the larger gap beside the median,
+    // drawn as a bracket from the median to that neighbour, just above the density at the median
+    // (and clear of the axis). On the bimodal population it spans the empty gap between the modes
     // (§4.4).
     let local = local_sensitivity(&pop.sorted, pop.range.0, pop.range.1);
     let n = pop.sorted.len();

@@ -28,6 +28,12 @@ const COMPARISON_LOG_STEP: f64 = 4e-3;
 const COMPARISON_BUDGET: f64 = 2e8;
 /// Work budget of each balls-in-bins evaluation inside the noise figure's calibrations.
 const NOISE_FIGURE_BUDGET: f64 = 1e7;
+/// The longest epoch (steps) and run (epochs) for which `batching-noise` calibrates balls in bins.
+/// Its grid's work model counts the sums, not their spread, which grows with the steps per epoch:
+/// one calibration took 20–50 s at |x| = 10⁹ (6·10⁷ steps per epoch at B = 16) and 50 s at 10⁶
+/// epochs, against milliseconds at the defaults, and a figure calibrates five batch sizes.
+const NOISE_BALLS_MAX_STEPS_PER_EPOCH: u64 = 1_000_000;
+const NOISE_BALLS_MAX_EPOCHS: u64 = 10_000;
 
 /// Whole epochs drawn by `batching-comparison`: up to 12 counts from 1 to twice the reader's
 /// (at least 4), equally spaced and distinct.
@@ -226,6 +232,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         v
     };
     let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
+    let mut balls_left_out = false;
     for &b in &bs {
         let steps_per_epoch = ((n as f64 / b as f64).round() as u64).max(1);
         let q = b as f64 / n as f64;
@@ -266,29 +273,40 @@ pub fn noise(values: &ParamValues) -> ChartResult {
             hi,
         );
         // Balls in bins needs about Poisson's σ: search near it first (the search widens itself
-        // when the answer is outside), with the certified PLD only.
+        // when the answer is outside), with the certified PLD only; never more than the fixed
+        // batches' σ (the closed form above): balls in bins is the fixed schedule with its steps
+        // in a random order the attacker does not see, a post-processing of it.
         let (b_lo, b_hi) = poisson.map_or((lo, hi), |p| ((p / 2.0).max(lo), (p * 2.0).min(hi)));
-        let balls = sigma_for(
-            |s| {
-                let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
-                let up = amp_math::batching::allocation_pld(
-                    s,
-                    steps_per_epoch,
-                    g,
-                    Estimate::Pessimistic,
-                )
-                .map_err(|x| x.to_string())?;
-                let all = if e.upper == 1 {
-                    up
-                } else {
-                    up.self_compose(e.upper).map_err(|x| x.to_string())?
-                };
-                all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
-            },
-            target,
-            b_lo,
-            b_hi,
-        );
+        let b_hi = shuffle.map_or(b_hi, |s| b_hi.min(s));
+        let b_lo = b_lo.min(b_hi);
+        let balls_drawn =
+            steps_per_epoch <= NOISE_BALLS_MAX_STEPS_PER_EPOCH && e.upper <= NOISE_BALLS_MAX_EPOCHS;
+        balls_left_out |= !balls_drawn;
+        let balls = if balls_drawn {
+            sigma_for(
+                |s| {
+                    let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
+                    let up = amp_math::batching::allocation_pld(
+                        s,
+                        steps_per_epoch,
+                        g,
+                        Estimate::Pessimistic,
+                    )
+                    .map_err(|x| x.to_string())?;
+                    let all = if e.upper == 1 {
+                        up
+                    } else {
+                        up.self_compose(e.upper).map_err(|x| x.to_string())?
+                    };
+                    all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
+                },
+                target,
+                b_lo,
+                b_hi,
+            )
+        } else {
+            None
+        };
         for (i, s) in [poisson, shuffle, balls, shuffle_needs]
             .into_iter()
             .enumerate()
@@ -347,6 +365,14 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         y: gaussian_sigma(&t)?,
         label: format!("you: σ = {}", short_number(gaussian_sigma(&t)?, 3)),
     });
+    if balls_left_out {
+        c.notes.push(format!(
+            "Balls in bins is drawn where an epoch has at most {} steps and the run at most {} \
+             epochs: beyond, each of its points would take minutes to calibrate.",
+            group_digits(NOISE_BALLS_MAX_STEPS_PER_EPOCH),
+            group_digits(NOISE_BALLS_MAX_EPOCHS)
+        ));
+    }
     if t.is_phased() {
         c.notes.push(FIRST_PHASE_ONLY.into());
     }

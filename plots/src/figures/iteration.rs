@@ -1,7 +1,7 @@
-//! Figures of the iteration page (seed 004, §3): privacy of the last iterate of one pass of noisy
-//! SGD, by the position of the record, with and without amplification by iteration (Feldman,
-//! Mironov, Talwar & Thakurta 2018). The run and the readouts are the model's
-//! ([`crate::model::iteration`]).
+//! Figures of the iteration page (Brown, lecture notes "Privacy amplification", §3): privacy of the
+//! last iterate of one pass of noisy SGD, by the position of the record, with and without
+//! amplification by iteration (Feldman, Mironov, Talwar & Thakurta 2018). The run and the readouts
+//! are the model's ([`crate::model::iteration`]).
 
 use amp_math::iteration::{
     composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled, plot_positions,
@@ -128,7 +128,7 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
 }
 
 /// The lower panel: the first record's ε as the run grows, T from 1 to 100 times the reader's
-/// (Brown, seed 004, Theorem 3.1: the last iterate's privacy loss does not grow with T; in the one
+/// (Brown, Theorem 3.1: the last iterate's privacy loss does not grow with T; in the one
 /// pass analysed here it falls, like 1/T in Rényi DP). The record's ε depends only on the
 /// T − t + 1 steps from its own to the end, so one run of 100·T steps read at the positions
 /// 100·T − T′ + 1 gives every run length T′ at once.
@@ -183,7 +183,7 @@ fn first_record_over_runs(sgd: &OnePassSgd, delta: f64, flat: f64) -> ChartResul
     Ok(c)
 }
 
-/// `iteration-noise-schedule` (Brown, seed 004: "add less noise to early steps"): ε at δ of the
+/// `iteration-noise-schedule` (Brown: "add less noise to early steps"): ε at δ of the
 /// last iterate by position for three ways of spending the same total noise variance T·σ²: σ at
 /// every step, variance growing linearly with the step, and all of it at the last step. By FMTT's
 /// Theorem 22 a record's Rényi DP is α·Δ²/(2 Σ_{s≥t} σ_s²): only the noise from its own step on

@@ -1,4 +1,4 @@
-//! Figures of the limits page (seed 001: Steinke, "Limits of privacy amplification by
+//! Figures of the limits page (Steinke, "Limits of privacy amplification by
 //! subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms throughout. The
 //! regime calculator's sentence is the model's ([`crate::model::limits`]).
 
@@ -449,8 +449,8 @@ pub fn mse_comparison(values: &ParamValues) -> ChartResult {
 }
 
 /// The "usual machine-learning region" outlined on the regime map: one to five epochs, batches of
-/// 32 to 4096 (seed 001's footnote on batch sizes: moderate constants such as 32, up to what the
-/// hardware parallelises).
+/// 32 to 4096 (the footnote on batch sizes in Steinke, part 2: moderate constants such as 32, up to
+/// what the hardware parallelises).
 pub const ML_EPOCHS: (f64, f64) = (1.0, 5.0);
 /// Batch sizes of the outlined region.
 pub const ML_BATCH: (f64, f64) = (32.0, 4096.0);
@@ -536,8 +536,8 @@ pub fn regime_map(values: &ParamValues) -> ChartResult {
          ε* = {} (½ε*²-zCDP, so each of k steps may use ε*/√k). The outlined region, one to five \
          epochs with batches of 32 to 4096, is where training usually runs. The dashed line is \
          where the per-step ε falls to c·p (c = {}): ε*²·|x|/(c²·B) epochs, so a fixed batch needs \
-         a number of epochs growing like |x| (Steinke, seed 001). At your batch {} and {} epochs \
-         the factor is {} (bound {}).",
+         a number of epochs growing like |x| (Steinke, “Limits of privacy amplification by \
+         subsampling”). At your batch {} and {} epochs the factor is {} (bound {}).",
         dataset,
         short_number(total, 4),
         short_number(ratio, 3),

@@ -1,4 +1,5 @@
-//! Figures and readouts of the Rényi DP page (seed 003, Wang's slides on subsampled RDP).
+//! Figures and readouts of the Rényi DP page (Wang's slides on subsampled RDP, "Privacy
+//! amplification by subsampling and Rényi DP").
 
 use amp_math::rdp::{
     advanced_composition, default_orders, epsilon_for_delta, epsilon_for_delta_over_steps,
@@ -502,7 +503,7 @@ pub fn optimal_order_fig(values: &ParamValues) -> ChartResult {
     })
 }
 
-/// `rdp-cdp-lines` (Wang's slides, seed 003, "Comparing to zCDP and tCDP"): the Rényi curve of
+/// `rdp-cdp-lines` (Wang's slides, "Comparing to zCDP and tCDP"): the Rényi curve of
 /// the Poisson-subsampled Gaussian mechanism (exact, Mironov, Talwar & Zhang 2019) under its best
 /// zCDP line and its best tCDP line.
 ///

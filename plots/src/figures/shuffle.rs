@@ -1,7 +1,8 @@
-//! Figures of the shuffling page (seed 004, §1.3 and §2): every published shuffle bound side by
-//! side, the inverse (the local ε₀ a central target allows), shuffling against subsampling, the
-//! error of a mean in the three models, and subsampled randomized response. The reader's setting,
-//! the bounds at it and the inverse are the model's ([`crate::model::shuffle`]).
+//! Figures of the shuffling page (Brown, lecture notes "Privacy amplification", §1.3 and §2): every
+//! published shuffle bound side by side, the inverse (the local ε₀ a central target allows),
+//! shuffling against subsampling, the error of a mean in the three models, and subsampled
+//! randomized response. The reader's setting, the bounds at it and the inverse are the model's
+//! ([`crate::model::shuffle`]).
 
 use amp_math::shuffle::{
     fmt21_numerical, fmt21_published, largest_eps0_over, mean_error_central_laplace,

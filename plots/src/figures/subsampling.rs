@@ -1,5 +1,7 @@
-//! Figures of the subsampling page (seed 000, Theorem 1; seed 004, Theorem 1.1; seed 002, Fig. 3).
-//! The reader's setting is the model's ([`crate::model::subsampling`]).
+//! Figures of the subsampling page (Steinke, "Privacy amplification by subsampling", Theorem 1;
+//! Brown, lecture notes "Privacy amplification", Theorem 1.1; Hu, Drechsler & Kim, "Accuracy gains
+//! from privacy amplification through sampling for differential privacy", Fig. 3). The reader's
+//! setting is the model's ([`crate::model::subsampling`]).
 
 use amp_math::subsampling::{amplified_epsilon, base_epsilon, Scheme};
 
@@ -213,7 +215,7 @@ pub fn vs_epsilon(values: &ParamValues) -> ChartResult {
 }
 
 /// `sample-budget`: the base ε a sample may spend so that the release meets a target ε′,
-/// against the rate (seed 002, Section 3: a 1% sample may spend 5.1523 for ε′ = 1).
+/// against the rate (Hu, Drechsler & Kim, Section 3: a 1% sample may spend 5.1523 for ε′ = 1).
 pub fn sample_budget(values: &ParamValues) -> ChartResult {
     let st = setting(values)?;
     let target = values.real(p::EPS);

@@ -1,8 +1,8 @@
 //! Figures of the training page: ε against the run's length, its privacy profile, the noise a
-//! target needs, and seed 001's noise ratio for the Gaussian mechanism, from the model
-//! ([`crate::model::training`]). A run of phases is drawn whole where the figure is about the run
-//! (its length, its profile); the sweeps over the batch size or the rate are about its first
-//! phase and say so.
+//! target needs, and the noise ratio of Steinke's "Limits of privacy amplification by subsampling"
+//! for the Gaussian mechanism, from the model ([`crate::model::training`]). A run of phases is
+//! drawn whole where the figure is about the run (its length, its profile); the sweeps over the
+//! batch size or the rate are about its first phase and say so.
 
 use amp_math::limits::noise_ratio;
 use amp_math::pld::{self, Estimate, Noise};
@@ -433,10 +433,10 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
     Ok(one * (steps as f64).sqrt())
 }
 
-/// `gaussian-noise-ratio`: seed 001's noise ratio for the Gaussian mechanism (its footnote 5): for
-/// a target (ε, δ) over k steps, the noise σ_full of the full-data mechanism over the effective
-/// noise σ_p/p of the Poisson-subsampled one (tight accountant), against p, beside the Laplace
-/// ratio of the limits page (one step, pure ε).
+/// `gaussian-noise-ratio`: the noise ratio of Steinke's second post for the Gaussian mechanism (its
+/// footnote 5): for a target (ε, δ) over k steps, the noise σ_full of the full-data mechanism over
+/// the effective noise σ_p/p of the Poisson-subsampled one (tight accountant), against p, beside
+/// the Laplace ratio of the limits page (one step, pure ε).
 pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
     if values.count(p::RECORDS) > 1 {
         return Err(ChartError::NotApplicable(

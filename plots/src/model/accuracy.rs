@@ -1,4 +1,4 @@
-//! The accuracy page's model (seed 002: Hu, Drechsler & Kim, "Accuracy gains from privacy
+//! The accuracy page's model (Hu, Drechsler & Kim, "Accuracy gains from privacy
 //! amplification through sampling for differential privacy"): the median simulation the reader's
 //! values describe, the live Table 1 read from a finished simulation, and ε_n at the reader's
 //! setting. Sampling without replacement, replace-one neighbours.
@@ -43,7 +43,7 @@ impl GainRow {
     }
 }
 
-/// Table 1 of seed 002, live: one row per ε of the grid.
+/// Table 1 of Hu, Drechsler & Kim, live: one row per ε of the grid.
 pub fn gain_table(sim: &Simulation) -> Vec<GainRow> {
     sim.population_cells()
         .iter()

@@ -1,7 +1,7 @@
-//! The iteration page's model (seed 004, §3): the one pass of noisy SGD the parameters describe,
-//! whether amplification by iteration applies to it (Feldman, Mironov, Talwar & Thakurta 2018), and
-//! the readouts of its last iterate's privacy by the position of the record, read by the iteration
-//! and home pages and the page's figures.
+//! The iteration page's model (Brown, lecture notes "Privacy amplification", §3): the one pass of
+//! noisy SGD the parameters describe, whether amplification by iteration applies to it (Feldman,
+//! Mironov, Talwar & Thakurta 2018), and the readouts of its last iterate's privacy by the position
+//! of the record, read by the iteration and home pages and the page's figures.
 
 use amp_math::iteration::{check_step_size, composition_epsilon, iteration_epsilon, OnePassSgd};
 use amp_math::rdp::Conversion;

@@ -1,4 +1,4 @@
-//! The limits page's model (seed 001: Steinke, "Limits of privacy amplification by
+//! The limits page's model (Steinke, "Limits of privacy amplification by
 //! subsampling"): the machine-learning regime calculator's plain sentence, read by the page and
 //! by `amplify regime`. Poisson sampling, add/remove neighbours, Laplace mechanisms throughout.
 

@@ -1,6 +1,7 @@
-//! The Rényi DP page's model (seed 003, Wang's slides on subsampled RDP): the reader's mechanism
-//! and sampling, the per-step curve (remembered), the subsampled curves at the reader's order, and
-//! the composition at the reader's steps. Also what the training and risk pages read of Rényi DP.
+//! The Rényi DP page's model (Wang's slides on subsampled RDP, "Privacy amplification by
+//! subsampling and Rényi DP"): the reader's mechanism and sampling, the per-step curve
+//! (remembered), the subsampled curves at the reader's order, and the composition at the reader's
+//! steps. Also what the training and risk pages read of Rényi DP.
 
 use amp_math::accounting::{Event, Sampler};
 use amp_math::rdp::{

@@ -1,7 +1,7 @@
-//! The shuffling page's model (seed 004, §1.3 and §2): the reader's setting and randomizer, every
-//! published shuffle bound at that setting, the tightest valid one, the exact clone reduction, and
-//! the inverse (the local ε₀ a central target allows). Read by the page's readouts and table, its
-//! figures, the home page and `amplify shuffle`.
+//! The shuffling page's model (Brown, lecture notes "Privacy amplification", §1.3 and §2): the
+//! reader's setting and randomizer, every published shuffle bound at that setting, the tightest
+//! valid one, the exact clone reduction, and the inverse (the local ε₀ a central target allows).
+//! Read by the page's readouts and table, its figures, the home page and `amplify shuffle`.
 
 use amp_math::shuffle::{
     best_with, fmt21_numerical, largest_eps0_over, shuffle_epsilon_with, Bound, Randomizer,

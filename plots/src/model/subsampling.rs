@@ -1,6 +1,8 @@
-//! The subsampling page's model (seed 000, Theorem 1; seed 004, Theorem 1.1; seed 002, Fig. 3):
-//! the reader's sampling scheme, the x coordinate of their setting and the inclusion probability
-//! the theorem uses there, read by the page's figures.
+//! The subsampling page's model (Steinke, "Privacy amplification by subsampling", Theorem 1; Brown,
+//! lecture notes "Privacy amplification", Theorem 1.1; Hu, Drechsler & Kim, "Accuracy gains from
+//! privacy amplification through sampling for differential privacy", Fig. 3): the reader's sampling
+//! scheme, the x coordinate of their setting and the inclusion probability the theorem uses there,
+//! read by the page's figures.
 
 use amp_math::subsampling::{with_replacement_inclusion, Sampling, Scheme};
 

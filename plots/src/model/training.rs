@@ -1,7 +1,8 @@
-//! The training page's model: a DP-SGD run of one or more phases (seed 001's machine-learning
-//! regime; issue 6; runs of phases, issue 34), as events ([`amp_math::accounting::Event`]),
-//! accounted with privacy loss distributions ([`PldAccountant`]) beside Rényi DP, under add/remove
-//! one example (Poisson sampling) or zero-out (the other samplers).
+//! The training page's model: a DP-SGD run of one or more phases (the machine-learning
+//! regime of Steinke's "Limits of privacy amplification by subsampling"; issue 6; runs of phases,
+//! issue 34), as events ([`amp_math::accounting::Event`]), accounted with privacy loss
+//! distributions ([`PldAccountant`]) beside Rényi DP, under add/remove one example (Poisson
+//! sampling) or zero-out (the other samplers).
 //!
 //! Cost is bounded by a budget of FFT buckets per composition rather than by a fixed grid step
 //! ([`Grid::Budget`]): what follows a slider uses [`QUICK`], the numbers shown once the controls

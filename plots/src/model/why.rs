@@ -6,7 +6,8 @@
 //! sensitivity 1 with f(x) = 0 and f(x′) = 1. Without sampling the outputs are M(x) = N₀ and
 //! M(x′) = N₁, the noise distribution centred at 0 and at 1. With the sample hidden, the person is
 //! in it with probability p, so the output on x′ is the mixture (1 − p)·N₀ + p·N₁ (Steinke,
-//! seed 000, proof of Theorem 1; Brown, seed 004, §1) while the output on x stays N₀.
+//! "Privacy amplification by subsampling", proof of Theorem 1; Brown, lecture notes "Privacy
+//! amplification", §1) while the output on x stays N₀.
 //!
 //! Privacy loss at an output o: L(o) = log(N₁(o)/N₀(o)) without sampling, and with the sample
 //! hidden log((1 − p) + p·e^{L(o)}), computed as a log-sum-exp. For Laplace noise of scale b = 1/ε,

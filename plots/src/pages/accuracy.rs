@@ -1,5 +1,6 @@
-//! `page=accuracy`: when sampling first makes a release more accurate (seed 002, Hu, Drechsler &
-//! Kim). Sampling without replacement, replace-one neighbours.
+//! `page=accuracy`: when sampling first makes a release more accurate (Hu, Drechsler & Kim,
+//! "Accuracy gains from privacy amplification through sampling for differential privacy"). Sampling
+//! without replacement, replace-one neighbours.
 
 use amp_math::accuracy::{
     delta_n, epsilon_n, mean_variances, no_gain_threshold, rate_for_variance_fraction,
@@ -218,7 +219,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         mean.clone().map(|m| m.sampling).map_err(ChartError::from),
         R,
     );
-    // The mean's global sensitivity in the population is R/N (seed 002, eq. 6).
+    // The mean's global sensitivity in the population is R/N (Hu, Drechsler & Kim, eq. 6).
     r.push(
         &NO_GAIN,
         no_gain_threshold(eps, rate, v.real(p::RANGE) / population).map_err(ChartError::from),

@@ -1,5 +1,5 @@
-//! `page=iteration`: amplification by iteration (seed 004, §3; Feldman, Mironov, Talwar &
-//! Thakurta 2018), and the lecture's summary of the three techniques.
+//! `page=iteration`: amplification by iteration (Brown, lecture notes "Privacy amplification", §3;
+//! Feldman, Mironov, Talwar & Thakurta 2018), and the lecture's summary of the three techniques.
 
 use amp_math::Relation;
 

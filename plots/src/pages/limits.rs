@@ -1,4 +1,4 @@
-//! `page=limits`: when subsampling stops being free (seed 001, Steinke, "Limits of privacy
+//! `page=limits`: when subsampling stops being free (Steinke, "Limits of privacy
 //! amplification by subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms.
 
 use amp_math::limits::{
@@ -238,8 +238,8 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&REGIME_P, field(|x| x.p), R);
     r.push(&REGIME_STEPS, field(|x| x.steps as f64), R);
     r.push(&REGIME_EPS, field(|x| x.epsilon_per_step), R);
-    // The computation: each step evaluates B per-example gradients (seed 001's conclusion: larger
-    // batches ease the limits at a computational cost).
+    // The computation: each step evaluates B per-example gradients (the conclusion of Steinke,
+    // part 2: larger batches ease the limits at a computational cost).
     r.push(
         &REGIME_GRADIENTS,
         reg.clone().map(|x| x.steps as f64 * b as f64),

@@ -38,21 +38,26 @@ pub use url::{
 pub enum Page {
     /// What amplification is, and the way into the other pages.
     Home,
-    /// Amplification by subsampling (seed 000, seed 004 §1).
+    /// Amplification by subsampling (Steinke, "Privacy amplification by subsampling"; Brown,
+    /// lecture notes "Privacy amplification", §1).
     Subsampling,
-    /// When subsampling stops being free (seed 001).
+    /// When subsampling stops being free (Steinke, "Limits of privacy amplification by
+    /// subsampling").
     Limits,
-    /// When sampling first makes a release more accurate (seed 002).
+    /// When sampling first makes a release more accurate (Hu, Drechsler & Kim, "Accuracy gains from
+    /// privacy amplification through sampling for differential privacy").
     Accuracy,
-    /// Rényi DP of subsampled mechanisms, composition and conversion (seed 003).
+    /// Rényi DP of subsampled mechanisms, composition and conversion (Wang's slides, "Privacy
+    /// amplification by subsampling and Rényi DP").
     Renyi,
-    /// Tight accounting of DP-SGD (privacy loss distributions; seed 001's machine-learning regime).
+    /// Tight accounting of DP-SGD (privacy loss distributions; the machine-learning regime of
+    /// Steinke, part 2).
     Training,
     /// What ε means for a membership attacker: trade-off curves, attack risk, noise calibrated to it.
     Risk,
-    /// Amplification by shuffling: every published bound side by side (seed 004 §1.3, §2).
+    /// Amplification by shuffling: every published bound side by side (Brown's notes, §1.3, §2).
     Shuffling,
-    /// Amplification by iteration: one pass of noisy SGD releasing its last iterate (seed 004 §3).
+    /// Amplification by iteration: one pass of noisy SGD releasing its last iterate (Brown, §3).
     Iteration,
 }
 

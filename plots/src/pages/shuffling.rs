@@ -1,7 +1,7 @@
-//! `page=shuffling`: amplification by shuffling (seed 004, §2): every published bound side by
-//! side with its validity, the exact clone reduction against the published method's range, the
-//! inverse, shuffling against subsampling, the error of a mean in three models, and the lecture's
-//! subsampled randomized response (§1.3).
+//! `page=shuffling`: amplification by shuffling (Brown, lecture notes "Privacy amplification", §2):
+//! every published bound side by side with its validity, the exact clone reduction against the
+//! published method's range, the inverse, shuffling against subsampling, the error of a mean in
+//! three models, and the lecture's subsampled randomized response (§1.3).
 
 use amp_math::shuffle::{tightest, Bound, ShuffleEpsilon, RELATION};
 use amp_math::subsampling::{base_epsilon, subsampled_rr, SUBSAMPLED_RR_RELATION};

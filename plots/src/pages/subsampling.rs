@@ -1,4 +1,6 @@
-//! `page=subsampling`: amplification by subsampling (seed 000; seed 004 §1; seed 002 §3).
+//! `page=subsampling`: amplification by subsampling (Steinke, "Privacy amplification by
+//! subsampling"; Brown, lecture notes "Privacy amplification", §1; Hu, Drechsler & Kim, "Accuracy
+//! gains from privacy amplification through sampling for differential privacy", §3).
 
 use amp_math::subsampling::{
     amplified_epsilon, amplify, base_delta, base_epsilon, poisson_sample_size, Sampling,

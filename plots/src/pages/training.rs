@@ -1,6 +1,7 @@
 //! `page=training`: tight (ε, δ) accounting of a DP-SGD run with privacy loss distributions, the
 //! band the true value lies in, Rényi DP beside it, the noise for a target ε, and a copyable
-//! statement (seed 001's machine-learning regime). Poisson sampling, add/remove one.
+//! statement (the machine-learning regime of Steinke, "Limits of privacy amplification by
+//! subsampling"). Poisson sampling, add/remove one.
 //!
 //! Its numbers are worth refining: quick ones follow the controls ([`Precision::Quick`], a coarse
 //! grid), refined ones arrive once they rest ([`Precision::Fine`]).
