@@ -183,17 +183,19 @@ pub fn truncated_poisson_gaussian(
     match estimate {
         Estimate::Pessimistic => {
             let plain = poisson_gaussian(sigma, q, step, estimate)?;
+            // 1 − t = P(K < M), from log t (exact where t rounds to 1: 1 − t would be 0 there).
+            let uncut = -exp_m1(ln_binomial_tail(n - 1, q, max_batch));
             if tr.rate_when_truncated == 0.0 {
                 // The record is never kept when the cap binds: that branch is the identity pair.
                 return Ok(PldPair {
-                    remove: mixture(&plain.remove, 1.0 - tr.truncated, None),
-                    add: mixture(&plain.add, 1.0 - tr.truncated, None),
+                    remove: mixture(&plain.remove, uncut, None),
+                    add: mixture(&plain.add, uncut, None),
                 });
             }
             let capped = poisson_gaussian(sigma / 2.0, tr.rate_when_truncated, step, estimate)?;
             Ok(PldPair {
-                remove: mixture(&plain.remove, 1.0 - tr.truncated, Some(&capped.remove)),
-                add: mixture(&plain.add, 1.0 - tr.truncated, Some(&capped.add)),
+                remove: mixture(&plain.remove, uncut, Some(&capped.remove)),
+                add: mixture(&plain.add, uncut, Some(&capped.add)),
             })
         }
         Estimate::Optimistic => {
@@ -235,11 +237,34 @@ pub fn truncated_poisson_gaussian(
 /// w·a + (1 − w)·b on a's grid, both directions' masses, with the loss 0 for b = `None` (the
 /// identity pair). Revealing which branch ran makes the mixture of the PLDs the PLD of the pair
 /// (each branch keeps its own loss). Pessimistic PLDs only (the slack adds as the masses do).
+///
+/// A branch `a` of weight w below [`NEGLIGIBLE`] moves whole to the loss +∞ instead: a pessimistic
+/// move (δ(ε) can only grow, by at most w a step, so by at most k·w < 10⁻²⁸ over k ≤ 10¹² steps),
+/// which keeps a's support (σ at rate q, wide on the fine grid the capped branch asks for) from
+/// stretching the grid. With the cap M = 1 of a batch of 256 (w = P(K < 1) ≈ e⁻²⁵⁶), ε against the
+/// epochs took 90 s that way, the masses of a carrying 10⁻¹¹¹ of the probability.
 fn mixture(a: &Pld, w: f64, b: Option<&Pld>) -> Pld {
     let (b_offset, b_masses, b_inf, b_slack) = match b {
         Some(b) => (b.offset, b.masses.clone(), b.infinity, b.slack),
         None => (0, vec![1.0], 0.0, 0.0),
     };
+    if w < NEGLIGIBLE {
+        let mut masses = b_masses;
+        for m in &mut masses {
+            *m *= 1.0 - w;
+        }
+        return Pld {
+            step: a.step,
+            offset: b_offset,
+            masses,
+            infinity: w * (a.finite_mass() + a.infinity) + (1.0 - w) * b_inf,
+            slack: w * a.slack + (1.0 - w) * b_slack,
+            estimate: a.estimate,
+            drift: 0.0,
+            spread: 0.0,
+            fail: 0.0,
+        };
+    }
     let lo = a.offset.min(b_offset);
     let hi = (a.offset + a.masses.len() as i64).max(b_offset + b_masses.len() as i64);
     let mut masses = vec![0.0; (hi - lo) as usize];
@@ -261,6 +286,9 @@ fn mixture(a: &Pld, w: f64, b: Option<&Pld>) -> Pld {
         fail: 0.0,
     }
 }
+
+/// The weight below which [`mixture`] moves a branch to the loss +∞ (see there).
+const NEGLIGIBLE: f64 = 1e-40;
 
 /// The most values of K below the cap the lower bound's datasets with c > 0 hold.
 const MAX_SPREAD: f64 = 20_000.0;
@@ -426,10 +454,58 @@ impl Binned {
             .map(|(&q, &p)| atom(q, p))
             .collect();
         PldPair {
-            remove: Pld::from_loss_atoms(&remove, step, Estimate::Optimistic, true),
-            add: Pld::from_loss_atoms(&add, step, Estimate::Optimistic, true),
+            remove: trimmed_pld(remove, step),
+            add: trimmed_pld(add, step),
         }
     }
+}
+
+/// The most probability [`trimmed_pld`] leaves out at each end of the loss.
+const TRIM: f64 = 1e-30;
+
+/// The optimistic PLD of loss atoms without their extreme finite losses: from each end, atoms are
+/// left out while together they hold at most [`TRIM`]. Leaving mass out only lowers δ(ε) (every
+/// atom adds (1 − e^{ε − l})₊ ≥ 0 times its mass), so the PLD stays a lower bound, and the left-out
+/// mass is counted where the coupling bound fails (`fail`). The bins' far tails (±20σ) otherwise
+/// spread the atoms over losses up to about ±200 at mass 10⁻⁸⁰: with the cap M = 1 of a batch of
+/// 256, 10⁸ grid buckets where the pessimistic pair needs 300.
+fn trimmed_pld(mut atoms: Vec<(f64, f64)>, step: f64) -> Pld {
+    let split = finite_first(&mut atoms);
+    atoms[..split].sort_by(|a, b| a.0.total_cmp(&b.0));
+    let finite = &atoms[..split];
+    let cut = |it: &mut dyn Iterator<Item = &(f64, f64)>| -> (usize, f64) {
+        let (mut n, mut mass) = (0, 0.0);
+        for &(_, m) in it {
+            if mass + m > TRIM {
+                break;
+            }
+            mass += m;
+            n += 1;
+        }
+        (n, mass)
+    };
+    let (low, low_mass) = cut(&mut finite.iter());
+    let (high, high_mass) = cut(&mut finite[low..].iter().rev());
+    let kept: Vec<(f64, f64)> = finite[low..finite.len() - high]
+        .iter()
+        .chain(&atoms[split..])
+        .copied()
+        .collect();
+    let mut pld = Pld::from_loss_atoms(&kept, step, Estimate::Optimistic, true);
+    pld.fail += low_mass + high_mass;
+    pld
+}
+
+/// Moves the finite-loss atoms to the front; returns how many there are.
+fn finite_first(atoms: &mut [(f64, f64)]) -> usize {
+    let mut split = 0;
+    for i in 0..atoms.len() {
+        if atoms[i].0.is_finite() {
+            atoms.swap(split, i);
+            split += 1;
+        }
+    }
+    split
 }
 
 #[cfg(test)]
@@ -461,6 +537,78 @@ mod tests {
                 (up + below - 1.0).abs() < 1e-12,
                 "{m} {q} {k}: {up} + {below}"
             );
+        }
+    }
+
+    /// Atoms with a far tail on both sides: trimming keeps δ(ε) at or below the untrimmed PLD's
+    /// (a lower bound stays one), by at most the trimmed mass, and counts that mass in `fail`.
+    #[test]
+    fn trimming_the_far_losses_keeps_a_lower_bound() {
+        let mut atoms = vec![
+            (-150.0, 1e-40),
+            (-90.0, 1e-33),
+            (190.0, 1e-35),
+            (200.0, 1e-31),
+        ];
+        atoms.extend((0..200).map(|i| (-1.0 + 0.01 * i as f64, 1.0 / 200.0)));
+        atoms.push((f64::INFINITY, 1e-9));
+        let full = Pld::from_loss_atoms(&atoms, 1e-3, Estimate::Optimistic, true);
+        let trimmed = trimmed_pld(atoms.clone(), 1e-3);
+        assert!(trimmed.masses.len() < 3000, "{}", trimmed.masses.len());
+        assert!(full.masses.len() > 300_000);
+        // 1e-40 + 1e-33 from below, 1e-31 + 1e-35 from above: the four far atoms.
+        let far = 1e-40 + 1e-33 + 1e-35 + 1e-31;
+        assert!((trimmed.fail - far).abs() < 1e-45, "{}", trimmed.fail);
+        assert_eq!(trimmed.infinity, 1e-9);
+        // Mass above TRIM is never left out.
+        let mut heavy = atoms.clone();
+        heavy.push((50.0, 2e-30));
+        let kept = trimmed_pld(heavy, 1e-3);
+        assert!(
+            kept.masses.len() > 50_000 && kept.fail < 2e-30,
+            "{}",
+            kept.fail
+        );
+        for eps in [0.0, 0.3, 0.9, 150.0, 195.0] {
+            let (a, b) = (trimmed.raw_delta(eps), full.raw_delta(eps));
+            assert!(a <= b && b - a <= 1e-34 + 1e-31, "ε = {eps}: {a} > {b}");
+        }
+    }
+
+    /// The cap M = 1 of a batch of 256: the uncapped branch (P(K < 1) ≈ e⁻²⁵⁶, 1 − t rounds to
+    /// 0) goes to the loss +∞ whole, and the lower pair's far tails are trimmed, so both pairs stay
+    /// short on the fine grid the capped branch asks for (10⁸ buckets before).
+    #[test]
+    fn a_cap_of_one_keeps_both_pairs_short() {
+        let n = 60_000;
+        let q = 256.0 / n as f64;
+        let uncut = -exp_m1(ln_binomial_tail(n - 1, q, 1));
+        assert!(uncut > 0.0 && uncut < 1e-100, "{uncut}");
+        let up = truncated_poisson_gaussian(5.0, q, n, 1, 2e-6, Estimate::Pessimistic).unwrap();
+        let lo = truncated_poisson_gaussian(5.0, q, n, 1, 2e-6, Estimate::Optimistic).unwrap();
+        for (name, pld) in [
+            ("upper", &up.remove),
+            ("upper add", &up.add),
+            ("lower", &lo.remove),
+            ("lower add", &lo.add),
+        ] {
+            assert!(pld.masses.len() < 100_000, "{name}: {}", pld.masses.len());
+        }
+        let plain =
+            truncated_poisson_gaussian(5.0, q, n, 300, 2e-6, Estimate::Pessimistic).unwrap();
+        assert!(
+            up.remove.infinity >= uncut,
+            "{} {uncut}",
+            up.remove.infinity
+        );
+        assert!(
+            up.remove.infinity <= plain.remove.infinity + 1e-100,
+            "{} {}",
+            up.remove.infinity,
+            plain.remove.infinity
+        );
+        for eps in [0.0, 1e-4, 1e-3] {
+            assert!(lo.remove.delta_for_epsilon(eps) <= up.remove.delta_for_epsilon(eps));
         }
     }
 }
