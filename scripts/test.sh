@@ -54,7 +54,7 @@ step() {
 # The five slowest tests of a step that ran cargo-nextest (its log has a line per test).
 slowest() {
   local log="$LOGS/${1// /-}.log"
-  grep -E '^ +(PASS|SLOW) \[' "$log" 2>/dev/null | sed -E 's/^ +[A-Z]+ \[ *([0-9.]+)s\] +(\([0-9/]+\) )?/\1 s  /' \
+  grep -E '^ +PASS \[' "$log" 2>/dev/null | sed -E 's/^ +[A-Z]+ \[ *([0-9.]+)s\] +(\([0-9/]+\) )?/\1 s  /' \
     | sort -rn | head -n 5 | sed 's/^/      slowest: /' >&2 || true
 }
 
@@ -123,10 +123,6 @@ export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-300}
 native() {
   step "format" cargo fmt --all -- --check
   step "clippy and build, native" linted cargo test --workspace --all-targets --locked --no-run
-  # The page's module leaves out the heavy computations (plots' `compute` feature off): the
-  # stand-ins it has instead (plots/src/heavy.rs, the same code on every target), linted natively
-  # as they compile beside the test build's dependencies.
-  step "clippy and build, the page module's features" linted cargo build --locked -p amp-plots --no-default-features --features svg --lib
   step "native tests" run_tests --workspace
   slowest "native tests"
   step "reference tables reproduce from mpmath" tools/reference/check.sh "$PY" $REFERENCES
@@ -138,6 +134,10 @@ web() {
   # linted as they are built; the compute module's code is the native one's. (Its build scripts
   # and macros share target/debug with the native chain, whose tests run meanwhile.)
   step "clippy and build, wasm32" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked --no-run
+  # The page's module leaves out the heavy computations (plots' `compute` feature off): the
+  # stand-ins it has instead (plots/src/heavy.rs), linted for the target they ship on, beside the
+  # dependencies the step above compiled (only amp-plots itself compiles again).
+  step "clippy and build, the page module's features" linted cargo build --target wasm32-unknown-unknown --locked -p amp-plots --no-default-features --features svg --lib
   step "browser tests (wasm-bindgen-test, headless Chromium)" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
   step "end-to-end tests (Playwright, system Chromium)" node --test tests/e2e/app.test.mjs tests/e2e/prerendered.test.mjs
 }
