@@ -406,17 +406,17 @@ impl Mixture {
         match &self.steps {
             Some(steps) if drift.abs() < 600.0 => {
                 let r = exp(drift);
+                (sum, weighted) = (1.0, k_top as f64);
+                // e_{k+1} = e_k·e^{d_k}·r upwards, e_k = e_{k+1}/(e^{d_k}·r) downwards.
                 let mut e = 1.0;
-                for k in k_top..=last {
+                for (k, f) in (k_top + 1..=last).zip(&steps[k_top..last]) {
+                    e *= f * r;
                     sum += e;
                     weighted += k as f64 * e;
-                    if k < last {
-                        e *= steps[k] * r;
-                    }
                 }
                 let mut e = 1.0;
-                for k in (first..k_top).rev() {
-                    e /= steps[k] * r;
+                for (k, f) in (first..k_top).rev().zip(steps[first..k_top].iter().rev()) {
+                    e /= f * r;
                     sum += e;
                     weighted += k as f64 * e;
                 }
