@@ -463,49 +463,52 @@ impl Binned {
 /// The most probability [`trimmed_pld`] leaves out at each end of the loss.
 const TRIM: f64 = 1e-30;
 
-/// The optimistic PLD of loss atoms without their extreme finite losses: from each end, atoms are
-/// left out while together they hold at most [`TRIM`]. Leaving mass out only lowers δ(ε) (every
-/// atom adds (1 − e^{ε − l})₊ ≥ 0 times its mass), so the PLD stays a lower bound, and the left-out
-/// mass is counted where the coupling bound fails (`fail`). The bins' far tails (±20σ) otherwise
-/// spread the atoms over losses up to about ±200 at mass 10⁻⁸⁰: with the cap M = 1 of a batch of
-/// 256, 10⁸ grid buckets where the pessimistic pair needs 300.
-fn trimmed_pld(mut atoms: Vec<(f64, f64)>, step: f64) -> Pld {
-    let split = finite_first(&mut atoms);
-    atoms[..split].sort_by(|a, b| a.0.total_cmp(&b.0));
-    let finite = &atoms[..split];
-    let cut = |it: &mut dyn Iterator<Item = &(f64, f64)>| -> (usize, f64) {
-        let (mut n, mut mass) = (0, 0.0);
-        for &(_, m) in it {
-            if mass + m > TRIM {
+/// The optimistic PLD of loss atoms without their extreme finite losses: the atoms below a loss
+/// l₋ and above a loss l₊ are left out, each side holding at most [`TRIM`] (l₋ and l₊ found by
+/// bisection on the loss, the mass beyond a loss being monotone in it). Leaving mass out only lowers
+/// δ(ε) (every atom adds (1 − e^{ε − l})₊ ≥ 0 times its mass), so the PLD stays a lower bound, and
+/// the left-out mass is counted where the coupling bound fails (`fail`). The bins' far tails (±20σ)
+/// otherwise spread the atoms over losses up to about ±200 at mass 10⁻⁸⁰: with the cap M = 1 of a
+/// batch of 256, 10⁸ grid buckets where the pessimistic pair needs 300.
+fn trimmed_pld(atoms: Vec<(f64, f64)>, step: f64) -> Pld {
+    let finite = || atoms.iter().filter(|a| a.0.is_finite());
+    let (lo, hi) = finite().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), a| {
+        (lo.min(a.0), hi.max(a.0))
+    });
+    let above = |l: f64| -> f64 { finite().filter(|a| a.0 > l).map(|a| a.1).sum() };
+    let below = |l: f64| -> f64 { finite().filter(|a| a.0 < l).map(|a| a.1).sum() };
+    // The least l₊ (to bisection's precision) with at most TRIM above it, and the largest l₋.
+    let bisect = |mut ok: f64, mut bad: f64, fits: &dyn Fn(f64) -> bool| {
+        for _ in 0..200 {
+            let mid = 0.5 * (ok + bad);
+            if mid == ok || mid == bad {
                 break;
             }
-            mass += m;
-            n += 1;
+            if fits(mid) {
+                ok = mid;
+            } else {
+                bad = mid;
+            }
         }
-        (n, mass)
+        ok
     };
-    let (low, low_mass) = cut(&mut finite.iter());
-    let (high, high_mass) = cut(&mut finite[low..].iter().rev());
-    let kept: Vec<(f64, f64)> = finite[low..finite.len() - high]
+    if lo >= hi {
+        return Pld::from_loss_atoms(&atoms, step, Estimate::Optimistic, true);
+    }
+    let top = if above(lo) <= TRIM {
+        lo
+    } else {
+        bisect(hi, lo, &|l| above(l) <= TRIM)
+    };
+    let bottom = bisect(lo, top, &|l| below(l) <= TRIM);
+    let kept: Vec<(f64, f64)> = atoms
         .iter()
-        .chain(&atoms[split..])
         .copied()
+        .filter(|a| !a.0.is_finite() || (a.0 >= bottom && a.0 <= top))
         .collect();
     let mut pld = Pld::from_loss_atoms(&kept, step, Estimate::Optimistic, true);
-    pld.fail += low_mass + high_mass;
+    pld.fail += below(bottom) + above(top);
     pld
-}
-
-/// Moves the finite-loss atoms to the front; returns how many there are.
-fn finite_first(atoms: &mut [(f64, f64)]) -> usize {
-    let mut split = 0;
-    for i in 0..atoms.len() {
-        if atoms[i].0.is_finite() {
-            atoms.swap(split, i);
-            split += 1;
-        }
-    }
-    split
 }
 
 #[cfg(test)]
