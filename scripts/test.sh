@@ -77,10 +77,10 @@ if [ -n "$QUICK" ]; then
   # The figure sweeps (every figure at every corner of its controls) are the full run's.
   if command -v cargo-nextest >/dev/null; then
     step "math and model tests" run_tests -p amp-math -p amp-plots \
-      -E 'not (binary(figures) & test(/corners|capped_batches|no_legend/))'
+      -E 'not (binary(figures) & test(/::(controls|domains|capped|legends)$/))'
   else
     step "math and model tests" run_tests -p amp-math -p amp-plots -- \
-      --skip corners --skip capped_batches --skip no_legend
+      --skip ::controls --skip ::domains --skip ::capped --skip ::legends
   fi
   echo "test: quick tier passed in $((SECONDS - STARTED)) s (the full run: ./scripts/test.sh)" >&2
   exit 0
