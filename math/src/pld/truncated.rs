@@ -23,6 +23,8 @@ pub struct Truncation {
     pub rate_when_truncated: f64,
     /// q_eff = q(1 − t) + q′t: the probability that the record is in the step's batch.
     pub rate: f64,
+    /// 1 − t = P(K < M), from log t (exact where t rounds to 1 and 1.0 − t would be 0).
+    pub untruncated: f64,
 }
 
 /// [`Truncation`] of a step over N records at rate q with the cap M (N ≥ 1, M ≥ 1, 0 < q ≤ 1).
@@ -38,6 +40,7 @@ pub fn truncation(n: u64, q: f64, max_batch: u64) -> Result<Truncation, MathErro
             truncated: 0.0,
             rate_when_truncated: 0.0,
             rate: q,
+            untruncated: 1.0,
         });
     }
     let m = max_batch as f64;
@@ -47,6 +50,7 @@ pub fn truncation(n: u64, q: f64, max_batch: u64) -> Result<Truncation, MathErro
         truncated: t,
         rate_when_truncated: q_cond,
         rate: (q * (1.0 - t) + q_cond * t).min(q),
+        untruncated: -exp_m1(ln_t),
     })
 }
 
@@ -183,8 +187,7 @@ pub fn truncated_poisson_gaussian(
     match estimate {
         Estimate::Pessimistic => {
             let plain = poisson_gaussian(sigma, q, step, estimate)?;
-            // 1 − t = P(K < M), from log t (exact where t rounds to 1: 1 − t would be 0 there).
-            let uncut = -exp_m1(ln_binomial_tail(n - 1, q, max_batch));
+            let uncut = tr.untruncated;
             if tr.rate_when_truncated == 0.0 {
                 // The record is never kept when the cap binds: that branch is the identity pair.
                 return Ok(PldPair {
@@ -574,7 +577,7 @@ mod tests {
     fn a_cap_of_one_keeps_both_pairs_short() {
         let n = 60_000;
         let q = 256.0 / n as f64;
-        let uncut = -exp_m1(ln_binomial_tail(n - 1, q, 1));
+        let uncut = truncation(n, q, 1).unwrap().untruncated;
         assert!(uncut > 0.0 && uncut < 1e-100, "{uncut}");
         let up = truncated_poisson_gaussian(5.0, q, n, 1, 2e-6, Estimate::Pessimistic).unwrap();
         let lo = truncated_poisson_gaussian(5.0, q, n, 1, 2e-6, Estimate::Optimistic).unwrap();

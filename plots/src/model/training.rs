@@ -866,6 +866,7 @@ pub fn cap_of(t: &Training) -> Result<pld::Truncation, String> {
             truncated: 0.0,
             rate_when_truncated: 0.0,
             rate: t.q,
+            untruncated: 1.0,
         });
     }
     pld::truncation(t.dataset, t.q, t.max_batch).map_err(|e| e.to_string())
