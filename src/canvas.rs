@@ -2,7 +2,7 @@
 //! export, plotters' SVG backend for the SVG export, both with text measured by the canvas's own
 //! `measureText`.
 //!
-//! Why one backend type for both: the chart drawing code (`amp_plots::draw`) is generic over the
+//! Why one backend type for both: the chart drawing code (`amp_chart::draw`) is generic over the
 //! backend, so each backend type the app used compiled a second copy of it into the wasm. Choosing
 //! the target at run time inside one type ([`AppBackend`]) keeps a single copy.
 //!

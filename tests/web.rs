@@ -103,7 +103,7 @@ fn close(a: f64, b: f64) -> bool {
 /// edges where a careless parser rounds differently.
 #[wasm_bindgen_test]
 fn parse_f64_in_the_browser_gives_rusts_bits() {
-    use amp_plots::format::parse_f64;
+    use amp_format::parse_f64;
     let cases: [(&str, u64); 9] = [
         ("0.30000000000000004", 0x3FD3_3333_3333_3334),
         ("0.1", 0x3FB9_9999_9999_999A),

@@ -2,7 +2,7 @@
 //! lines. Numbers print as the shortest text that reads back as the same f64 in both forms, so a
 //! script gets exactly the number the app shows.
 
-use amp_plots::format::compact_number;
+use amp_format::compact_number;
 use amp_plots::pages::{Readings, ReadoutSpec};
 use serde::Serialize;
 use serde_json::Value as Json;

@@ -1446,10 +1446,7 @@ fn train_reports_the_training_page_numbers() {
     let said = w["statement"].as_str().unwrap();
     assert!(said.contains("shuffling the data every epoch"), "{said}");
     assert!(
-        !said.contains(&amp_plots::format::short_number(
-            w["epsilon"].as_f64().unwrap(),
-            4
-        )),
+        !said.contains(&amp_format::short_number(w["epsilon"].as_f64().unwrap(), 4)),
         "{said}"
     );
     // The attacker's numbers are the shuffled loop's: a Gaussian trade-off at μ = √E/σ, here

@@ -79,11 +79,11 @@ mod subsampling;
 pub mod training;
 mod why;
 
-pub use crate::format::group_digits;
+pub use amp_format::group_digits;
 
-pub use crate::chart::{
-    Axis, Band, BoxStat, Chart, ChartError, ChartResult, Heatmap, LegendCorner, Marker, Outline,
-    Role, Series,
+pub use crate::error::{ChartError, ChartResult};
+pub use amp_chart::{
+    Axis, Band, BoxStat, Chart, Heatmap, LegendCorner, Marker, Outline, Role, Series,
 };
 
 figure_ids! {

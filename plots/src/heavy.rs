@@ -10,7 +10,7 @@
 //! those are the functions themselves; without it (the page's module) they are stand-ins, so that
 //! the linker leaves the functions, and all the math only they reach, out of the page's module.
 
-use crate::chart::ChartResult;
+use crate::error::ChartResult;
 use crate::pages::{Precision, Readings};
 use crate::params::ParamValues;
 
@@ -52,7 +52,7 @@ pub const fn readouts(_: ReadoutsFn) -> ReadoutsFn {
 
 #[cfg(not(feature = "compute"))]
 fn elsewhere(_: &ParamValues) -> ChartResult {
-    Err(crate::chart::ChartError::Elsewhere)
+    Err(crate::error::ChartError::Elsewhere)
 }
 
 #[cfg(not(feature = "compute"))]

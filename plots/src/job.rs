@@ -16,10 +16,10 @@
 //! `e` and why the figure cannot be drawn (one sentence for the reader), or `x` and why the
 //! request itself was refused (never, for a request the app wrote).
 
-use crate::chart::Chart;
 use crate::figures::{FigureId, FigureSpec};
 use crate::pages::{Page, Precision, Readings};
 use crate::params::{by_name, ParamValues, PARAMS};
+use amp_chart::Chart;
 
 /// What a worker computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! A small JSON reader and writer for the run file, shared by the app and the CLI so that both read
 //! and write the same bytes. Not a formula. Written here instead of using serde_json: the web app
 //! must carry it, and its whole budget is a few kilobytes (serde_json's parser alone is several
-//! times that). Reads RFC 8259 JSON (numbers as doubles through [`crate::format::parse_f64`]);
+//! times that). Reads RFC 8259 JSON (numbers as doubles through [`amp_format::parse_f64`]);
 //! errors say where, in one line.
 
 /// A JSON value. Objects keep their members in order (a file written and read back is the same).
@@ -369,7 +369,7 @@ impl Parser<'_> {
             && (int.len() == 1 || !int.starts_with('0'))
             && !body[int_end..].starts_with(".e")
             && !body.ends_with('.');
-        match (grammar, crate::format::parse_f64(text)) {
+        match (grammar, amp_format::parse_f64(text)) {
             (true, Some(x)) if x.is_finite() => Ok(Json::Number(x)),
             _ => {
                 self.i = start;

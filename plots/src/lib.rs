@@ -1,12 +1,10 @@
 //! Everything the app and the CLI share above the math: parameter declarations, pages and URL
-//! state, the figure registry, and one drawing function generic over the plotters backend.
+//! state, the figure registry (model values → charts, drawn by `amp-chart`).
 #![forbid(unsafe_code)]
 
-pub mod chart;
-pub mod draw;
+pub mod error;
 pub mod export;
 pub mod figures;
-pub mod format;
 pub mod heavy;
 pub mod job;
 pub mod json;
@@ -22,5 +20,3 @@ pub mod prerender;
 pub mod prose;
 #[cfg(feature = "svg")]
 pub mod svg;
-
-pub use plotters;

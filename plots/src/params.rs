@@ -9,8 +9,8 @@
 
 use std::marker::PhantomData;
 
-use crate::format::{compact_number, escape_display};
 pub use crate::param::PARAMS;
+use amp_format::{compact_number, escape_display};
 
 mod choices;
 pub mod groups;
@@ -162,7 +162,7 @@ impl ParamSpec {
         }
         match self.domain {
             Domain::Real { .. } => {
-                let x = crate::format::parse_f64(t).ok_or_else(|| {
+                let x = amp_format::parse_f64(t).ok_or_else(|| {
                     format!(
                         "{} must be a number, not “{}”: {}",
                         self.symbol,
@@ -173,7 +173,7 @@ impl ParamSpec {
                 self.check(Value::Real(x)).map(|_| Value::Real(x))
             }
             Domain::Count { .. } => {
-                let x = crate::format::parse_f64(t).ok_or_else(|| {
+                let x = amp_format::parse_f64(t).ok_or_else(|| {
                     format!(
                         "{} must be a whole number, not “{}”: {}",
                         self.symbol,
@@ -348,7 +348,7 @@ pub fn round_sig(x: f64, digits: i32) -> f64 {
     let f = amp_math::special::powi(10.0, digits - 1 - e);
     let r = (x * f).round() / f;
     // Reparse through text so the value is the shortest decimal (0.01 rather than 0.010000000000000002).
-    crate::format::parse_f64(&format!("{:.*e}", (digits - 1) as usize, r)).unwrap_or(r)
+    amp_format::parse_f64(&format!("{:.*e}", (digits - 1) as usize, r)).unwrap_or(r)
 }
 
 /// A handle to a declared parameter: what pages, figures and the math bindings name a parameter

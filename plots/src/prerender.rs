@@ -10,19 +10,19 @@
 //! Controls are `disabled` until the app takes over. `public/early.js` marks the static numbers as
 //! updating when the link asks for settings other than the defaults.
 
-use crate::draw::{draw_chart, legend_marks, LegendMark, Theme};
+use amp_chart::draw::{draw_chart, legend_marks, LegendMark, Theme};
 use std::sync::OnceLock;
 
 use amp_math::median_sim::Simulation;
 
 use crate::figures::{Chart, ChartError, ChartResult, FigureSpec, FIGURES};
-use crate::format::{compact_number, display_number};
 use crate::pages::{
     home, is_relevant, page_links, training, Controls, Group, NoteKind, NoteSpec, Page, Precision,
     Readings, Section, TableSpec, View, Widget, Workbench,
 };
 use crate::params::{Domain, ParamSpec, ParamValues, Value};
 use crate::prose::{content_json, prose_html};
+use amp_format::{compact_number, display_number};
 use plotters::prelude::*;
 
 /// The size a pre-rendered figure is drawn at, in SVG user units: the canvas's 16:10 box
@@ -700,7 +700,7 @@ fn refused(e: &str) -> (String, String, String) {
 /// The SVG of a figure on a page, without its title (the page shows it as a heading): exactly
 /// what `amplify plot <id> --no-title --width 800 --height 500` writes.
 pub fn figure_svg(chart: &Chart, size: (u32, u32)) -> Result<String, String> {
-    crate::svg::draw_svg(chart, None, size)
+    amp_chart::svg::draw_svg(chart, None, size)
 }
 
 /// [`figure_svg`] made inline: the fixed width and height give way to the viewBox (the page's CSS

@@ -3,8 +3,8 @@
 //! the pre-rendered pages and into `content.json`, from which the web app reads it, so the wasm
 //! does not carry it.
 
-use crate::format::json_string;
 use crate::pages::Prose;
+use amp_format::json_string;
 
 include!(concat!(env!("OUT_DIR"), "/prose_list.rs"));
 

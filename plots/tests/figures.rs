@@ -2,12 +2,13 @@
 //! corners of its parameters' slider ranges, with finite data in every series.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_chart::svg::SIZE;
 use amp_math::subsampling::Scheme;
 use amp_plots::figures::{Chart, ChartError, FigureId, FIGURES};
 use amp_plots::pages::{check_together, is_relevant, Page, View};
 use amp_plots::param::{self as p, group};
 use amp_plots::params::{by_name, Domain, Mechanism, ParamSpec, ParamValues, Value};
-use amp_plots::svg::{render_svg, SIZE};
+use amp_plots::svg::render_svg;
 
 fn check_chart(id: &str, chart: &Chart) {
     assert!(!chart.summary.is_empty(), "{id}: no text alternative");
@@ -662,7 +663,7 @@ fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
 /// in a band below, as well-formed SVG naming every series once.
 #[test]
 fn legends_go_where_they_cover_no_data() {
-    use amp_plots::draw::{draw_chart, legend_marks, Theme};
+    use amp_chart::draw::{draw_chart, legend_marks, Theme};
     use amp_plots::figures::{Axis, LegendCorner, Role, Series};
     use plotters::prelude::*;
     let line = |label: &str, pts: Vec<(f64, f64)>, i| Series {
@@ -698,7 +699,7 @@ fn legends_go_where_they_cover_no_data() {
             .push(line(&format!("level {k}"), vec![(0.0, y), (1.0, y)], k));
     }
     assert!(frame_of(&crowded).legend_hidden);
-    let svg = amp_plots::svg::chart_svg(&crowded, "crowded", SIZE).unwrap();
+    let svg = amp_chart::svg::chart_svg(&crowded, "crowded", SIZE).unwrap();
     roxmltree::Document::parse(&svg).unwrap();
     for e in legend_marks(&crowded, &Theme::light(1.0)) {
         assert_eq!(
@@ -717,7 +718,7 @@ fn legends_go_where_they_cover_no_data() {
 /// own mapping. (The upper panel of a two-panel figure; simulated figures are left out: they need
 /// a simulation.)
 fn legend_sweep(page: Page) {
-    use amp_plots::draw::{draw_chart, Frame, Theme};
+    use amp_chart::draw::{draw_chart, Frame, Theme};
     use plotters::prelude::*;
     let mut failures = Vec::new();
     let mut checked = 0;

@@ -122,7 +122,7 @@ fn figures_do_not_import_pages() {
 }
 
 /// (b) The model sits below the figures and the pages: it imports neither, nor the drawing code
-/// (it may use `crate::chart` for [`amp_plots::chart::ChartError`]).
+/// (it may use `crate::error` for [`amp_plots::error::ChartError`]).
 #[test]
 fn model_does_not_import_figures_pages_or_drawing() {
     let files = rust_files(&src().join("model"));

@@ -149,7 +149,7 @@ fn the_error_split_in_the_caption_is_the_noise_and_the_sampling_parts() {
         // "ε = e at rate r: noise + sampling", numbers to three significant digits.
         let (_, nums) = item.split_once(": ").expect(item);
         let (a, b) = nums.split_once(" + ").expect(item);
-        let parse = |s: &str| amp_plots::format::parse_f64(s.trim()).expect(s);
+        let parse = |s: &str| amp_format::parse_f64(s.trim()).expect(s);
         for (shown, want) in [(parse(a), noise), (parse(b), sampling)] {
             assert!(
                 (shown / want - 1.0).abs() < 6e-3,

@@ -2,11 +2,11 @@
 //! change or resize (each redraw measured as `redraw:<figure-id>`), with its text alternative,
 //! notes, and "copy link" / "copy embed code".
 
-use amp_plots::draw::{
+use amp_chart::draw::{
     draw_chart, draw_chart_legend_below, legend_marks, values_at, Frame, LegendMark, Theme,
 };
+use amp_format::short_number;
 use amp_plots::figures::{Chart, FigureSpec};
-use amp_plots::format::short_number;
 use amp_plots::pages::{params_query, View};
 use amp_plots::params::{ParamValues, Value};
 use leptos::html::Canvas;
@@ -541,7 +541,7 @@ fn export(
             let svg = |below: bool| -> Result<(String, bool), String> {
                 let mut out = String::new();
                 let hidden = {
-                    let area = AppBackend::svg(&mut out, amp_plots::svg::SIZE)
+                    let area = AppBackend::svg(&mut out, amp_chart::svg::SIZE)
                         .ok_or("this browser gave no canvas to measure the SVG's text on")?
                         .into_drawing_area();
                     let draw = if below {

@@ -1,8 +1,8 @@
 //! A computed number: rounded text, the full-precision value in `data-value`, and a badge naming
 //! the neighbouring relation it holds for.
 
+use amp_format::{compact_number, display_number};
 use amp_math::Relation;
-use amp_plots::format::{compact_number, display_number};
 use amp_plots::pages::{Readings, ReadoutSpec};
 use leptos::prelude::*;
 

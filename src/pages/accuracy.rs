@@ -2,8 +2,8 @@
 //! simulation's panel, the comparison with the paper, and the live Table 1 (Hu, Drechsler & Kim,
 //! "Accuracy gains from privacy amplification through sampling for differential privacy").
 
+use amp_format::short_number;
 use amp_math::median_sim::{quantiles, Population, PAPER_EPSILONS};
-use amp_plots::format::short_number;
 use amp_plots::model::accuracy::{gain_table, sim_config};
 use amp_plots::param as p;
 use leptos::prelude::*;
@@ -95,7 +95,7 @@ pub fn Reproduction() -> impl IntoView {
                                 <td>{short_number(paper, 4)}</td>
                                 <td
                                     data-testid=format!("repro-{eps}-{rate}")
-                                    data-value=move || here().map(|(_, m)| amp_plots::format::compact_number(m)).unwrap_or_default()
+                                    data-value=move || here().map(|(_, m)| amp_format::compact_number(m)).unwrap_or_default()
                                 >
                                     {move || here().map(|(_, m)| short_number(m, 3)).unwrap_or_else(|| "—".into())}
                                 </td>

@@ -16,7 +16,7 @@ use crate::components::figure::FigureView;
 use crate::components::readout::DeclaredReadout;
 use crate::pages::{accuracy, home, training};
 use crate::state::AppState;
-use amp_plots::format::compact_number;
+use amp_format::compact_number;
 
 /// The numbers of the page on screen, for its widgets.
 #[derive(Clone, Copy)]

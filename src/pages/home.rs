@@ -1,7 +1,7 @@
 //! The home page's widget: the three techniques, each with a live number from the page's
 //! readouts (the page itself is declared in `amp_plots::pages`).
 
-use amp_plots::format::{compact_number, display_number};
+use amp_format::{compact_number, display_number};
 use amp_plots::pages::{home as decl, Page, View};
 use leptos::prelude::*;
 

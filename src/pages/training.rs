@@ -2,7 +2,7 @@
 //! `amp_plots::pages`): the status line saying whether the numbers are quick or refined, the
 //! training page's copyable privacy statement, and its phases (add, remove, the run file).
 
-use amp_plots::format::compact_number;
+use amp_format::compact_number;
 use amp_plots::model::run::Run;
 use amp_plots::model::training::{setting, values_for_run, MAX_PHASES};
 use amp_plots::pages::check_together;

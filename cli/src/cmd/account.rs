@@ -215,9 +215,9 @@ fn run_rdp(m: &ArgMatches) -> Result<String, String> {
     } else {
         Ok(format!(
             "epsilon = {}\ndelta = {}\norder = {}",
-            amp_plots::format::compact_number(record.epsilon),
-            amp_plots::format::compact_number(record.delta),
-            amp_plots::format::compact_number(record.order)
+            amp_format::compact_number(record.epsilon),
+            amp_format::compact_number(record.delta),
+            amp_format::compact_number(record.order)
         ))
     }
 }
@@ -416,7 +416,7 @@ fn run_file(m: &ArgMatches) -> Result<String, String> {
     if on(m, "json") {
         return emit(&record, true);
     }
-    let n = amp_plots::format::compact_number;
+    let n = amp_format::compact_number;
     let mut out = format!("epsilon = {}\n", n(record.epsilon));
     if let Some(l) = record.epsilon_lower {
         out += &format!("epsilon_lower = {}\n", n(l));

@@ -150,7 +150,7 @@ fn run_batching(m: &ArgMatches) -> Result<String, String> {
     } else {
         Ok(format!(
             "sigma = {}",
-            amp_plots::format::compact_number(record.sigma)
+            amp_format::compact_number(record.sigma)
         ))
     }
 }
@@ -252,7 +252,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     } else {
         Ok(format!(
             "sigma = {}",
-            amp_plots::format::compact_number(record.sigma)
+            amp_format::compact_number(record.sigma)
         ))
     }
 }

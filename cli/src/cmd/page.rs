@@ -135,7 +135,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
             (Some(v), _) => format!(
                 "{} = {} ({}, {})",
                 x.id,
-                amp_plots::format::compact_number(v),
+                amp_format::compact_number(v),
                 x.bound,
                 x.relation
             ),

@@ -1,10 +1,11 @@
 //! `amplify plot <figure-id>`: one figure of the registry as SVG (the app's drawing code), or its
 //! data as CSV or JSON. Each figure is a subcommand whose flags are its own parameters.
 
+use amp_chart::svg::SIZE;
 use amp_plots::export::{chart_csv, chart_json};
 use amp_plots::figures::{FigureSpec, FIGURES};
 use amp_plots::prerender::figure_svg;
-use amp_plots::svg::{render_svg, SIZE};
+use amp_plots::svg::render_svg;
 use clap::{Arg, ArgMatches, Command};
 
 use crate::args;

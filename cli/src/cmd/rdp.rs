@@ -2,8 +2,8 @@
 //! Kasiviswanathan 2019 and Mironov, Talwar & Zhang 2019; Wang's slides "Privacy amplification by
 //! subsampling and Rényi DP").
 
+use amp_format::compact_number;
 use amp_math::rdp::{subsampled, Bound, MAX_ORDER};
-use amp_plots::format::compact_number;
 use amp_plots::param as p;
 use clap::{Arg, ArgMatches, Command};
 use serde::Serialize;

@@ -2,9 +2,9 @@
 //! amplification by subsampling"; Balle, Barthe & Gaboardi 2018), or with `--invert` the base
 //! (ε, δ) that meets a target.
 
+use amp_format::compact_number;
 use amp_math::subsampling::{amplify, base_for_target, Scheme};
 use amp_math::EpsDelta;
-use amp_plots::format::compact_number;
 use amp_plots::model::sampling::sampling;
 use amp_plots::param as p;
 use clap::{ArgMatches, Command};

@@ -16,10 +16,10 @@ use super::{
     log_grid, log_range, Axis, Band, BoxStat, Chart, ChartResult, LegendCorner, Marker, Role,
     Series,
 };
-use crate::format::short_number;
 use crate::model::accuracy::sim_config;
 use crate::param as p;
 use crate::params::{ParamValues, ShowNaive};
+use amp_format::short_number;
 
 const POINTS: usize = 160;
 

@@ -16,11 +16,11 @@ use amp_math::pld::{self, Estimate, Noise};
 
 use super::group_digits;
 use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::format::short_number;
 use crate::model::batching::{allocation_plds, epochs, gaussian_sigma, log_step_within};
 use crate::model::training::{setting, CALIBRATION, FIGURE, FIRST_PHASE_ONLY};
 use crate::param as p;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// The log-grid step of `batching-comparison`'s balls-in-bins bands (before its work budget).
 const COMPARISON_LOG_STEP: f64 = 4e-3;

@@ -10,10 +10,10 @@ use amp_math::iteration::{
 use amp_math::rdp::Conversion;
 
 use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::format::short_number;
 use crate::model::iteration::{inapplicable, run};
 use crate::param as p;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// Positions evaluated for the curve (every position when T is at most this).
 const POINTS: usize = 400;

@@ -12,9 +12,9 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, Heatmap, LegendCorner, Marker, Outline,
     Role, Series,
 };
-use crate::format::short_number;
 use crate::param as p;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// Rates drawn as a family in `noise-ratio-vs-epsilon` (the post's figure).
 pub const RATE_FAMILY: [f64; 4] = [0.001, 0.01, 0.1, 0.5];

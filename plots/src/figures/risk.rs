@@ -15,9 +15,9 @@ use super::{
     group_digits, log_grid, Axis, Band, Chart, ChartError, ChartResult, LegendCorner, Marker, Role,
     Series,
 };
-use crate::format::short_number;
 use crate::param as p;
 use crate::params::{ParamValues, TradeoffView};
+use amp_format::short_number;
 
 use amp_math::accounting::{EpochSettings, Target};
 

@@ -15,10 +15,10 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner, Marker, Role,
     Series,
 };
-use crate::format::short_number;
 use crate::model::shuffle::{local_for_target, numerical, randomizer, setting};
 use crate::param as p;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// Palette index of each bound (its colour in every figure and in the table).
 fn color(b: Bound) -> usize {

@@ -8,10 +8,10 @@ use amp_math::subsampling::{amplified_epsilon, base_epsilon, Scheme};
 use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
 };
-use crate::format::short_number;
 use crate::model::subsampling::{setting, Setting};
 use crate::param as p;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// The base ε values drawn as a family on every figure of the page.
 pub const FAMILY: [f64; 5] = [0.1, 0.5, 1.0, 2.0, 5.0];

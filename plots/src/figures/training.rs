@@ -14,7 +14,6 @@ use super::{
     group_digits, log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner,
     Marker, Role, Series,
 };
-use crate::format::short_number;
 use crate::model::renyi::{drawn_rdp_delta, step_curve};
 use crate::model::run::steps_for_epochs;
 use crate::model::training::{
@@ -23,6 +22,7 @@ use crate::model::training::{
 };
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
+use amp_format::short_number;
 
 /// Why a figure that calibrates the noise at many batch sizes or rates is drawn without a cap.
 const CAP_NOT_DRAWN: &str = "this figure calibrates the noise at many batch sizes, which is drawn \

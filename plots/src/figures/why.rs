@@ -6,10 +6,10 @@
 use amp_math::subsampling::amplified_epsilon;
 
 use super::{Axis, Chart, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::format::short_number;
 use crate::model::why::{mixed_loss, Density};
 use crate::param as p;
 use crate::params::{Noise, ParamValues};
+use amp_format::short_number;
 
 /// Points per curve.
 const POINTS: usize = 401;
@@ -182,7 +182,7 @@ const BINS: usize = 140;
 #[allow(clippy::type_complexity)]
 fn phased_plds(
     t: &crate::model::training::Training,
-) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), crate::chart::ChartError> {
+) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), crate::error::ChartError> {
     use crate::model::training::{accountant, band_of, FIGURE};
     use amp_math::accounting::{EpochSettings, Event, PldAccountant};
     use amp_math::pld::Estimate;

@@ -23,8 +23,8 @@ use amp_math::Relation;
 use super::memo::{remembered, Slot};
 use super::run::epoch_shape;
 use super::training::{accountant, band_of, cached_band, calibrate as calibrate_poisson, Training};
-use crate::format::{group_digits, short_number};
 use crate::params::Batching;
+use amp_format::{group_digits, short_number};
 
 /// The relation the three samplers are compared on.
 pub const RELATION: Relation = Relation::ZeroOut;

@@ -6,10 +6,10 @@
 use amp_math::iteration::{check_step_size, composition_epsilon, iteration_epsilon, OnePassSgd};
 use amp_math::rdp::Conversion;
 
-use crate::chart::ChartError;
-use crate::format::short_number;
+use crate::error::ChartError;
 use crate::param as p;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// The run the parameters describe: T steps of b records each, noise σ in units of the gradient
 /// bound L (L = 1).

@@ -2,7 +2,7 @@
 //! subsampling"): the machine-learning regime calculator's plain sentence, read by the page and
 //! by `amplify regime`. Poisson sampling, add/remove neighbours, Laplace mechanisms throughout.
 
-use crate::format::{group_digits, short_number};
+use amp_format::{group_digits, short_number};
 
 /// The regime calculator's plain sentence (also used by the CLI).
 pub fn regime_sentence(

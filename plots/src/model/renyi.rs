@@ -10,10 +10,10 @@ use amp_math::rdp::{
 };
 use amp_math::subsampling::Scheme;
 
-use crate::chart::ChartError;
-use crate::format::{group_digits, short_number};
+use crate::error::ChartError;
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
+use amp_format::{group_digits, short_number};
 
 /// The reader's mechanism and sampling.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -19,9 +19,9 @@ use amp_math::Relation;
 
 use super::renyi::{drawn_rdp_delta, step_curve, RdpSetting};
 use super::training::{accountant, band_of};
-use crate::format::{group_digits, short_number};
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
+use amp_format::{group_digits, short_number};
 
 pub use super::training::{FINE, QUICK};
 
@@ -279,7 +279,7 @@ pub fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
         return p;
     }
     let curve = if run.records > 1 {
-        Err(crate::chart::ChartError::from(
+        Err(crate::error::ChartError::from(
             "no Rényi DP for several records per user".to_string(),
         ))
     } else {

@@ -21,11 +21,11 @@ use amp_math::rdp::{Converted, Mechanism, Sampling};
 use super::memo::remembered;
 use super::renyi::RdpSetting;
 use super::run::{epoch_shape, steps_for_epochs, Length as RunLength, Phase, PhaseSampling, Run};
-use crate::format::{group_digits, short_number};
 use crate::param as p;
 use crate::params::{
     Batching, Count, Length, Mechanism as MechanismChoice, ParamValues, PhaseCount, Pick, Real,
 };
+use amp_format::{group_digits, short_number};
 
 /// FFT buckets per composition for numbers that follow a slider (about 10 ms natively). Budgets
 /// are 90% of a power of two, so that the Chernoff window's slack does not double the transform.

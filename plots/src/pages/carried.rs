@@ -114,7 +114,7 @@ impl Readings {
                         return None;
                     }
                     let value = match how.as_str() {
-                        "v" => Ok(crate::format::parse_f64(&body)?),
+                        "v" => Ok(amp_format::parse_f64(&body)?),
                         "e" => Err(ChartError::NotApplicable(body)),
                         _ => return None,
                     };
@@ -163,7 +163,7 @@ impl Readings {
                         tag,
                         value: match value.as_str() {
                             "" => None,
-                            v => Some(crate::format::parse_f64(v)?),
+                            v => Some(amp_format::parse_f64(v)?),
                         },
                         valid: match valid.as_str() {
                             "1" => true,

@@ -137,7 +137,7 @@ pub fn technique_sentence(
     v: &ParamValues,
     r: &Readings,
 ) -> Option<(String, &'static ReadoutSpec, f64, String)> {
-    use crate::format::display_number;
+    use amp_format::display_number;
     let num = |spec: &ReadoutSpec| {
         r.get(spec)
             .and_then(|x| x.value.clone().ok())

@@ -14,7 +14,6 @@ use super::{
     Section, TableRow, TableSpec, Widget, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
-use crate::format::short_number;
 use crate::model::risk::{
     attack, epsilon_at_delta, gdp, membership_sentence, noise_for, percent, setting,
     steps_for_risk, Attack, Numbers, Run, Source, FINE, MAX_STEPS, QUICK,
@@ -22,6 +21,7 @@ use crate::model::risk::{
 use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 /// Readout: the certified upper bound on the attacker's TPR at the FPR.
 pub const TPR_AT_FPR: ReadoutSpec = ReadoutSpec {
@@ -295,7 +295,7 @@ fn tpr_rows(run: &Run, a: &Attack, eps: Option<f64>, mu: Option<f64>) -> Vec<Tab
         .map(|fpr| {
             let band = a.tradeoff.tpr(fpr).ok();
             TableRow {
-                testid: format!("tpr-row-{}", crate::format::compact_number(fpr)),
+                testid: format!("tpr-row-{}", amp_format::compact_number(fpr)),
                 name: percent(fpr),
                 tag: if fpr == run.fpr {
                     "yours".into()

@@ -12,7 +12,6 @@ use super::{
     Section, TableRow, TableSpec, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
-use crate::format::display_number;
 use crate::model::shuffle::{
     local_for_target, rounds, rounds_attack, rounds_local_for_target, stronger_allowed, table,
 };
@@ -20,6 +19,7 @@ use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
 use crate::probe;
+use amp_format::display_number;
 
 /// Readout: the central ε of the tightest valid bound.
 pub const CENTRAL: ReadoutSpec = ReadoutSpec {

@@ -12,11 +12,11 @@ use super::{
     Section, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
-use crate::format::short_number;
 use crate::model::sampling::sampling;
 use crate::param as p;
 use crate::params;
 use crate::params::ParamValues;
+use amp_format::short_number;
 
 const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
     id: "epsilon-prime",

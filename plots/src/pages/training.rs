@@ -13,7 +13,6 @@ use super::{
     Section, Widget, Workbench,
 };
 use crate::figures::{ChartError, FigureId};
-use crate::format::{group_digits, short_number};
 use crate::model::batching;
 use crate::model::risk::{membership_sentence, Attack, Numbers};
 use crate::model::training::{
@@ -24,6 +23,7 @@ use crate::param as p;
 use crate::params;
 use crate::params::{Batching, ChoiceEnum, ParamValues};
 use crate::probe;
+use amp_format::{group_digits, short_number};
 
 /// Readout: the certified upper bound on ε at δ (pessimistic PLD).
 pub const TIGHT: ReadoutSpec = ReadoutSpec {

@@ -3,8 +3,8 @@
 
 use super::{Page, View, CONSTRAINTS};
 use crate::figures::figure;
-use crate::format::escape_display;
 use crate::params::{by_name, ParamValues};
+use amp_format::escape_display;
 
 /// The state a URL describes, with a notice for everything in it that was ignored.
 #[derive(Clone, Debug, PartialEq)]

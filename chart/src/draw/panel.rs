@@ -11,7 +11,7 @@ use super::heatmap::{draw_colorbar, draw_heatmap};
 use super::legend::{draw_legend, Glyph};
 use super::series::{draw_bands, draw_one_series, visible_runs};
 use super::{err, Frame, Plot, Theme};
-use crate::figures::Chart;
+use crate::Chart;
 
 /// One panel: axes, heatmap, bands, boxes, curves, markers, outlines, colour bar, legend (when
 /// `with_legend`, in the first corner where it covers no data; hidden otherwise).
@@ -122,7 +122,7 @@ fn data_pixels<DB: DrawingBackend>(
             out.push(a);
             if let Some(&b) = px.get(i + 1) {
                 let (dx, dy) = ((b.0 - a.0) as f64, (b.1 - a.1) as f64);
-                let n = ((amp_math::special::hypot(dx, dy) / step).ceil() as usize).min(10_000);
+                let n = ((libm::hypot(dx, dy) / step).ceil() as usize).min(10_000);
                 for k in 1..n {
                     let t = k as f64 / n as f64;
                     out.push((a.0 + (dx * t).round() as i32, a.1 + (dy * t).round() as i32));

@@ -7,7 +7,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axes::Axes;
 use super::{err, Plot, Theme};
-use crate::figures::Heatmap;
+use crate::Heatmap;
 
 /// Colour of t ∈ [0, 1] on a viridis-like scale (dark purple → blue → green → yellow):
 /// perceptually ordered and readable for colour-blind readers.
@@ -62,11 +62,7 @@ fn heat_range(hm: &Heatmap) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for &v in &hm.values {
         if v.is_finite() && (!hm.log_color || v > 0.0) {
-            let c = if hm.log_color {
-                amp_math::special::log10(v)
-            } else {
-                v
-            };
+            let c = if hm.log_color { libm::log10(v) } else { v };
             lo = lo.min(c);
             hi = hi.max(c);
         }
@@ -81,7 +77,7 @@ fn heat_range(hm: &Heatmap) -> (f64, f64) {
 }
 
 fn heat_t(v: f64, (lo, hi): (f64, f64), log: bool) -> f64 {
-    let c = if log { amp_math::special::log10(v) } else { v };
+    let c = if log { libm::log10(v) } else { v };
     (c - lo) / (hi - lo)
 }
 
@@ -134,17 +130,13 @@ pub(super) fn draw_colorbar<DB: DrawingBackend>(
     for c in ticks {
         let t = (c - lo) / (hi - lo);
         let y = bottom - ((bottom - top) as f64 * t).round() as i32;
-        let v = if hm.log_color {
-            amp_math::special::pow(10.0, c)
-        } else {
-            c
-        };
+        let v = if hm.log_color { libm::pow(10.0, c) } else { c };
         root.draw(&PathElement::new(
             vec![(x0 + w, y), (x0 + w + theme.px(4.0) as i32, y)],
             theme.text.stroke_width(1),
         ))?;
         root.draw(&Text::new(
-            crate::format::short_number(v, 3),
+            amp_format::short_number(v, 3),
             (x0 + w + theme.px(6.0) as i32, y),
             font.pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;

@@ -15,7 +15,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::figures::Chart;
+use crate::Chart;
 
 mod annotations;
 mod axes;

@@ -1,9 +1,16 @@
 //! What a figure is before it is drawn: axes, curves, bands, boxes, markers, a heat map and the
-//! text alternative, as plain data ([`Chart`]), and why a figure has none ([`ChartError`]). The
-//! figures ([`crate::figures`]) compute them, the drawing code ([`crate::draw`]) draws them, the
-//! exports ([`crate::export`]) write them out.
+//! text alternative, as plain data ([`Chart`]), and their drawing with plotters, generic over the
+//! backend ([`draw`]; SVG documents with the `svg` feature, [`svg`]). A chart knows no parameters
+//! and no mathematics: the site's figures compute charts from the model's values, this crate
+//! draws them, and the site's exports write them out. `carried` is a chart's text codec (the
+//! compute worker's answers and the pre-rendered pages' `data-chart`).
+#![forbid(unsafe_code)]
 
-use amp_math::MathError;
+pub mod draw;
+#[cfg(feature = "svg")]
+pub mod svg;
+
+pub use plotters;
 
 /// One axis of a chart.
 #[derive(Clone, Debug, PartialEq)]
@@ -183,52 +190,5 @@ impl Chart {
         }
     }
 }
-
-/// Why a figure has no chart to draw.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ChartError {
-    /// Its inputs are not ready yet (the median simulation is still running).
-    Pending,
-    /// The figure does not apply at these parameters, and why, in one sentence for the reader.
-    NotApplicable(String),
-    /// A formula refused its inputs.
-    Math(MathError),
-    /// Computed by the compute module only ([`crate::heavy`]), which did not answer.
-    Elsewhere,
-}
-
-impl std::fmt::Display for ChartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ChartError::Pending => f.write_str("waiting for the simulation"),
-            ChartError::NotApplicable(why) => f.write_str(why),
-            ChartError::Math(e) => write!(f, "{e}"),
-            ChartError::Elsewhere => f.write_str("computed in the background, which failed"),
-        }
-    }
-}
-
-impl std::error::Error for ChartError {}
-
-impl From<MathError> for ChartError {
-    fn from(e: MathError) -> Self {
-        ChartError::Math(e)
-    }
-}
-
-impl From<String> for ChartError {
-    fn from(why: String) -> Self {
-        ChartError::NotApplicable(why)
-    }
-}
-
-impl From<&str> for ChartError {
-    fn from(why: &str) -> Self {
-        ChartError::NotApplicable(why.to_string())
-    }
-}
-
-/// What computing a figure gives.
-pub type ChartResult = Result<Chart, ChartError>;
 
 mod carried;

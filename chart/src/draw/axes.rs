@@ -5,12 +5,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{err, Frame, Plot, Theme};
-use crate::figures::Chart;
-use crate::format::{decade_label, display_number, short_number};
+use crate::Chart;
+use amp_format::{decade_label, display_number, short_number};
 
 pub(super) fn to_axis(v: f64, log: bool) -> f64 {
     if log {
-        amp_math::special::log10(v)
+        libm::log10(v)
     } else {
         v
     }
@@ -27,7 +27,7 @@ fn tick(v: f64, log: bool, span: f64) -> String {
     if (v - k).abs() < 1e-6 {
         decade_label(k as i32)
     } else if span < 1.5 {
-        display_number(amp_math::special::pow(10.0, v), 2)
+        display_number(libm::pow(10.0, v), 2)
     } else {
         String::new()
     }
@@ -90,7 +90,7 @@ impl Axes {
 
     /// Where a marker goes in drawing coordinates, or None when it has no place on these axes
     /// (not finite, or not positive on a log axis).
-    pub(super) fn marker(&self, m: &crate::figures::Marker) -> Option<(f64, f64)> {
+    pub(super) fn marker(&self, m: &crate::Marker) -> Option<(f64, f64)> {
         let placeable = m.x.is_finite()
             && m.y.is_finite()
             && !(self.x_log && m.x <= 0.0)

@@ -2,7 +2,7 @@
 //! to data and back) and every labelled series' and band's value at a data x.
 
 use super::axes::to_axis;
-use crate::figures::Chart;
+use crate::Chart;
 
 /// Where a panel's plotting area is on the backend, in its pixels, and which data range it
 /// shows: what a pointer position over the figure means.
@@ -61,11 +61,7 @@ impl Frame {
             to_axis(self.x_max, self.x_log),
         );
         let v = a + t * (b - a);
-        Some(if self.x_log {
-            amp_math::special::pow(10.0, v)
-        } else {
-            v
-        })
+        Some(if self.x_log { libm::pow(10.0, v) } else { v })
     }
 }
 
@@ -90,11 +86,7 @@ pub fn values_at(chart: &Chart, x: f64) -> Vec<(String, f64)> {
             return None;
         }
         let v = py + (ax - px) / (qx - px) * (qy - py);
-        Some(if yl {
-            amp_math::special::pow(10.0, v)
-        } else {
-            v
-        })
+        Some(if yl { libm::pow(10.0, v) } else { v })
     };
     let mut out = Vec::new();
     for s in &chart.series {
@@ -122,7 +114,7 @@ pub fn values_at(chart: &Chart, x: f64) -> Vec<(String, f64)> {
 #[allow(clippy::disallowed_methods)] // std as an independent check
 mod pointer_tests {
     use super::*;
-    use crate::figures::{Axis, Band, LegendCorner, Role, Series};
+    use crate::{Axis, Band, LegendCorner, Role, Series};
 
     #[test]
     fn frame_maps_pixels_to_data_on_log_and_linear_axes() {

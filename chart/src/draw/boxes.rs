@@ -4,13 +4,13 @@ use plotters::prelude::*;
 
 use super::axes::Axes;
 use super::{err, Plot, Theme};
-use crate::figures::Chart;
+use crate::Chart;
 
 /// Half a box plot's width, in x-axis units (the boxes stand at whole x positions).
 pub(super) const BOX_HALF: f64 = 0.28;
 
 /// Whether a box has five finite statistics that the y axis can show.
-pub(super) fn box_drawable(b: &crate::figures::BoxStat, axes: Axes) -> bool {
+pub(super) fn box_drawable(b: &crate::BoxStat, axes: Axes) -> bool {
     b.stats
         .iter()
         .all(|v| v.is_finite() && (!axes.y_log || *v > 0.0))

@@ -7,7 +7,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axes::Axes;
 use super::{err, Plot, Theme};
-use crate::figures::Chart;
+use crate::Chart;
 
 /// A marker's point and its label's box, in backend pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use crate::figures::Role;
+use crate::Role;
 
 /// Colours and sizes. `scale` multiplies every length (device pixel ratio on screens).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -101,12 +101,12 @@ pub fn display_number(x: f64, digits: usize) -> String {
     if !(1e-4..1e6).contains(&a) {
         return format!("{:.*e}", digits - 1, x);
     }
-    let magnitude = amp_math::special::log10(a).floor() as i32;
+    let magnitude = libm::log10(a).floor() as i32;
     let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
     let s = format!("{x:.decimals$}");
     // A value like 9.99996 rounds up to 10.000: drop one decimal to keep `digits` significant.
     let rounded = parse_f64(&s).unwrap_or(x);
-    if decimals > 0 && rounded.abs() >= amp_math::special::powi(10.0, magnitude + 1) {
+    if decimals > 0 && rounded.abs() >= libm::pow(10.0, f64::from(magnitude + 1)) {
         return format!("{:.*}", decimals - 1, x);
     }
     s
@@ -160,7 +160,7 @@ pub fn escape_display(s: &str) -> String {
 /// Tick label for a log axis at 10^k: "0.001", "1", "100", or "1e-9" outside that range.
 pub fn decade_label(k: i32) -> String {
     match k {
-        -3..=-1 => format!("{}", amp_math::special::powi(10.0, k)),
+        -3..=-1 => format!("{}", libm::pow(10.0, f64::from(k))),
         0..=3 => format!("{}", 10i64.pow(k as u32)),
         _ => format!("1e{k}"),
     }

@@ -1,6 +1,6 @@
 //! A [`Chart`] as text and back, bit for bit: how a chart computed in the app's compute worker
-//! reaches the page that draws it ([`crate::job`]), and how a pre-rendered document carries such a
-//! figure's chart at the defaults (`data-chart`, [`crate::prerender`]) for the app to adopt.
+//! reaches the page that draws it (the site's `job` module), and how a pre-rendered document carries such a
+//! figure's chart at the defaults (`data-chart`, the site's `prerender`) for the app to adopt.
 //!
 //! The text is a flat sequence of fields separated by tabs (a `\`, tab or line feed inside a
 //! field is escaped as `\\`, `\t`, `\n`), written and read in the same fixed order: the axes, the
@@ -180,7 +180,7 @@ impl Reader<'_> {
         Some(out)
     }
     fn num(&mut self) -> Option<f64> {
-        crate::format::parse_f64(self.fields.next()?)
+        amp_format::parse_f64(self.fields.next()?)
     }
     fn count(&mut self) -> Option<usize> {
         self.fields.next()?.parse().ok()

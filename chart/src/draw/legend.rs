@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::theme::role_style;
 use super::Theme;
-use crate::figures::{Chart, LegendCorner, Role};
+use crate::{Chart, LegendCorner, Role};
 
 /// One legend entry as the page can show it outside the picture.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,7 @@ use super::axes::{to_axis, Axes};
 use super::legend::Glyph;
 use super::theme::role_style;
 use super::{err, Plot, Theme};
-use crate::figures::{Chart, Role};
+use crate::{Chart, Role};
 
 /// Shaded bands between a lower and an upper curve.
 pub(super) fn draw_bands<DB: DrawingBackend>(
@@ -68,7 +68,7 @@ pub(super) fn visible_runs(points: &[(f64, f64)], axes: Axes) -> Vec<Vec<(f64, f
 /// One curve (solid or dashed, by its role) or scatter, and its legend entry.
 pub(super) fn draw_one_series<DB: DrawingBackend>(
     cc: &mut Plot<'_, DB>,
-    series: &crate::figures::Series,
+    series: &crate::Series,
     theme: &Theme,
     axes: Axes,
     legend: &mut Vec<(String, Glyph)>,
