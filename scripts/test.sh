@@ -73,13 +73,13 @@ fi
 
 if [ -n "$QUICK" ]; then
   step "format" cargo fmt --all -- --check
-  step "clippy and build, math and model" linted cargo test --locked --no-run -p amp-math -p amp-plots --all-targets
+  step "clippy and build, math and model" linted cargo test --locked --no-run -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-plots --all-targets
   # The figure sweeps (every figure at every corner of its controls) are the full run's.
   if command -v cargo-nextest >/dev/null; then
-    step "math and model tests" run_tests -p amp-math -p amp-plots \
+    step "math and model tests" run_tests -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-plots \
       -E 'not (binary(figures) & test(/::(controls|domains|capped|legends)$/))'
   else
-    step "math and model tests" run_tests -p amp-math -p amp-plots -- \
+    step "math and model tests" run_tests -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-plots -- \
       --skip ::controls --skip ::domains --skip ::capped --skip ::legends
   fi
   echo "test: quick tier passed in $((SECONDS - STARTED)) s (the full run: ./scripts/test.sh)" >&2

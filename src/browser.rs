@@ -168,7 +168,7 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
 }
 
 /// The numbers the pre-rendered page carries (`data-readings` on its article, see
-/// `amp_plots::pages::Readings::adopt`), while it is still in the document.
+/// `amp_plots::pages::PageSpec::adopt`), while it is still in the document.
 pub fn static_readings() -> Option<String> {
     window()?
         .document()?

@@ -109,7 +109,7 @@ pub fn App() -> impl IntoView {
             View::Embed(spec) => spec.is_simulated(),
         };
         if needed {
-            if let Ok(config) = state.values.with(amp_plots::model::accuracy::sim_config) {
+            if let Ok(config) = state.values.with(amp_model::accuracy::sim_config) {
                 runner.ensure(config);
             }
         }

@@ -4,8 +4,10 @@
 //! the reader types that is not (yet) valid lives in `drafts`, with its message in `errors`, and
 //! never reaches the math: the last valid state stays on screen.
 
+use amp_model::param::by_name;
+
+use amp_model::params::{NameMap, ParamSpec, ParamValues, Value};
 use amp_plots::pages::{check_together, params_query, parse_location, View};
-use amp_plots::params::{by_name, NameMap, ParamSpec, ParamValues, Value};
 use leptos::prelude::*;
 
 use crate::browser;

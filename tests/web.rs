@@ -131,10 +131,11 @@ fn parse_f64_in_the_browser_gives_rusts_bits() {
 /// each number in its shortest round-trip form). Natively the same holds (`plots/src/job.rs`).
 #[wasm_bindgen_test]
 fn the_workers_answers_come_back_bit_for_bit_in_the_browser() {
+    use amp_model::param::by_name;
+    use amp_model::params::{ParamValues, Value};
     use amp_plots::figures::FIGURES;
     use amp_plots::job::{answer, read_chart, read_readings, Job};
     use amp_plots::pages::{Page, Precision};
-    use amp_plots::params::{by_name, ParamValues, Value};
     let mut values = ParamValues::default();
     values
         .set(by_name("eps").unwrap(), Value::Real(0.7))
@@ -180,7 +181,7 @@ fn the_workers_answers_come_back_bit_for_bit_in_the_browser() {
 /// natively (members in order, numbers to the bit, nesting), and a one-line refusal of bad text.
 #[wasm_bindgen_test]
 fn json_in_the_browser_reads_what_the_writer_writes() {
-    use amp_plots::json::Json;
+    use amp_model::json::Json;
     let doc = Json::Object(vec![
         ("delta".into(), Json::Number(1e-5)),
         (

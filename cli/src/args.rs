@@ -1,10 +1,12 @@
 //! Flags from the parameter declarations: one clap argument per declared parameter, with its
-//! name, aliases, help, domain and default taken from [`amp_plots::param`]. Values are parsed and
+//! name, aliases, help, domain and default taken from [`amp_model::param`]. Values are parsed and
 //! validated by the declaration itself ([`ParamSpec::parse`]), so the CLI accepts exactly what the
 //! app's controls accept, with the same messages.
 
+use amp_model::param::PARAMS;
+
+use amp_model::params::{Domain, Group, Param, ParamSpec, ParamValues, Value};
 use amp_plots::pages::check_together;
-use amp_plots::params::{Domain, Group, Param, ParamSpec, ParamValues, Value, PARAMS};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches};
 

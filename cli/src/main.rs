@@ -1,6 +1,6 @@
 //! `amplify`: the explorer's numbers as JSON and its figures as SVG, from the same code as the app.
 //!
-//! Flags come from the parameter declarations ([`amp_plots::param`]) through clap's builder API;
+//! Flags come from the parameter declarations ([`amp_model::param`]) through clap's builder API;
 //! each command lives in its own module under [`cmd`]. Exit status 0 on success (and for
 //! `--help`, `--version`), 2 with one line on stderr, prefixed `amplify:`, for any bad argument or
 //! impossible request. Output to a closed pipe (`amplify page training | head -c 1`) ends quietly
@@ -148,7 +148,8 @@ fn command_path(argv: &[std::ffi::OsString]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use amp_plots::params::{Domain, PARAMS};
+    use amp_model::param::PARAMS;
+    use amp_model::params::Domain;
 
     /// The long help of a command path such as `["rdp"]` or `["plot", "sample-budget"]`.
     fn help(path: &[&str]) -> String {

@@ -18,6 +18,7 @@
 //! solved several times per case, stay fast enough for hundreds of cases.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_math::mean_error;
 use amp_math::shuffle::{self, Bound, Randomizer};
 use amp_math::MathError;
 use proptest::prelude::*;
@@ -209,12 +210,12 @@ proptest! {
     fn shuffled_rr_error_between_central_and_local(
         n in users(1e3, 1e6), eps in log_uniform(1e-2, 2.0), delta in log_uniform(1e-10, 1e-3),
     ) {
-        let local = shuffle::mean_error_local_rr(n, eps, 0.5).unwrap();
-        let shuffled = shuffle::mean_error_shuffled_rr(n, eps, delta, Bound::Fmt21Numerical, 0.5).unwrap();
+        let local = mean_error::mean_error_local_rr(n, eps, 0.5).unwrap();
+        let shuffled = mean_error::mean_error_shuffled_rr(n, eps, delta, Bound::Fmt21Numerical, 0.5).unwrap();
         // Shuffling lets each user spend ε₀ ≥ ε, so the error is at most the local one.
         prop_assert!(shuffled.local_eps0.unwrap() >= eps * (1.0 - SLACK));
         prop_assert!(shuffled.rmse <= local.rmse * (1.0 + SLACK));
-        let central = shuffle::mean_error_central_laplace(n, eps, 0.5).unwrap();
+        let central = mean_error::mean_error_central_laplace(n, eps, 0.5).unwrap();
         prop_assert!(central.rmse <= local.rmse * (1.0 + SLACK));
     }
 }
@@ -253,9 +254,9 @@ proptest! {
         if let Ok((lo, hi)) = shuffle::fmt21_numerical_delta(x, y, n) { prop_assert!(!bad(lo) && lo <= hi && hi <= 1.0); }
         if let Ok(v) = shuffle::subsampled_rr_exact(x, y) { prop_assert!(!bad(v)); }
         if let Ok(v) = shuffle::subsampled_rr(x, y) { prop_assert!(!bad(v.exact) && !bad(v.theorem)); }
-        if let Ok(v) = shuffle::mean_error_central_laplace(n, x, y) { prop_assert!(!bad(v.rmse)); }
-        if let Ok(v) = shuffle::mean_error_local_rr(n, x, y) { prop_assert!(!bad(v.rmse)); }
-        if let Ok(v) = shuffle::mean_error_shuffled_rr(n, x, y, b, z) { prop_assert!(!bad(v.rmse)); }
+        if let Ok(v) = mean_error::mean_error_central_laplace(n, x, y) { prop_assert!(!bad(v.rmse)); }
+        if let Ok(v) = mean_error::mean_error_local_rr(n, x, y) { prop_assert!(!bad(v.rmse)); }
+        if let Ok(v) = mean_error::mean_error_shuffled_rr(n, x, y, b, z) { prop_assert!(!bad(v.rmse)); }
         if let Ok(v) = shuffle::fmt21_code_variant(x, n, y) { prop_assert!(!bad(v)); }
     }
 }
@@ -315,7 +316,7 @@ fn invalid_inputs_are_typed_errors() {
         Err(OutOfDomain { .. })
     ));
     assert!(matches!(
-        shuffle::mean_error_local_rr(100, 0.0, 0.5),
+        mean_error::mean_error_local_rr(100, 0.0, 0.5),
         Err(OutOfDomain { .. })
     ));
     // Validity boxes: not an error, a marked result.

@@ -9,6 +9,7 @@
 //! of it. The worst error per kind is printed (`-- --nocapture`).
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_math::mean_error;
 use amp_math::shuffle::{
     self, bbgn19_bennett_delta, bbgn19_hoeffding_delta, clone_divergence, fmt21_numerical_delta,
     fmt21_rdp, fmt23_numerical_delta, fmt23_rdp, largest_eps0, Bound, Randomizer,
@@ -141,17 +142,17 @@ fn shuffle_matches_mpmath() {
             "rr_theorem" => shuffle::subsampled_rr(num(eps), num(p)).unwrap().theorem,
             "rr_prime" => shuffle::subsampled_rr_prime_exact(num(eps), num(p)).unwrap(),
             "mean_central" => {
-                shuffle::mean_error_central_laplace(whole(n), num(eps), num(mu))
+                mean_error::mean_error_central_laplace(whole(n), num(eps), num(mu))
                     .unwrap()
                     .rmse
             }
             "mean_local" => {
-                shuffle::mean_error_local_rr(whole(n), num(eps), num(mu))
+                mean_error::mean_error_local_rr(whole(n), num(eps), num(mu))
                     .unwrap()
                     .rmse
             }
             "mean_shuffled" => {
-                shuffle::mean_error_shuffled_rr(
+                mean_error::mean_error_shuffled_rr(
                     whole(n),
                     num(eps),
                     num(delta),

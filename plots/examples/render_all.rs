@@ -1,8 +1,8 @@
 //! Writes every registry figure at default parameters to target/figures/<id>.svg (for looking at).
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_chart::svg::SIZE;
+use amp_model::params::ParamValues;
 use amp_plots::figures::FIGURES;
-use amp_plots::params::ParamValues;
 use amp_plots::svg::render_svg;
 
 fn main() {

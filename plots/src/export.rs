@@ -3,8 +3,8 @@
 //! `plot --format csv|json` both use these, so the files agree with the picture.
 
 use crate::figures::{Chart, FigureSpec, Role};
-use crate::params::ParamValues;
 use amp_format::{compact_number, json_string};
+use amp_model::params::ParamValues;
 
 /// `name=value unit` for each parameter the figure reads, in its order.
 fn parameter_list(spec: &FigureSpec, values: &ParamValues) -> Vec<(String, String, String)> {

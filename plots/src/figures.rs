@@ -9,9 +9,9 @@
 use amp_math::median_sim::Simulation;
 
 use crate::heavy;
-use crate::param as p;
-use crate::params;
-use crate::params::{ParamSpec, ParamValues};
+use amp_model::param as p;
+use amp_model::params;
+use amp_model::params::{ParamSpec, ParamValues};
 
 /// Declares [`FigureId`], one variant per registered figure with its stable URL id.
 macro_rules! figure_ids {
@@ -81,7 +81,10 @@ mod why;
 
 pub use amp_format::group_digits;
 
-pub use crate::error::{ChartError, ChartResult};
+pub use amp_model::ModelError;
+
+/// What computing a figure gives: its chart, or why there is none.
+pub type ChartResult = Result<Chart, ModelError>;
 pub use amp_chart::{
     Axis, Band, BoxStat, Chart, Heatmap, LegendCorner, Marker, Outline, Role, Series,
 };
@@ -170,7 +173,7 @@ impl FigureSpec {
         match self.compute {
             Compute::Direct(f) | Compute::Deferred(f) => f(values),
             Compute::Simulated(f) => {
-                let mut sim = Simulation::new(crate::model::accuracy::sim_config(values)?)?;
+                let mut sim = Simulation::new(amp_model::accuracy::sim_config(values)?)?;
                 sim.run_to_end();
                 f(values, &sim)
             }
@@ -182,7 +185,7 @@ impl FigureSpec {
         match (self.compute, sim) {
             (Compute::Direct(f), _) | (Compute::Deferred(f), _) => f(values),
             (Compute::Simulated(f), Some(s)) => f(values, s),
-            (Compute::Simulated(_), None) => Err(ChartError::Pending),
+            (Compute::Simulated(_), None) => Err(ModelError::Pending),
         }
     }
 

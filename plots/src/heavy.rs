@@ -10,12 +10,13 @@
 //! those are the functions themselves; without it (the page's module) they are stand-ins, so that
 //! the linker leaves the functions, and all the math only they reach, out of the page's module.
 
-use crate::error::ChartResult;
-use crate::pages::{Precision, Readings};
-use crate::params::ParamValues;
+use amp_chart::Chart;
+use amp_model::params::ParamValues;
+use amp_model::readings::{Precision, Readings};
+use amp_model::ModelError;
 
-/// A figure's computation.
-pub type ChartFn = fn(&ParamValues) -> ChartResult;
+/// A figure's computation (a [`crate::figures::ChartResult`]).
+pub type ChartFn = fn(&ParamValues) -> Result<Chart, ModelError>;
 /// A page's numbers.
 pub type ReadoutsFn = fn(&ParamValues, Precision) -> Readings;
 
@@ -51,8 +52,8 @@ pub const fn readouts(_: ReadoutsFn) -> ReadoutsFn {
 }
 
 #[cfg(not(feature = "compute"))]
-fn elsewhere(_: &ParamValues) -> ChartResult {
-    Err(crate::error::ChartError::Elsewhere)
+fn elsewhere(_: &ParamValues) -> Result<Chart, ModelError> {
+    Err(ModelError::Elsewhere)
 }
 
 #[cfg(not(feature = "compute"))]

@@ -3,7 +3,7 @@
 //! The app runs everything that can take longer than a frame (a page's refined numbers, the
 //! slow figures) in a Web Worker holding its own instance of the same WebAssembly module. The page
 //! sends a request ([`Job::request`]): what to compute and the parameter values, every value that
-//! differs from its default, each written as in a URL ([`crate::params::ParamSpec::format`],
+//! differs from its default, each written as in a URL ([`amp_model::params::ParamSpec::format`],
 //! which round-trips exactly). The worker calls [`answer`], which computes with the very code the
 //! page and the CLI call ([`crate::pages::PageSpec::readouts`] at [`Precision::Fine`],
 //! [`crate::figures::FigureSpec::chart`]), and sends back text the page reads with
@@ -18,8 +18,9 @@
 
 use crate::figures::{FigureId, FigureSpec};
 use crate::pages::{Page, Precision, Readings};
-use crate::params::{by_name, ParamValues, PARAMS};
 use amp_chart::Chart;
+use amp_model::param::{by_name, PARAMS};
+use amp_model::params::ParamValues;
 
 /// What a worker computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +107,7 @@ pub fn answer(request: &str) -> String {
 /// A page's numbers at `precision`, as an answer.
 fn readings(page: Page, values: &ParamValues, precision: Precision) -> String {
     let spec = page.spec();
-    format!("r\n{}", (spec.readouts)(values, precision).carry(spec))
+    format!("r\n{}", spec.carry(&(spec.readouts)(values, precision)))
 }
 
 /// A figure's chart as the app shows it: the reason in words where there is none. A figure
@@ -118,7 +119,7 @@ fn chart(spec: &FigureSpec, values: &ParamValues) -> Result<Chart, String> {
 
 /// The numbers of `page` in a worker's answer; `None` if the answer is not that.
 pub fn read_readings(page: Page, answer: &str) -> Option<Readings> {
-    Readings::adopt(page.spec(), answer.strip_prefix("r\n")?)
+    page.spec().adopt(answer.strip_prefix("r\n")?)
 }
 
 /// The chart in a worker's answer, or why the figure cannot be drawn; `None` if the answer is
@@ -136,7 +137,7 @@ pub fn read_chart(answer: &str) -> Option<Result<Chart, String>> {
 mod tests {
     use super::*;
     use crate::figures::FIGURES;
-    use crate::params::Value;
+    use amp_model::params::Value;
 
     /// The worker's chart is the page's chart: every figure at its defaults and at other
     /// values, compared through `Debug` (which writes every number in its shortest round-trip
@@ -165,7 +166,7 @@ mod tests {
         assert!(drawn > 50, "only {drawn} charts drawn");
     }
 
-    use crate::params::ParamSpec;
+    use amp_model::params::ParamSpec;
 
     #[test]
     fn refined_numbers_come_back_bit_for_bit() {
@@ -185,7 +186,7 @@ mod tests {
             };
             let back = read_readings(page, &answer(&job.request(&values)))
                 .expect("an answer the page reads");
-            assert_eq!(back.carry(spec), direct.carry(spec), "{}", page.id());
+            assert_eq!(spec.carry(&back), spec.carry(&direct), "{}", page.id());
             for (a, b) in back.numbers.iter().zip(&direct.numbers) {
                 assert_eq!(a.spec.id, b.spec.id);
                 match (&a.value, &b.value) {

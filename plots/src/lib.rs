@@ -1,17 +1,13 @@
-//! Everything the app and the CLI share above the math: parameter declarations, pages and URL
-//! state, the figure registry (model values → charts, drawn by `amp-chart`).
+//! Everything the app and the CLI share above the model: pages and URL
+//! state, the figure registry (model values → charts, drawn by `amp-chart`), the pre-rendered
+//! pages, the exports and the compute worker's protocol.
 #![forbid(unsafe_code)]
 
-pub mod error;
 pub mod export;
 pub mod figures;
 pub mod heavy;
 pub mod job;
-pub mod json;
-pub mod model;
 pub mod pages;
-pub mod param;
-pub mod params;
 pub mod probe;
 
 #[cfg(all(feature = "svg", feature = "prose"))]

@@ -15,14 +15,14 @@ use std::sync::OnceLock;
 
 use amp_math::median_sim::Simulation;
 
-use crate::figures::{Chart, ChartError, ChartResult, FigureSpec, FIGURES};
+use crate::figures::{Chart, ChartResult, FigureSpec, ModelError, FIGURES};
 use crate::pages::{
     home, is_relevant, page_links, training, Controls, Group, NoteKind, NoteSpec, Page, Precision,
     Readings, Section, TableSpec, View, Widget, Workbench,
 };
-use crate::params::{Domain, ParamSpec, ParamValues, Value};
 use crate::prose::{content_json, prose_html};
 use amp_format::{compact_number, display_number};
+use amp_model::params::{Domain, ParamSpec, ParamValues, Value};
 use plotters::prelude::*;
 
 /// The size a pre-rendered figure is drawn at, in SVG user units: the canvas's 16:10 box
@@ -195,7 +195,7 @@ pub fn body(view: View, root: &str) -> String {
                 "{noscript}\n<a class=\"skip\" href=\"#main\" data-prerendered>Skip to content</a>\n{}\n<main id=\"main\" tabindex=\"-1\" data-prerendered>{status}<article class=\"page page-{}\" data-readings=\"{}\"><h1>{}</h1><p class=\"lede\" data-prose=\"{}\">{}</p>{sections}</article></main>\n<footer class=\"site-footer\" data-prerendered><p>Runs entirely in your browser: no server, no requests, nothing stored.</p></footer>",
                 nav(page, root),
                 spec.id,
-                esc(&readings.carry(spec)),
+                esc(&spec.carry(&readings)),
                 esc(spec.heading),
                 spec.lede.0,
                 lede_text(page)
@@ -564,8 +564,8 @@ fn default_chart(f: &FigureSpec) -> &'static ChartResult {
     let charts = CHARTS.get_or_init(|| {
         let values = ParamValues::default();
         // As `FigureSpec::chart` runs it, once.
-        let run = || -> Result<Simulation, ChartError> {
-            let mut sim = Simulation::new(crate::model::accuracy::sim_config(&values)?)?;
+        let run = || -> Result<Simulation, ModelError> {
+            let mut sim = Simulation::new(amp_model::accuracy::sim_config(&values)?)?;
             sim.run_to_end();
             Ok(sim)
         };

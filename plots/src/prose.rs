@@ -17,14 +17,14 @@ pub fn prose_html(p: Prose) -> Option<&'static str> {
 }
 
 /// Every fragment as one JSON object, name to HTML (the build's `content.json`), and every
-/// parameter's help sentence under [`crate::params::ParamSpec::help_name`].
+/// parameter's help sentence under [`amp_model::params::ParamSpec::help_name`].
 pub fn content_json() -> String {
     let mut fields: Vec<String> = PROSE
         .iter()
         .map(|(name, html)| format!("{}:{}", json_string(name), json_string(html)))
         .collect();
     // Each parameter's help sentence (plain text), as HTML.
-    fields.extend(crate::params::PARAMS.iter().map(|p| {
+    fields.extend(amp_model::param::PARAMS.iter().map(|p| {
         let html = p
             .help
             .replace('&', "&amp;")

@@ -5,18 +5,18 @@
 
 use amp_math::accounting::{Accountant, EpochSettings, Event};
 use amp_math::rdp::Mechanism;
-use amp_plots::model::batching::{self, FINE_LOG_STEP};
-use amp_plots::model::training::{accountant, setting, FINE};
+use amp_model::batching::{self, FINE_LOG_STEP};
+use amp_model::params::{Batching, ParamValues};
+use amp_model::training::{accountant, setting, FINE};
 use amp_plots::pages::training::{
     EPS_ALLOC, EPS_ALLOC_LOWER, EPS_BNB, EPS_BNB_LOWER, RUN_TPR, STATEMENT,
 };
 use amp_plots::pages::{Page, Precision};
-use amp_plots::params::{Batching, ParamValues};
 
 fn values(pairs: &[(&str, &str)]) -> ParamValues {
     let mut v = ParamValues::default();
     for (k, x) in pairs {
-        let spec = amp_plots::params::by_name(k).unwrap();
+        let spec = amp_model::param::by_name(k).unwrap();
         v.set(spec, spec.parse(x).unwrap()).unwrap();
     }
     v

@@ -4,18 +4,18 @@
 //! b = 1 (DP-SGD, bit for bit), monotonicity in b, the refusals, and the figure.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_model::params::ParamValues;
+use amp_model::training::{cached_band, setting, FINE};
 use amp_plots::figures::FigureId;
-use amp_plots::model::training::{cached_band, setting, FINE};
 use amp_plots::pages::training::{STATEMENT, TIGHT};
 use amp_plots::pages::{Page, Precision};
-use amp_plots::params::ParamValues;
 
 const JAX: &str = include_str!("../../math/tests/data/jax_privacy_bandmf.csv");
 
 fn values(pairs: &[(&str, &str)]) -> ParamValues {
     let mut v = ParamValues::default();
     for (k, x) in pairs {
-        let spec = amp_plots::params::by_name(k).unwrap();
+        let spec = amp_model::param::by_name(k).unwrap();
         v.set(spec, spec.parse(x).unwrap()).unwrap();
     }
     v
@@ -125,7 +125,7 @@ fn corners_are_refused_with_a_sentence() {
         (("phases", "2"), "one phase"),
     ] {
         let mut v = run(60000, 256, 703, 1.0, 8);
-        let spec = amp_plots::params::by_name(extra.0).unwrap();
+        let spec = amp_model::param::by_name(extra.0).unwrap();
         v.set(spec, spec.parse(extra.1).unwrap()).unwrap();
         let e = setting(&v).expect_err(extra.0);
         assert!(e.contains(says), "{extra:?}: {e}");
@@ -157,12 +157,12 @@ fn the_figure_marks_the_readers_bands_at_the_readouts_number() {
 
 #[test]
 fn a_run_file_opens_as_dp_sgd() {
-    use amp_plots::model::training::values_for_run;
+    use amp_model::training::values_for_run;
     let plain = setting(&run(60000, 256, 703, 1.0, 1))
         .unwrap()
         .run()
         .unwrap();
     let opened = values_for_run(&plain, &run(60000, 256, 703, 1.0, 8)).unwrap();
-    let spec = amp_plots::params::by_name("bands").unwrap();
-    assert_eq!(opened.get(spec), amp_plots::params::Value::Count(1));
+    let spec = amp_model::param::by_name("bands").unwrap();
+    assert_eq!(opened.get(spec), amp_model::params::Value::Count(1));
 }

@@ -4,10 +4,11 @@
 
 use amp_chart::svg::SIZE;
 use amp_math::subsampling::Scheme;
-use amp_plots::figures::{Chart, ChartError, FigureId, FIGURES};
+use amp_model::param::by_name;
+use amp_model::param::{self as p, group};
+use amp_model::params::{Domain, Mechanism, ParamSpec, ParamValues, Value};
+use amp_plots::figures::{Chart, FigureId, ModelError, FIGURES};
 use amp_plots::pages::{check_together, is_relevant, Page, View};
-use amp_plots::param::{self as p, group};
-use amp_plots::params::{by_name, Domain, Mechanism, ParamSpec, ParamValues, Value};
 use amp_plots::svg::render_svg;
 
 fn check_chart(id: &str, chart: &Chart) {
@@ -210,9 +211,9 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
     }
 }
 
-fn refusal_is_expected(values: &ParamValues, e: &ChartError) -> bool {
+fn refusal_is_expected(values: &ParamValues, e: &ModelError) -> bool {
     // Only a figure that does not apply is refused this way (never a math error or a pending one).
-    let ChartError::NotApplicable(msg) = e else {
+    let ModelError::NotApplicable(msg) = e else {
         return false;
     };
     // The training page refuses, with its reason in place of the figure, randomized response (not
@@ -359,7 +360,7 @@ fn capped_sweep(page: Page) {
                     assert!(
                         !text.trim().is_empty()
                             && !text.to_lowercase().contains("nan")
-                            && matches!(e, ChartError::NotApplicable(_)),
+                            && matches!(e, ModelError::NotApplicable(_)),
                         "{} at M = {cap}, A = {acc}, {sampler} {extra}: {e}",
                         f.id
                     );
@@ -516,8 +517,8 @@ fn the_readers_point_sits_on_the_highlighted_curve_values() {
 
 #[test]
 fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expand() {
+    use amp_model::iteration::readouts;
     use amp_plots::figures::Role;
-    use amp_plots::model::iteration::readouts;
     let f = FigureId::IterationPrivacyByPosition.spec();
     let mut values = ParamValues::default();
     values.set(p::ITERATIONS.spec, Value::Count(1000)).unwrap();
@@ -602,7 +603,7 @@ fn domains_sweep(page: Page) {
                 Ok(chart) => check_chart(f.id.as_str(), &chart),
                 Err(e) => {
                     assert!(
-                        !matches!(e, ChartError::Pending),
+                        !matches!(e, ModelError::Pending),
                         "{} at {values:?}: pending with the simulation run",
                         f.id
                     );

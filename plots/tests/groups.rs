@@ -2,10 +2,10 @@
 //! rules they replaced, for every view, every parameter it shows and many values.
 
 use amp_math::subsampling::Scheme;
+use amp_model::param::{self as p, group};
+use amp_model::params::{Domain, Length, Mechanism, ParamSpec, ParamValues, RandomizerKind, Value};
 use amp_plots::figures::FIGURES;
 use amp_plots::pages::{is_relevant, Page, View};
-use amp_plots::param::{self as p, group};
-use amp_plots::params::{Domain, Length, Mechanism, ParamSpec, ParamValues, RandomizerKind, Value};
 
 /// Whether a parameter's control matters for the current values: the rate p only for Poisson
 /// sampling (and the dataset size |x| that sets the Poisson sample's size), the sizes m and n only
@@ -122,7 +122,7 @@ fn group_rules_match_the_rules_they_replaced() {
 
 #[test]
 fn a_phase_shows_while_the_run_has_it() {
-    use amp_plots::params::{Batching, PhaseCount};
+    use amp_model::params::{Batching, PhaseCount};
     let view = View::Page(Page::Training);
     for n in 1..=4 {
         for mech in [Mechanism::Gaussian, Mechanism::Laplace] {

@@ -2,9 +2,11 @@
 //! page's one readouts function, and ids are unique across pages.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_model::param::by_name;
+
+use amp_model::params::ParamValues;
 use amp_plots::figures::{FigureId, FIGURES};
 use amp_plots::pages::{Page, Precision, Readings, TableRow};
-use amp_plots::params::{by_name, ParamValues};
 
 #[test]
 fn every_page_declaration_resolves() {
@@ -158,11 +160,12 @@ fn carried_readings_come_back_exactly() {
         for values in &settings {
             let r = (spec.readouts)(values, Precision::Fine);
             errors += r.numbers.iter().filter(|x| x.value.is_err()).count();
-            let text = r.carry(spec);
-            let back = Readings::adopt(spec, &text)
+            let text = spec.carry(&r);
+            let back = spec
+                .adopt(&text)
                 .unwrap_or_else(|| panic!("{}: not read back from {text}", spec.id));
             assert_same(spec.id, &r, &back);
-            assert_eq!(back.carry(spec), text, "{}", spec.id);
+            assert_eq!(spec.carry(&back), text, "{}", spec.id);
         }
     }
     assert!(errors > 0, "no unavailable number was carried");
@@ -180,14 +183,14 @@ fn carried_readings_escape_and_refuse() {
         Some("one\ttab\there\nsecond line \\ end\\".to_string()),
     );
     r.note(&SAMPLERS, None);
-    let text = r.carry(spec);
-    let back = Readings::adopt(spec, &text).expect("read back");
+    let text = spec.carry(&r);
+    let back = spec.adopt(&text).expect("read back");
     assert_same("training", &r, &back);
     assert_eq!(back.text(&WARNINGS), r.text(&WARNINGS));
     assert!(back.text(&WARNINGS).unwrap().contains('\t'));
     // Another page's text, a bad number or relation, an unknown record, a row without its
     // table, a field too many: refused.
-    assert!(Readings::adopt(Page::Risk.spec(), &text).is_none());
+    assert!(Page::Risk.spec().adopt(&text).is_none());
     for bad in [
         text.replace("batching-shape\t-", "batching-shape\t-\tmore"),
         text.replace("zero-out", "nearby"),
@@ -196,7 +199,7 @@ fn carried_readings_escape_and_refuse() {
         format!("{text}\nr\ta\tb\tc\t1\t1\tshown"),
         String::new(),
     ] {
-        assert!(Readings::adopt(spec, &bad).is_none(), "accepted {bad:?}");
+        assert!(spec.adopt(&bad).is_none(), "accepted {bad:?}");
     }
 }
 
@@ -224,9 +227,9 @@ fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
                 let r = (Page::Accuracy.spec().readouts)(&v, Precision::Fine);
                 let num = |s| r.number(s).unwrap();
                 let (eps, range, n) = (
-                    v.real(amp_plots::param::EPS),
-                    v.real(amp_plots::param::RANGE),
-                    v.count(amp_plots::param::POPULATION_SIZE) as f64,
+                    v.real(amp_model::param::EPS),
+                    v.real(amp_model::param::RANGE),
+                    v.count(amp_model::param::POPULATION_SIZE) as f64,
                 );
                 let v_pop = 2.0 * (range / (eps * n)).powi(2);
                 assert!(

@@ -1,12 +1,13 @@
 //! Parameter declarations and URL state: defaults valid, slider mapping, hostile query strings.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_model::param as p;
+use amp_model::param::{by_name, PARAMS};
+use amp_model::params::{ChoiceEnum, Domain, ParamSpec, ParamValues, Value};
 use amp_plots::pages::{
     page_links, params_query, parse_location, parse_query, percent_decode, to_query,
     view_from_path, view_path, Page, View,
 };
-use amp_plots::param as p;
-use amp_plots::params::{by_name, ChoiceEnum, Domain, ParamSpec, ParamValues, Value, PARAMS};
 use proptest::prelude::*;
 
 #[test]
@@ -33,7 +34,7 @@ fn defaults_satisfy_their_own_domains() {
 /// unique, and each choice parameter's options are exactly its enum's, first option the default.
 #[test]
 fn every_declared_name_resolves() {
-    let declared = amp_plots::param::declared();
+    let declared = amp_model::param::declared();
     assert_eq!(declared.len(), PARAMS.len());
     let mut names: Vec<&str> = PARAMS
         .iter()
@@ -70,7 +71,7 @@ fn choice_enums_round_trip_and_agree_with_the_math() {
         }
         assert_eq!(T::from_id("nope"), None);
     }
-    use amp_plots::params::{Batching, Length, Mechanism, RandomizerKind, ShowNaive};
+    use amp_model::params::{Batching, Length, Mechanism, RandomizerKind, ShowNaive};
     round_trip::<amp_math::subsampling::Scheme>();
     round_trip::<amp_math::median_sim::Population>();
     round_trip::<amp_math::rdp::Bound>();
@@ -331,7 +332,7 @@ fn prose_links_to_pages_point_at_the_pages_own_addresses() {
 
 #[test]
 fn the_name_map_keeps_one_value_per_name_in_name_order() {
-    use amp_plots::params::NameMap;
+    use amp_model::params::NameMap;
     let mut a = NameMap::new();
     assert!(a.is_empty());
     assert_eq!(a.insert("p", 1), None);

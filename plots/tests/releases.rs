@@ -3,13 +3,13 @@
 //! Laplace distribution's own quantiles, computed here.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_model::params::ParamValues;
 use amp_plots::figures::{Chart, FigureId};
-use amp_plots::params::ParamValues;
 
 fn chart(pairs: &[(&str, &str)]) -> Chart {
     let mut v = ParamValues::default();
     for (k, x) in pairs {
-        let spec = amp_plots::params::by_name(k).unwrap();
+        let spec = amp_model::param::by_name(k).unwrap();
         v.set(spec, spec.parse(x).unwrap()).unwrap();
     }
     FigureId::PrivateEstimates.spec().chart(&v).unwrap()
@@ -83,7 +83,7 @@ fn figures_1_and_2_default_to_the_papers_beta_population_not_the_simulations() {
     let c = chart(&[]);
     assert!(c.summary.contains("whole beta population"), "{}", c.summary);
     assert!(c.summary.contains("inside [0, 1]"), "{}", c.summary);
-    let sim = amp_plots::params::by_name("population").unwrap();
+    let sim = amp_model::param::by_name("population").unwrap();
     assert_eq!(
         sim.format(ParamValues::default().get(sim)),
         "lognormal",
@@ -107,7 +107,7 @@ fn the_error_split_in_the_caption_is_the_noise_and_the_sampling_parts() {
     let pairs = [("N", "1001"), ("runs", "60"), ("seed", "5")];
     let mut v = ParamValues::default();
     for (k, x) in pairs {
-        let spec = amp_plots::params::by_name(k).unwrap();
+        let spec = amp_model::param::by_name(k).unwrap();
         v.set(spec, spec.parse(x).unwrap()).unwrap();
     }
     let c = FigureId::MedianMseVsRate.spec().chart(&v).unwrap();

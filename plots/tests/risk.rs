@@ -3,6 +3,8 @@
 //! readouts.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_model::param as p;
+use amp_model::params::{ParamValues, Value};
 use amp_plots::figures::FigureId;
 use amp_plots::pages::risk::{
     ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_ALPHA_MIN, GDP_MU,
@@ -10,13 +12,11 @@ use amp_plots::pages::risk::{
     STEPS_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER, TPR_TABLE,
 };
 use amp_plots::pages::{is_relevant, Page, Precision, View};
-use amp_plots::param as p;
-use amp_plots::params::{ParamValues, Value};
 
 fn values(pairs: &[(&str, &str)]) -> ParamValues {
     let mut v = ParamValues::default();
     for (k, x) in pairs {
-        let spec = amp_plots::params::by_name(k).unwrap();
+        let spec = amp_model::param::by_name(k).unwrap();
         v.set(spec, spec.parse(x).unwrap()).unwrap();
     }
     v
@@ -259,7 +259,7 @@ fn the_training_pages_attacker_follows_the_loops_sampler() {
 #[test]
 fn drawn_rdp_profile_bounds_the_refined_one_closely() {
     use amp_math::rdp::{self, default_orders, Conversion, Curve, Mechanism, Sampling};
-    use amp_plots::model::renyi::drawn_rdp_delta;
+    use amp_model::renyi::drawn_rdp_delta;
     let mut worst: f64 = 0.0;
     let mut checked = 0;
     for (sigma, q, steps) in [

@@ -3,13 +3,13 @@
 //! densities, and the extremes of the hidden-sample loss are Theorem 1's ε′ and its other end.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
+use amp_model::params::ParamValues;
 use amp_plots::figures::{Chart, FigureId};
-use amp_plots::params::ParamValues;
 
 fn chart(id: FigureId, pairs: &[(&str, &str)]) -> Chart {
     let mut v = ParamValues::default();
     for (k, x) in pairs {
-        let spec = amp_plots::params::by_name(k).unwrap();
+        let spec = amp_model::param::by_name(k).unwrap();
         v.set(spec, spec.parse(x).unwrap()).unwrap();
     }
     id.spec().chart(&v).unwrap()
@@ -254,7 +254,7 @@ fn zcdp_keeps_the_unsampled_slope_and_tcdp_meets_the_curve_at_omega() {
     assert!(y / a > 0.9 * 0.125, "slope {} at α {a}", y / a);
     // Other mechanisms and schemes are refused in a sentence.
     let mut v = ParamValues::default();
-    v.set_text(amp_plots::param::MECH.spec, "laplace").unwrap();
+    v.set_text(amp_model::param::MECH.spec, "laplace").unwrap();
     assert!(FigureId::RdpCdpLines.spec().chart(&v).is_err());
 }
 

@@ -1,8 +1,8 @@
 //! A control for each declared parameter: slider and number field (numbers) or a select
 //! (choices), label, help and the message that explains a refused value.
 
+use amp_model::params::{Domain, ParamSpec, Value};
 use amp_plots::pages::is_relevant;
-use amp_plots::params::{Domain, ParamSpec, Value};
 use leptos::prelude::*;
 
 use crate::state::AppState;

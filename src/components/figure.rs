@@ -6,9 +6,9 @@ use amp_chart::draw::{
     draw_chart, draw_chart_legend_below, legend_marks, values_at, Frame, LegendMark, Theme,
 };
 use amp_format::short_number;
+use amp_model::params::{ParamValues, Value};
 use amp_plots::figures::{Chart, FigureSpec};
 use amp_plots::pages::{params_query, View};
-use amp_plots::params::{ParamValues, Value};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;

@@ -4,8 +4,8 @@
 
 use amp_format::short_number;
 use amp_math::median_sim::{quantiles, Population, PAPER_EPSILONS};
-use amp_plots::model::accuracy::{gain_table, sim_config};
-use amp_plots::param as p;
+use amp_model::accuracy::{gain_table, sim_config};
+use amp_model::param as p;
 use leptos::prelude::*;
 
 use crate::sim::{SimRunner, SimStatus};

@@ -1,12 +1,12 @@
 //! Any page, rendered from its declaration ([`amp_plots::pages::PageSpec`]): no page-specific view
 //! code except the widgets.
 
+use amp_model::params::Value;
 use amp_plots::job::Job;
 use amp_plots::pages::{
     Controls as ControlBlock, Group, NoteKind, NoteSpec, Page, Precision, Readings, Section,
     TableSpec, Widget, Workbench,
 };
-use amp_plots::params::Value;
 use leptos::prelude::*;
 
 use crate::browser;
@@ -14,17 +14,9 @@ use crate::components::controls::Controls;
 use crate::components::deferred::{deferred_from, Remote, REST};
 use crate::components::figure::FigureView;
 use crate::components::readout::DeclaredReadout;
-use crate::pages::{accuracy, home, training};
+use crate::pages::{accuracy, home, training, PageReadings, Refined};
 use crate::state::AppState;
 use amp_format::compact_number;
-
-/// The numbers of the page on screen, for its widgets.
-#[derive(Clone, Copy)]
-pub struct PageReadings(pub Memo<Readings>);
-
-/// Whether the numbers on screen are the refined ones (always, on a page that does not refine).
-#[derive(Clone, Copy)]
-pub struct Refined(pub Signal<bool>);
 
 /// A page rendered from its declaration. A page that refines shows quick numbers while the
 /// controls move and the refined ones once they rest.
@@ -52,7 +44,7 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
     let carried = at_defaults
         .then(browser::static_readings)
         .flatten()
-        .and_then(|text| Readings::adopt(spec, &text));
+        .and_then(|text| spec.adopt(&text));
     let known = carried.clone();
     let carried = StoredValue::new(carried.map(|r| (start, r)));
     let quick_here = move || {

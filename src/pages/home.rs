@@ -6,7 +6,7 @@ use amp_plots::pages::{home as decl, Page, View};
 use leptos::prelude::*;
 
 use crate::browser;
-use crate::pages::declared::PageReadings;
+use crate::pages::PageReadings;
 use crate::state::AppState;
 
 /// A link to another page of the app: navigates in place on a plain click, and leaves Ctrl-,

@@ -3,17 +3,17 @@
 //! training page's copyable privacy statement, and its phases (add, remove, the run file).
 
 use amp_format::compact_number;
-use amp_plots::model::run::Run;
-use amp_plots::model::training::{setting, values_for_run, MAX_PHASES};
+use amp_model::param as p;
+use amp_model::params::{ChoiceEnum, PhaseCount, Value};
+use amp_model::run::Run;
+use amp_model::training::{setting, values_for_run, MAX_PHASES};
 use amp_plots::pages::check_together;
 use amp_plots::pages::training::STATEMENT;
-use amp_plots::param as p;
-use amp_plots::params::{ChoiceEnum, PhaseCount, Value};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::browser;
-use crate::pages::declared::{PageReadings, Refined};
+use crate::pages::{PageReadings, Refined};
 
 /// Whether the numbers on screen are quick or refined, and on which grid (`data-state`:
 /// `refining` or `final`; `data-step`: the grid step).

@@ -6,10 +6,10 @@ use amp_math::accounting::{Accountant, PldAccountant, RdpAccountant};
 use amp_math::pld;
 use amp_math::rdp::default_orders;
 use amp_math::rdp::Mechanism;
-use amp_plots::model::run::Run;
-use amp_plots::model::{batching, training};
-use amp_plots::param as p;
-use amp_plots::params::{Batching, ChoiceEnum};
+use amp_model::param as p;
+use amp_model::params::{Batching, ChoiceEnum};
+use amp_model::run::Run;
+use amp_model::{batching, training};
 use clap::{Arg, ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

@@ -2,10 +2,10 @@
 //! privacy amplification through sampling for differential privacy", eqs. 5 and 8) at a sampling
 //! rate, or at the rate that keeps a target share q of the variance.
 
+use amp_model::param as p;
+use amp_model::params::Value;
 use amp_plots::pages::accuracy::{DELTA_N, EPSILON_N, Q_VALUE, RATE_FOR_Q, SPEC as ACCURACY};
 use amp_plots::pages::Precision;
-use amp_plots::param as p;
-use amp_plots::params::Value;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

@@ -8,9 +8,9 @@ use amp_math::accounting::{
 };
 use amp_math::rdp::Mechanism;
 use amp_math::risk::RiskTarget;
-use amp_plots::model::{batching, training};
-use amp_plots::param as p;
-use amp_plots::params::{Batching, ChoiceEnum};
+use amp_model::param as p;
+use amp_model::params::{Batching, ChoiceEnum};
+use amp_model::{batching, training};
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

@@ -2,9 +2,9 @@
 //! the middle one, and without amplification (Feldman, Mironov, Talwar & Thakurta 2018; Brown,
 //! lecture notes "Privacy amplification"). The numbers are the iteration page's readouts.
 
+use amp_model::param as p;
 use amp_plots::pages::iteration::{FIRST, MIDDLE, PLAIN, SPEC as ITERATION};
 use amp_plots::pages::Precision;
-use amp_plots::param as p;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

@@ -3,9 +3,9 @@
 
 use amp_math::accounting::{Event, Sampler};
 use amp_math::rdp::Sampling;
-use amp_plots::model::renyi::{self, RdpSetting};
-use amp_plots::param::{self as p, group};
-use amp_plots::params::{ParamValues, Value};
+use amp_model::param::{self as p, group};
+use amp_model::params::{ParamValues, Value};
+use amp_model::renyi::{self, RdpSetting};
 use clap::{Arg, ArgMatches};
 
 use crate::args::{self, given};

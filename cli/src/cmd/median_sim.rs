@@ -3,8 +3,8 @@
 //! accuracy page draws for that ε and sample size (seeded; native and wasm agree bit for bit).
 
 use amp_math::median_sim::{quantiles, Simulation};
-use amp_plots::model::accuracy::sim_config;
-use amp_plots::param as p;
+use amp_model::accuracy::sim_config;
+use amp_model::param as p;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

@@ -5,9 +5,10 @@
 //! numbers are the page's refined ones (`--quick`: the ones it shows while a control moves), the
 //! same bits as the page's `data-value`s (the end-to-end tests compare every page).
 
+use amp_model::param as p;
+use amp_model::param::PARAMS;
+use amp_model::params::{Count, Length, ParamValues, Pick, Value};
 use amp_plots::pages::{check_together, Page, Precision};
-use amp_plots::param as p;
-use amp_plots::params::{Count, Length, ParamValues, Pick, Value, PARAMS};
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

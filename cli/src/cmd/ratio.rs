@@ -2,11 +2,11 @@
 //! of privacy amplification by subsampling", eqs. 6–8), from ε and p or from c = ε/p.
 //! The numbers are the limits page's readouts.
 
+use amp_model::param as p;
 use amp_plots::pages::limits::{
     EPSILON_P, NOISE_BOUND, NOISE_FACTOR, NOISE_RATIO, RATIO_FLOOR, SPEC as LIMITS,
 };
 use amp_plots::pages::Precision;
-use amp_plots::param as p;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

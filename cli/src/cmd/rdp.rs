@@ -4,7 +4,7 @@
 
 use amp_format::compact_number;
 use amp_math::rdp::{subsampled, Bound, MAX_ORDER};
-use amp_plots::param as p;
+use amp_model::param as p;
 use clap::{Arg, ArgMatches, Command};
 use serde::Serialize;
 

@@ -3,8 +3,8 @@
 //! shows.
 
 use amp_math::limits::{self, Duration};
-use amp_plots::model::limits::regime_sentence;
-use amp_plots::param as p;
+use amp_model::limits::regime_sentence;
+use amp_model::param as p;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

@@ -9,8 +9,8 @@ use amp_math::accounting::PldAccountant;
 use amp_math::rdp::Mechanism;
 use amp_math::rdp::Sampling;
 use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, gdp_fit, Tradeoff};
-use amp_plots::param as p;
-use amp_plots::params::Value;
+use amp_model::param as p;
+use amp_model::params::Value;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use serde::Serialize;
 

@@ -5,12 +5,10 @@ use amp_math::shuffle::{
     best_with, fmt21_rdp, fmt23_rdp, largest_eps0_over, shuffle_epsilon_with, Bound, Choice,
     Randomizer, BEST_ID, RELATION,
 };
-use amp_plots::model::shuffle::{
-    randomizer, rounds, rounds_attack, rounds_local_for_target, rounds_rdp,
-};
-use amp_plots::model::training::FINE;
-use amp_plots::param as p;
-use amp_plots::params::RandomizerKind;
+use amp_model::param as p;
+use amp_model::params::RandomizerKind;
+use amp_model::shuffle::{randomizer, rounds, rounds_attack, rounds_local_for_target, rounds_rdp};
+use amp_model::training::FINE;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Arg, ArgGroup, ArgMatches, Command};
 use serde::Serialize;

@@ -5,8 +5,8 @@
 use amp_format::compact_number;
 use amp_math::subsampling::{amplify, base_for_target, Scheme};
 use amp_math::EpsDelta;
-use amp_plots::model::sampling::sampling;
-use amp_plots::param as p;
+use amp_model::param as p;
+use amp_model::sampling::sampling;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

@@ -2,7 +2,7 @@
 //! amplification", §1.3): its exact ε, the subsampling theorem's bound and the linear heuristic εp.
 
 use amp_math::subsampling::{subsampled_rr, SUBSAMPLED_RR_RELATION};
-use amp_plots::param as p;
+use amp_model::param as p;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

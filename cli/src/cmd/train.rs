@@ -2,14 +2,14 @@
 //! the refined precision the page settles on, or `--quick`): the tight ε with its lower bound,
 //! Rényi DP beside it, the noise for a target ε, and the plain-language statement.
 
+use amp_model::param as p;
+use amp_model::params::{Batching, ChoiceEnum, Length, ParamValues};
 use amp_plots::pages::training::{
     CALIBRATED, CAP_CUT, CAP_RATE, GRID_STEP, GROUP_LEMMA, MICRO_EPSILON, RDP_EPSILON, RDP_ORDER,
     RUN_ADVANTAGE, RUN_BAYES, RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER,
     WARNINGS,
 };
 use amp_plots::pages::Precision;
-use amp_plots::param as p;
-use amp_plots::params::{Batching, ChoiceEnum, Length, ParamValues};
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
@@ -123,7 +123,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         .get(&TIGHT)
         .map(|x| x.relation.id())
         .ok_or("internal: no tight ε")?;
-    let banded = amp_plots::model::training::setting(&v)
+    let banded = amp_model::training::setting(&v)
         .ok()
         .filter(|t| t.bands > 1);
     let record = Record {

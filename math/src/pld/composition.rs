@@ -1,7 +1,6 @@
 //! Composition: self-composition and composition of different PLDs by one FFT, in a window
 //! sized from Chernoff bounds so that wrapped-around mass is accounted for.
 
-use super::mechanisms::Half;
 #[allow(unused_imports)]
 use super::*;
 
@@ -307,4 +306,43 @@ pub(super) fn convolve(a: &[(&Pld, u64)], b: &[(&Pld, u64)], n: usize) -> (Vec<f
     }
     fft::inverse_unscaled(&mut re, &mut im);
     (re, im)
+}
+
+/// The half spectra X_a, X_b (one frequency of each pair {f, n − f}, n/2 + 1 in all) of two real
+/// signals, as split arrays in the order of [`fft::half_chunks`]. Which of f and n − f is kept
+/// does not matter: the other is its exact conjugate, and stays so through products and powers.
+pub(super) struct Half {
+    pub(super) ar: Vec<f64>,
+    pub(super) ai: Vec<f64>,
+    pub(super) br: Vec<f64>,
+    pub(super) bi: Vec<f64>,
+}
+
+impl Half {
+    pub(super) fn zero(m: usize) -> Half {
+        Half {
+            ar: vec![0.0; m],
+            ai: vec![0.0; m],
+            br: vec![0.0; m],
+            bi: vec![0.0; m],
+        }
+    }
+
+    pub(super) fn store(&mut self, x: &Pair, c: &Chunk) {
+        let (h, len) = (c.h, c.len);
+        self.ar[h..h + len].copy_from_slice(&x.ar[..len]);
+        self.ai[h..h + len].copy_from_slice(&x.ai[..len]);
+        self.br[h..h + len].copy_from_slice(&x.br[..len]);
+        self.bi[h..h + len].copy_from_slice(&x.bi[..len]);
+    }
+
+    pub(super) fn get(&self, c: &Chunk) -> Pair {
+        let (h, len) = (c.h, c.len);
+        let mut x = Pair::zero();
+        x.ar[..len].copy_from_slice(&self.ar[h..h + len]);
+        x.ai[..len].copy_from_slice(&self.ai[h..h + len]);
+        x.br[..len].copy_from_slice(&self.br[h..h + len]);
+        x.bi[..len].copy_from_slice(&self.bi[h..h + len]);
+        x
+    }
 }

@@ -374,9 +374,6 @@ pub use rounds::{
     rounds_epsilon_of, CloneAtoms, RoundsEpsilon, BLOCK_WIDTH, GROUPS_PER_SD,
 };
 // Moved to where they belong; kept reachable under their old paths.
-pub use crate::mean_error::{
-    mean_error_central_laplace, mean_error_local_rr, mean_error_shuffled_rr, MeanError,
-};
 pub use crate::subsampling::{
     subsampled_rr, subsampled_rr_exact, subsampled_rr_prime_exact, SubsampledRr,
 };

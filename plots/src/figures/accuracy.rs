@@ -1,7 +1,7 @@
 //! Figures of the accuracy page (Hu, Drechsler & Kim, "Accuracy gains from privacy
 //! amplification through sampling for differential privacy"). Sampling without replacement,
 //! replace-one neighbours. The simulation they read is the model's
-//! ([`crate::model::accuracy::sim_config`]).
+//! ([`amp_model::accuracy::sim_config`]).
 
 use amp_math::accuracy::{
     mean_noise_ratio, mean_noise_ratio_naive, mean_variances, rate_for_variance_fraction,
@@ -16,10 +16,10 @@ use super::{
     log_grid, log_range, Axis, Band, BoxStat, Chart, ChartResult, LegendCorner, Marker, Role,
     Series,
 };
-use crate::model::accuracy::sim_config;
-use crate::param as p;
-use crate::params::{ParamValues, ShowNaive};
 use amp_format::short_number;
+use amp_model::accuracy::sim_config;
+use amp_model::param as p;
+use amp_model::params::{ParamValues, ShowNaive};
 
 const POINTS: usize = 160;
 

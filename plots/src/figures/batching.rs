@@ -15,12 +15,12 @@ use amp_math::batching::{deterministic_epsilon, reshuffled_lower_epsilon_at, Nei
 use amp_math::pld::{self, Estimate, Noise};
 
 use super::group_digits;
-use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::model::batching::{allocation_plds, epochs, gaussian_sigma, log_step_within};
-use crate::model::training::{setting, CALIBRATION, FIGURE, FIRST_PHASE_ONLY};
-use crate::param as p;
-use crate::params::ParamValues;
+use super::{log_range, Axis, Chart, ChartResult, LegendCorner, Marker, ModelError, Role, Series};
 use amp_format::short_number;
+use amp_model::batching::{allocation_plds, epochs, gaussian_sigma, log_step_within};
+use amp_model::param as p;
+use amp_model::params::ParamValues;
+use amp_model::training::{setting, CALIBRATION, FIGURE, FIRST_PHASE_ONLY};
 
 /// The log-grid step of `batching-comparison`'s balls-in-bins bands (before its work budget).
 const COMPARISON_LOG_STEP: f64 = 4e-3;
@@ -50,7 +50,7 @@ fn epoch_counts(reader: u64) -> Vec<u64> {
 /// |x| and B (zero-out, sensitivity 1), each as a band with its certified upper line; log y axis.
 pub fn comparison(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
-    t.check_records(Some(crate::params::Batching::Shuffle))?;
+    t.check_records(Some(amp_model::params::Batching::Shuffle))?;
     let sigma = gaussian_sigma(&t)?;
     let e = epochs(&t);
     let counts = epoch_counts(e.upper);
@@ -111,7 +111,7 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
         );
     }
     if bands.iter().all(|b| b.len() < 2) {
-        return Err(ChartError::NotApplicable(why.unwrap_or_else(|| {
+        return Err(ModelError::NotApplicable(why.unwrap_or_else(|| {
             "at this noise and δ, ε = 0 for every sampler (δ already covers the whole \
              privacy loss), which a log axis cannot show"
                 .into()
@@ -216,7 +216,7 @@ fn sigma_for(
 /// bound; the shuffle's lower bound also gives the σ below which no analysis can help.
 pub fn noise(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
-    t.check_records(Some(crate::params::Batching::Shuffle))?;
+    t.check_records(Some(amp_model::params::Batching::Shuffle))?;
     gaussian_sigma(&t)?;
     let target = values.real(p::TARGET_EPS);
     let e = epochs(&t);
@@ -319,7 +319,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
     let all: Vec<f64> = lines.iter().flatten().map(|p| p.1).collect();
     // A line needs two batch sizes to be drawn; a lone point is no curve.
     if lines.iter().all(|l| l.len() < 2) {
-        return Err(ChartError::NotApplicable(format!(
+        return Err(ModelError::NotApplicable(format!(
             "no σ up to 1,000 reaches ε = {} at more than one batch size here",
             short_number(target, 3)
         )));
@@ -382,7 +382,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
 /// Which of the three drawn samplers (Poisson, shuffled, balls in bins) is the reader's own, if
 /// one is: capped Poisson batches are drawn as Poisson's; random allocation is not drawn here.
 fn drawn_sampler(values: &ParamValues) -> Option<usize> {
-    use crate::params::Batching;
+    use amp_model::params::Batching;
     match values.choice::<Batching>(p::BATCHING) {
         Batching::Poisson | Batching::TruncatedPoisson => Some(0),
         Batching::Shuffle => Some(1),

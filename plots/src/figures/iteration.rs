@@ -1,7 +1,7 @@
 //! Figures of the iteration page (Brown, lecture notes "Privacy amplification", §3): privacy of the
 //! last iterate of one pass of noisy SGD, by the position of the record, with and without
 //! amplification by iteration (Feldman, Mironov, Talwar & Thakurta 2018). The run and the readouts
-//! are the model's ([`crate::model::iteration`]).
+//! are the model's ([`amp_model::iteration`]).
 
 use amp_math::iteration::{
     composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled, plot_positions,
@@ -9,11 +9,11 @@ use amp_math::iteration::{
 };
 use amp_math::rdp::Conversion;
 
-use super::{log_range, Axis, Chart, ChartError, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::model::iteration::{inapplicable, run};
-use crate::param as p;
-use crate::params::ParamValues;
+use super::{log_range, Axis, Chart, ChartResult, LegendCorner, Marker, ModelError, Role, Series};
 use amp_format::short_number;
+use amp_model::iteration::{inapplicable, run};
+use amp_model::param as p;
+use amp_model::params::ParamValues;
 
 /// Positions evaluated for the curve (every position when T is at most this).
 const POINTS: usize = 400;
@@ -45,12 +45,12 @@ fn position_chart(x: (f64, f64), y: (f64, f64), summary: String) -> Chart {
 /// ε at δ of one record's own step (what every record gets without amplification), or the
 /// reason there is nothing to draw when that is already 0: δ this large, or noise σ·b this large,
 /// needs no ε, and 0 has no place on a log axis.
-fn step_epsilon(sgd: &OnePassSgd, delta: f64) -> Result<f64, ChartError> {
+fn step_epsilon(sgd: &OnePassSgd, delta: f64) -> Result<f64, ModelError> {
     let flat = composition_epsilon(sgd, delta, Conversion::Improved)?.epsilon;
     if flat.is_finite() && flat > 0.0 {
         return Ok(flat);
     }
-    Err(ChartError::NotApplicable(format!(
+    Err(ModelError::NotApplicable(format!(
         "at δ = {} with σ·b = {} a record's step already costs ε = 0 (this much δ or noise needs \
          no ε), so there is nothing to amplify",
         short_number(delta, 3),
@@ -191,7 +191,7 @@ fn first_record_over_runs(sgd: &OnePassSgd, delta: f64, flat: f64) -> ChartResul
 /// end gives every record the first record's ε (output perturbation).
 pub fn noise_schedule(values: &ParamValues) -> ChartResult {
     if let Some(why) = inapplicable(values) {
-        return Err(ChartError::NotApplicable(why));
+        return Err(ModelError::NotApplicable(why));
     }
     let sgd = run(values);
     let delta = values.real(p::DELTA);
@@ -243,7 +243,7 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
         });
     }
     if ends.len() != 3 || series.iter().all(|s| s.points.is_empty()) {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             "ε is zero or not finite at every position at these settings".into(),
         ));
     }

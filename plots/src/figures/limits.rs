@@ -1,6 +1,6 @@
 //! Figures of the limits page (Steinke, "Limits of privacy amplification by
 //! subsampling"). Poisson sampling, add/remove neighbours, Laplace mechanisms throughout. The
-//! regime calculator's sentence is the model's ([`crate::model::limits`]).
+//! regime calculator's sentence is the model's ([`amp_model::limits`]).
 
 use amp_math::limits::{
     mse_break_even_rate, mse_standard, mse_subsampled_terms, noise_factor_bound, noise_ratio,
@@ -12,9 +12,9 @@ use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, Heatmap, LegendCorner, Marker, Outline,
     Role, Series,
 };
-use crate::param as p;
-use crate::params::ParamValues;
 use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::ParamValues;
 
 /// Rates drawn as a family in `noise-ratio-vs-epsilon` (the post's figure).
 pub const RATE_FAMILY: [f64; 4] = [0.001, 0.01, 0.1, 0.5];

@@ -9,12 +9,12 @@ use amp_math::rdp::{
 use amp_math::MathError;
 
 use super::{log_grid, log_range, Axis, Chart, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::model::renyi::{
+use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::ParamValues;
+use amp_model::renyi::{
     cached_curve, check_delta, mechanism, mechanism_label, setting, step_curve,
 };
-use crate::param as p;
-use crate::params::ParamValues;
-use amp_format::short_number;
 
 /// Orders on the α axis of the curve figures: 90 log-spaced orders on [1.01, 1000], rounded to
 /// whole orders from 16 on (where whole orders are dense on the axis, and the exact Gaussian sum

@@ -12,16 +12,16 @@ use amp_math::risk::{eps_delta_tpr, gaussian_mu, gdp_tpr, profile_tpr, RiskTarge
 use amp_math::special::ln;
 
 use super::{
-    group_digits, log_grid, Axis, Band, Chart, ChartError, ChartResult, LegendCorner, Marker, Role,
+    group_digits, log_grid, Axis, Band, Chart, ChartResult, LegendCorner, Marker, ModelError, Role,
     Series,
 };
-use crate::param as p;
-use crate::params::{ParamValues, TradeoffView};
 use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::{ParamValues, TradeoffView};
 
 use amp_math::accounting::{EpochSettings, Target};
 
-use crate::model::risk::{
+use amp_model::risk::{
     attack, epsilon_at_delta, gdp, noise_for, percent, rdp_profile, setting, Attack, Run, Source,
     MAX_STEPS, QUICK,
 };
@@ -240,7 +240,7 @@ pub(crate) fn tradeoff_finish(
     a: &Attack,
     view: &TradeoffAxes,
     fpr: f64,
-) -> Result<(f64, f64), ChartError> {
+) -> Result<(f64, f64), ModelError> {
     c.series.push(Series {
         label: "random guessing".into(),
         points: view.xs.iter().map(|&x| (x, view.y(x))).collect(),
@@ -269,7 +269,7 @@ fn step_grid(last: u64, count: usize) -> Vec<u64> {
 fn tpr_over_steps(run: &Run, q: f64, ks: &[u64]) -> Result<Vec<(f64, f64)>, String> {
     let last = ks.iter().copied().max().unwrap_or(1);
     let e = |x: amp_math::MathError| x.to_string();
-    let (h, up, lo) = crate::model::training::accountant(FIGURE, EpochSettings::FINE)
+    let (h, up, lo) = amp_model::training::accountant(FIGURE, EpochSettings::FINE)
         .release(&run.event(q, 1).leaves()[0].0.clone(), last)
         .map_err(e)?;
     let ups = up.self_compose_many(ks).map_err(e)?;
@@ -411,7 +411,7 @@ pub fn tpr_vs_steps(values: &ParamValues) -> ChartResult {
 pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
     let run = setting(values)?;
     if run.records > 1 {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             "this figure calibrates the noise at many settings, which is drawn for one record per \
              user only (R = 1); the readouts give the noise for your R"
                 .into(),
@@ -429,7 +429,7 @@ pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
     };
     target
         .check()
-        .map_err(|e| ChartError::from(e.to_string()))?;
+        .map_err(|e| ModelError::from(e.to_string()))?;
     let epochs = run.steps as f64 * run.q;
     let q_min = (epochs / 1e5).clamp(1e-5, 0.1).min(run.q);
     let qs = log_grid(q_min, 1.0, 13);

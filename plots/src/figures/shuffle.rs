@@ -2,23 +2,25 @@
 //! published shuffle bound side by side, the inverse (the local ε₀ a central target allows),
 //! shuffling against subsampling, the error of a mean in the three models, and subsampled
 //! randomized response. The reader's setting, the bounds at it and the inverse are the model's
-//! ([`crate::model::shuffle`]).
+//! ([`amp_model::shuffle`]).
 
+use amp_math::mean_error::{
+    mean_error_central_laplace, mean_error_local_rr, mean_error_shuffled_rr,
+};
 use amp_math::shuffle::{
-    fmt21_numerical, fmt21_published, largest_eps0_over, mean_error_central_laplace,
-    mean_error_local_rr, mean_error_shuffled_rr, shuffle_epsilon_with, stronger_clones_exclude,
-    subsampled_rr, Bound, Randomizer, ShuffleEpsilon, MAX_USERS,
+    fmt21_numerical, fmt21_published, largest_eps0_over, shuffle_epsilon_with,
+    stronger_clones_exclude, subsampled_rr, Bound, Randomizer, ShuffleEpsilon, MAX_USERS,
 };
 use amp_math::subsampling::base_epsilon;
 
 use super::{
-    log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner, Marker, Role,
+    log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, ModelError, Role,
     Series,
 };
-use crate::model::shuffle::{local_for_target, numerical, randomizer, setting};
-use crate::param as p;
-use crate::params::ParamValues;
 use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::ParamValues;
+use amp_model::shuffle::{local_for_target, numerical, randomizer, setting};
 
 /// Palette index of each bound (its colour in every figure and in the table).
 fn color(b: Bound) -> usize {
@@ -464,9 +466,10 @@ pub fn error_central_local_shuffle(values: &ParamValues) -> ChartResult {
         points: sampling,
         role: Role::Reference,
     });
-    let at = |f: fn(u64, f64, f64) -> Result<amp_math::shuffle::MeanError, amp_math::MathError>| {
-        f(n, eps, MEAN).ok().map(|e| e.privacy_sd)
-    };
+    let at =
+        |f: fn(u64, f64, f64) -> Result<amp_math::mean_error::MeanError, amp_math::MathError>| {
+            f(n, eps, MEAN).ok().map(|e| e.privacy_sd)
+        };
     let here_shuffle = mean_error_shuffled_rr(n, eps, delta, Bound::Fmt21Numerical, MEAN).ok();
     if let Some(e) = &here_shuffle {
         chart.markers.push(Marker {
@@ -564,12 +567,12 @@ fn rounds_axis(r: u64) -> u64 {
 /// the classic theorems (the better of basic and advanced), and Rényi DP of the same pair
 /// composed. FMT23's stronger clones for k-ary randomized response, FMT21's otherwise.
 pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
-    use crate::model::shuffle::{rounds, stronger_allowed};
     use amp_math::accounting::{Accountant, Event, RdpAccountant};
     use amp_math::pld::Band as PldBand;
     use amp_math::shuffle::{
         clone_numerical, clone_numerical_delta, composed_guarantee_epsilon, rdp_orders,
     };
+    use amp_model::shuffle::{rounds, stronger_allowed};
     let (eps0, n, delta) = setting(values);
     let stronger = stronger_allowed(values);
     let here = values.count(p::ROUNDS);
@@ -587,8 +590,8 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
     let err = |e: amp_math::MathError| e.to_string();
     // The band: one release on the grid of the longest run, every R from one forward transform,
     // at the quick bucket budget (the marker at the reader's R is the refined readout).
-    let acc = crate::model::training::accountant(
-        crate::model::training::QUICK,
+    let acc = amp_model::training::accountant(
+        amp_model::training::QUICK,
         amp_math::accounting::EpochSettings::FINE,
     );
     let (step, up, lo) = acc.release(&leaf, last).map_err(err)?;
@@ -634,7 +637,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
         })
         .collect();
     if band.len() < 2 && naive.len() < 2 && rdp.len() < 2 {
-        return Err(ChartError::from(format!(
+        return Err(ModelError::from(format!(
             "at δ = {} the central ε is 0 at every R shown: nothing to draw on log axes",
             short_number(delta, 3)
         )));
@@ -669,7 +672,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
         points: rdp,
         role: Role::Family(2),
     });
-    let at = rounds(values, stronger, crate::model::training::FINE)?;
+    let at = rounds(values, stronger, amp_model::training::FINE)?;
     chart.markers.push(Marker {
         x: here as f64,
         y: at.upper,
@@ -695,17 +698,17 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
 /// Replace one: the attacker tells whether user 1 holds one record or another.
 pub fn shuffle_tradeoff(values: &ParamValues) -> ChartResult {
     use super::risk::{tradeoff_finish, tradeoff_start, TradeoffAxes};
-    use crate::model::risk::percent;
-    use crate::model::shuffle::{rounds_attack, stronger_allowed};
+    use amp_model::risk::percent;
+    use amp_model::shuffle::{rounds_attack, stronger_allowed};
     let (eps0, n, delta) = setting(values);
     let stronger = stronger_allowed(values);
     // The figure at the quick budget (its marker's TPR may differ from the refined readout in
     // the last digits).
-    let a = rounds_attack(values, stronger, crate::model::training::QUICK)?;
+    let a = rounds_attack(values, stronger, amp_model::training::QUICK)?;
     let fpr = values.real(p::FPR);
     let view = TradeoffAxes::new(
         fpr,
-        values.choice(p::TRADEOFF_VIEW) == crate::params::TradeoffView::Roc,
+        values.choice(p::TRADEOFF_VIEW) == amp_model::params::TradeoffView::Roc,
     );
     let mut c = tradeoff_start(&a, &view, delta);
     let (up, low) = tradeoff_finish(&mut c, &a, &view, fpr)?;

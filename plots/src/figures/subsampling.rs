@@ -1,17 +1,17 @@
 //! Figures of the subsampling page (Steinke, "Privacy amplification by subsampling", Theorem 1;
 //! Brown, lecture notes "Privacy amplification", Theorem 1.1; Hu, Drechsler & Kim, "Accuracy gains
 //! from privacy amplification through sampling for differential privacy", Fig. 3). The reader's
-//! setting is the model's ([`crate::model::subsampling`]).
+//! setting is the model's ([`amp_model::subsampling`]).
 
 use amp_math::subsampling::{amplified_epsilon, base_epsilon, Scheme};
 
 use super::{
     log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker, Role, Series,
 };
-use crate::model::subsampling::{setting, Setting};
-use crate::param as p;
-use crate::params::ParamValues;
 use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::ParamValues;
+use amp_model::subsampling::{setting, Setting};
 
 /// The base ε values drawn as a family on every figure of the page.
 pub const FAMILY: [f64; 5] = [0.1, 0.5, 1.0, 2.0, 5.0];

@@ -1,6 +1,6 @@
 //! Figures of the training page: ε against the run's length, its privacy profile, the noise a
 //! target needs, and the noise ratio of Steinke's "Limits of privacy amplification by subsampling"
-//! for the Gaussian mechanism, from the model ([`crate::model::training`]). A run of phases is
+//! for the Gaussian mechanism, from the model ([`amp_model::training`]). A run of phases is
 //! drawn whole where the figure is about the run (its length, its profile); the sweeps over the
 //! batch size or the rate are about its first phase and say so.
 
@@ -11,18 +11,18 @@ use amp_math::rdp::{self, epsilon_for_delta_over_steps, Conversion};
 use amp_math::accounting::{EpochSettings, RdpAccountant};
 
 use super::{
-    group_digits, log_grid, log_range, Axis, Band, Chart, ChartError, ChartResult, LegendCorner,
-    Marker, Role, Series,
+    group_digits, log_grid, log_range, Axis, Band, Chart, ChartResult, LegendCorner, Marker,
+    ModelError, Role, Series,
 };
-use crate::model::renyi::{drawn_rdp_delta, step_curve};
-use crate::model::run::steps_for_epochs;
-use crate::model::training::{
+use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::{Mechanism as MechanismChoice, ParamValues};
+use amp_model::renyi::{drawn_rdp_delta, step_curve};
+use amp_model::run::steps_for_epochs;
+use amp_model::training::{
     accountant, cached_band, calibrate_at, rdp_epsilon, setting, Training, CALIBRATION, FIGURE,
     FIRST_PHASE_ONLY, MAX_STEPS, QUICK,
 };
-use crate::param as p;
-use crate::params::{Mechanism as MechanismChoice, ParamValues};
-use amp_format::short_number;
 
 /// Why a figure that calibrates the noise at many batch sizes or rates is drawn without a cap.
 const CAP_NOT_DRAWN: &str = "this figure calibrates the noise at many batch sizes, which is drawn \
@@ -32,7 +32,7 @@ const CAP_NOT_DRAWN: &str = "this figure calibrates the noise at many batch size
 /// with its certified upper bound, and the RDP line.
 pub fn epsilon_vs_epochs(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
-    t.check_records(Some(crate::params::Batching::Poisson))?;
+    t.check_records(Some(amp_model::params::Batching::Poisson))?;
     // A run of phases, a user's several records or capped batches: through the accountant's
     // events.
     if t.needs_events() {
@@ -303,14 +303,14 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
 pub fn noise_for_target(values: &ParamValues) -> ChartResult {
     let t = setting(values)?;
     if t.records > 1 {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             "this figure calibrates the noise at many settings, which is drawn for one record per \
              user only (R = 1); the readouts give the noise for your R"
                 .into(),
         ));
     }
     if t.max_batch > 0 {
-        return Err(ChartError::NotApplicable(CAP_NOT_DRAWN.into()));
+        return Err(ModelError::NotApplicable(CAP_NOT_DRAWN.into()));
     }
     let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
@@ -344,7 +344,7 @@ pub fn noise_for_target(values: &ParamValues) -> ChartResult {
         Noise::Laplace(_) => "Laplace scale b",
     };
     if sigma.len() < 2 {
-        return Err(ChartError::NotApplicable(format!(
+        return Err(ModelError::NotApplicable(format!(
             "no {name} in [0.2, 10⁴] meets ε = {} at these settings",
             short_number(target, 4)
         )));
@@ -439,14 +439,14 @@ fn full_data_sigma(epsilon: f64, delta: f64, steps: u64) -> Result<f64, String> 
 /// the Laplace ratio of the limits page (one step, pure ε).
 pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
     if values.count(p::RECORDS) > 1 {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             "this figure calibrates the noise at many settings, which is drawn for one record per \
              user only (R = 1); the readouts give the noise for your R"
                 .into(),
         ));
     }
     if values.count(p::MAX_BATCH) > 0 {
-        return Err(ChartError::NotApplicable(CAP_NOT_DRAWN.into()));
+        return Err(ModelError::NotApplicable(CAP_NOT_DRAWN.into()));
     }
     // Gaussian whatever the page's mechanism; only the run's shape (k, δ, q) is read.
     let mut gaussian = values.clone();
@@ -471,7 +471,7 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
         }
     }
     if ratio.len() < 2 {
-        return Err(ChartError::NotApplicable(format!(
+        return Err(ModelError::NotApplicable(format!(
             "no noise multiplier σ in [0.2, 10⁴] meets ε = {} at these settings",
             short_number(target, 4)
         )));
@@ -548,13 +548,13 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
     let sigma = match t.noise {
         Noise::Gaussian(s) => s,
         Noise::Laplace(_) => {
-            return Err(ChartError::NotApplicable(
+            return Err(ModelError::NotApplicable(
                 "capped batches are accounted here for Gaussian noise only".into(),
             ))
         }
     };
     if t.records > 1 {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             "capped batches are accounted here for one record per user only (R = 1)".into(),
         ));
     }
@@ -575,11 +575,11 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
     amp_math::heap_sort_by(&mut caps, |a, b| a < b);
     caps.dedup();
     if caps.len() < 2 {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             "the batch is nearly the whole dataset: no cap below |x| to draw".into(),
         ));
     }
-    let mech = crate::model::training::mechanism(t.noise);
+    let mech = amp_model::training::mechanism(t.noise);
     let h = pld::step_for_budget(Noise::Gaussian(sigma / 2.0), t.q, k, FIGURE)?;
     let acc = PldAccountant::with_step(h);
     let mut band = Vec::new();
@@ -599,7 +599,7 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
         }
     }
     if upper.len() < 2 {
-        return Err(ChartError::NotApplicable(
+        return Err(ModelError::NotApplicable(
             why.unwrap_or_else(|| "no cap gives a finite ε at this δ".into()),
         ));
     }
@@ -691,17 +691,17 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
 /// of two and the reader's b; ε on one grid step for every point (the budget's step at b = 1),
 /// each σ calibrated to 0.2% (certified). Gaussian noise, one phase, Poisson batches without a cap.
 pub fn banded_noise(values: &ParamValues) -> ChartResult {
-    use crate::model::training::calibrate;
-    use crate::params::Value;
+    use amp_model::params::Value;
+    use amp_model::training::calibrate;
     let mine = setting(values)?;
     let mut v = values.clone();
     v.set(p::BANDS.spec, Value::Count(1))
-        .map_err(|e| ChartError::from(e.to_string()))?;
+        .map_err(|e| ModelError::from(e.to_string()))?;
     let base = setting(&v)?;
     let (n, steps) = base.reader;
     let b_max = (n / base.batch).min(steps).max(1);
     if b_max < 2 {
-        return Err(ChartError::NotApplicable(format!(
+        return Err(ModelError::NotApplicable(format!(
             "one band only: |x|/B = {} and T = {} leave no room for b ≥ 2",
             group_digits(n / base.batch),
             group_digits(steps)
@@ -709,9 +709,9 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
     }
     // The reasons banded noise is refused (phases, samplers, R, caps, Laplace), before any sweep.
     base.banded(2)
-        .map_err(|e| ChartError::NotApplicable(e.replace(" (b = 2)", "")))?;
+        .map_err(|e| ModelError::NotApplicable(e.replace(" (b = 2)", "")))?;
     let Noise::Gaussian(sigma) = base.noise else {
-        return Err(ChartError::NotApplicable("Gaussian noise only".into()));
+        return Err(ModelError::NotApplicable("Gaussian noise only".into()));
     };
     let mut bands: Vec<u64> = log_grid(1.0, b_max as f64, 14)
         .into_iter()
@@ -748,7 +748,7 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
         }
     }
     if upper.len() < 2 {
-        return Err(ChartError::NotApplicable(why.unwrap_or_else(|| {
+        return Err(ModelError::NotApplicable(why.unwrap_or_else(|| {
             "no number of bands gives a finite ε at this δ".into()
         })));
     }
@@ -805,7 +805,7 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
     }
     // The app sizes this figure for two panels: without two calibrated points there is no figure.
     if noise.len() < 2 {
-        return Err(ChartError::NotApplicable(format!(
+        return Err(ModelError::NotApplicable(format!(
             "no noise multiplier in [0.2, 10⁴] meets ε = {} at two numbers of bands or more",
             short_number(target, 4)
         )));

@@ -1,15 +1,15 @@
 //! Figures that show *why* subsampling amplifies: the output densities on two neighbouring
 //! datasets and the privacy loss between them, with the sample hidden (`neighbour-densities`) and
 //! disclosed (`known-inclusion`), and the privacy loss distribution of a training run. The setting,
-//! the noise densities and the privacy loss between them are the model's ([`crate::model::why`]).
+//! the noise densities and the privacy loss between them are the model's ([`amp_model::why`]).
 
 use amp_math::subsampling::amplified_epsilon;
 
 use super::{Axis, Chart, ChartResult, LegendCorner, Marker, Role, Series};
-use crate::model::why::{mixed_loss, Density};
-use crate::param as p;
-use crate::params::{Noise, ParamValues};
 use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params::{Noise, ParamValues};
+use amp_model::why::{mixed_loss, Density};
 
 /// Points per curve.
 const POINTS: usize = 401;
@@ -181,11 +181,11 @@ const BINS: usize = 140;
 /// run's steps, the steps of each curve, the grid step, the pessimistic PLDs).
 #[allow(clippy::type_complexity)]
 fn phased_plds(
-    t: &crate::model::training::Training,
-) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), crate::error::ChartError> {
-    use crate::model::training::{accountant, band_of, FIGURE};
+    t: &amp_model::training::Training,
+) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), amp_model::ModelError> {
     use amp_math::accounting::{EpochSettings, Event, PldAccountant};
     use amp_math::pld::Estimate;
+    use amp_model::training::{accountant, band_of, FIGURE};
     let whole = t.poisson_event();
     let h = band_of(&whole, &accountant(FIGURE, EpochSettings::FINE))?.step;
     let at = PldAccountant::with_step(h);
@@ -218,11 +218,11 @@ fn phased_plds(
 /// Honkela 2020).
 pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     use super::{group_digits, Band};
-    use crate::model::training::{setting, FIGURE};
     use amp_math::pld::{self, Estimate, Pld};
+    use amp_model::training::{setting, FIGURE};
 
     let t = setting(values)?;
-    t.check_records(Some(crate::params::Batching::Poisson))?;
+    t.check_records(Some(amp_model::params::Batching::Poisson))?;
     // A run of phases, or a user's several records: through the accountant's events.
     let (k, ks, h, plds) = if t.needs_events() {
         phased_plds(&t)?

@@ -12,9 +12,9 @@ use super::{
     BoundKind, Controls, Group, PageSpec, Precision, Readings, ReadoutSpec, Section, Widget,
     Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::param as p;
-use crate::params::ParamValues;
+use crate::figures::{FigureId, ModelError};
+use amp_model::param as p;
+use amp_model::params::ParamValues;
 
 /// Readout: ε_n on the sample.
 pub const EPSILON_N: ReadoutSpec = ReadoutSpec {
@@ -178,27 +178,27 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let mut r = Readings::default();
     r.push(
         &EPSILON_N,
-        epsilon_n(eps, rate).map_err(ChartError::from),
+        epsilon_n(eps, rate).map_err(ModelError::from),
         R,
     );
     r.push(
         &DELTA_N,
-        delta_n(v.real(p::DELTA), rate).map_err(ChartError::from),
+        delta_n(v.real(p::DELTA), rate).map_err(ModelError::from),
         R,
     );
     r.push(
         &Q_VALUE,
-        variance_fraction(eps, rate).map_err(ChartError::from),
+        variance_fraction(eps, rate).map_err(ModelError::from),
         R,
     );
     r.push(
         &Q_LIMIT,
-        variance_fraction_limit(rate).map_err(ChartError::from),
+        variance_fraction_limit(rate).map_err(ModelError::from),
         R,
     );
     r.push(
         &RATE_FOR_Q,
-        rate_for_variance_fraction(eps, v.real(p::TARGET_Q)).map_err(ChartError::from),
+        rate_for_variance_fraction(eps, v.real(p::TARGET_Q)).map_err(ModelError::from),
         R,
     );
     let population = v.count(p::POPULATION_SIZE) as f64;
@@ -211,24 +211,24 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     );
     r.push(
         &POPULATION_NOISE,
-        mean.clone().map(|m| m.population).map_err(ChartError::from),
+        mean.clone().map(|m| m.population).map_err(ModelError::from),
         R,
     );
     r.push(
         &SAMPLING_VARIANCE,
-        mean.clone().map(|m| m.sampling).map_err(ChartError::from),
+        mean.clone().map(|m| m.sampling).map_err(ModelError::from),
         R,
     );
     // The mean's global sensitivity in the population is R/N (Hu, Drechsler & Kim, eq. 6).
     r.push(
         &NO_GAIN,
-        no_gain_threshold(eps, rate, v.real(p::RANGE) / population).map_err(ChartError::from),
+        no_gain_threshold(eps, rate, v.real(p::RANGE) / population).map_err(ModelError::from),
         R,
     );
     r.push(
         &MEAN_RATIO,
         mean.map(|m| m.sample_total() / m.population)
-            .map_err(ChartError::from),
+            .map_err(ModelError::from),
         R,
     );
     r

@@ -1,11 +1,11 @@
 //! Bindings between parameters: the checks that involve more than one parameter, and which
 //! controls matter for the current values.
 
-use crate::model::sampling::sampling;
+use amp_model::sampling::sampling;
 
 use super::View;
-use crate::param::{self as p, group::GROUPS};
-use crate::params::{ParamSpec, ParamValues};
+use amp_model::param::{self as p, group::GROUPS};
+use amp_model::params::{ParamSpec, ParamValues};
 
 /// A check that involves several parameters (each one alone is checked by its declaration).
 pub struct Constraint {
@@ -57,9 +57,9 @@ pub static CONSTRAINTS: &[Constraint] = &[
 fn phase_batch(
     v: &ParamValues,
     phase: usize,
-    batch: crate::params::Count,
+    batch: amp_model::params::Count,
 ) -> Result<(), (&'static ParamSpec, String)> {
-    let active = v.choice::<crate::params::PhaseCount>(p::PHASES).count() >= phase;
+    let active = v.choice::<amp_model::params::PhaseCount>(p::PHASES).count() >= phase;
     let (b, d) = (v.count(batch), v.count(p::DATASET));
     if active && b > d {
         Err((
@@ -79,7 +79,7 @@ pub fn check_together(values: &ParamValues) -> Result<(), (&'static ParamSpec, S
 }
 
 /// Whether a parameter's control matters for the current values: every parameter group the view
-/// shows whole ([`crate::params::Group::applies`]) allows it (its rules hold). Hidden controls
+/// shows whole ([`amp_model::params::Group::applies`]) allows it (its rules hold). Hidden controls
 /// keep their values.
 pub fn is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
     let shown = view.params();

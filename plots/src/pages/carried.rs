@@ -2,9 +2,9 @@
 //! without computing them again.
 //!
 //! [`crate::prerender`] writes every page at the defaults, with its refined numbers; it also puts
-//! those [`Readings`] on the page's `<article>` (`data-readings`, in [`Readings::carry`]'s text
+//! those [`Readings`] on the page's `<article>` (`data-readings`, in [`PageSpec::carry`]'s text
 //! form). While the reader's settings are the defaults, the app adopts them
-//! ([`Readings::adopt`]) instead of computing the page's numbers during its start-up, which on the
+//! ([`PageSpec::adopt`]) instead of computing the page's numbers during its start-up, which on the
 //! training page is most of the time before its first live figure; the first change of a setting
 //! computes them as always.
 //!
@@ -19,14 +19,14 @@
 //!   `r <testid> <name> <tag> <value, or empty> <valid: 1 or 0> <shown> <note>…`.
 //!
 //! Numbers are written with Rust's shortest round-trip form, so they come back bit for bit; a
-//! reason comes back as [`ChartError::NotApplicable`] with the same text.
+//! reason comes back as [`ModelError::NotApplicable`] with the same text.
 
 use amp_math::Relation;
 
 use super::{
     BoundKind, NoteKind, NoteSpec, PageSpec, Reading, Readings, ReadoutSpec, TableRow, TableSpec,
 };
-use crate::figures::ChartError;
+use amp_model::ModelError;
 
 const RELATIONS: [Relation; 4] = [
     Relation::AddRemove,
@@ -41,11 +41,12 @@ const BOUNDS: [BoundKind; 4] = [
     BoundKind::Estimate,
 ];
 
-impl Readings {
-    /// The text form of these numbers for `page` (see the module's description).
-    pub fn carry(&self, page: &PageSpec) -> String {
+impl PageSpec {
+    /// The text form of this page's numbers (see the module's description).
+    pub fn carry(&self, readings: &Readings) -> String {
+        let page = self;
         let mut out = format!("p\t{}", esc(page.id));
-        for r in &self.numbers {
+        for r in &readings.numbers {
             let value = match &r.value {
                 Ok(v) => format!("v\t{v}"),
                 Err(e) => format!("e\t{}", esc(&e.to_string())),
@@ -55,13 +56,13 @@ impl Readings {
                 out += &format!("\t{}", b.id());
             }
         }
-        for (s, text) in &self.notes {
+        for (s, text) in &readings.notes {
             out += &match text {
                 Some(t) => format!("\ns\t{}\t+\t{}", esc(s.id), esc(t)),
                 None => format!("\ns\t{}\t-", esc(s.id)),
             };
         }
-        for (t, rows) in &self.tables {
+        for (t, rows) in &readings.tables {
             match rows {
                 Err(e) => out += &format!("\nt\t{}\te\t{}", esc(t.id), esc(e)),
                 Ok(rows) => {
@@ -86,11 +87,12 @@ impl Readings {
         out
     }
 
-    /// The numbers of `page` read back from [`Readings::carry`]'s text; `None` if the text is not
+    /// The numbers of `page` read back from [`PageSpec::carry`]'s text; `None` if the text is not
     /// that page's or is malformed in any way. The declarations of what comes back carry only
     /// their ids, which is all that [`Readings`] looks them up by: a readout is shown with its own
     /// page's declaration. (Made once per start of the app, and kept: a few hundred bytes.)
-    pub fn adopt(page: &PageSpec, text: &str) -> Option<Readings> {
+    pub fn adopt(&self, text: &str) -> Option<Readings> {
+        let page = self;
         let mut lines = text.split('\n');
         if lines.next()?.strip_prefix("p\t")? != page.id {
             return None;
@@ -115,7 +117,7 @@ impl Readings {
                     }
                     let value = match how.as_str() {
                         "v" => Ok(amp_format::parse_f64(&body)?),
-                        "e" => Err(ChartError::NotApplicable(body)),
+                        "e" => Err(ModelError::NotApplicable(body)),
                         _ => return None,
                     };
                     r.numbers.push(Reading {

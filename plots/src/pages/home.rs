@@ -7,11 +7,11 @@ use super::{
     BoundKind, Controls, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec, Section,
     Widget, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::iteration::readouts as by_position;
-use crate::model::shuffle::tightest;
-use crate::param as p;
-use crate::params::ParamValues;
+use crate::figures::{FigureId, ModelError};
+use amp_model::iteration::readouts as by_position;
+use amp_model::param as p;
+use amp_model::params::ParamValues;
+use amp_model::shuffle::tightest;
 
 /// ε′ of the subsampling row.
 pub const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
@@ -78,13 +78,13 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let mut r = Readings::default();
     r.push(
         &EPSILON_PRIME,
-        amplified_epsilon(v.real(p::EPS), v.real(p::P)).map_err(ChartError::from),
+        amplified_epsilon(v.real(p::EPS), v.real(p::P)).map_err(ModelError::from),
         Relation::AddRemove,
     );
-    let best = tightest(v).map_err(ChartError::NotApplicable);
+    let best = tightest(v).map_err(ModelError::NotApplicable);
     let eps = best.clone().and_then(|b| {
         b.epsilon
-            .ok_or_else(|| ChartError::NotApplicable("no bound applies".into()))
+            .ok_or_else(|| ModelError::NotApplicable("no bound applies".into()))
     });
     r.push(&SHUFFLE_EPSILON, eps, amp_math::shuffle::RELATION);
     r.note(

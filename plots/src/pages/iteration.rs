@@ -8,9 +8,9 @@ use super::{
     Section, Workbench,
 };
 use crate::figures::FigureId;
-use crate::model::iteration::{inapplicable, readouts as by_position};
-use crate::param as p;
-use crate::params::ParamValues;
+use amp_model::iteration::{inapplicable, readouts as by_position};
+use amp_model::param as p;
+use amp_model::params::ParamValues;
 
 /// Readout: ε at δ for the first record (t = 1).
 pub const FIRST: ReadoutSpec = ReadoutSpec {

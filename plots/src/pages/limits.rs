@@ -11,10 +11,10 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::limits::regime_sentence;
-use crate::param as p;
-use crate::params::ParamValues;
+use crate::figures::{FigureId, ModelError};
+use amp_model::limits::regime_sentence;
+use amp_model::param as p;
+use amp_model::params::ParamValues;
 
 /// Readout: ε_p the sample may spend.
 pub const EPSILON_P: ReadoutSpec = ReadoutSpec {
@@ -213,27 +213,27 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let mut r = Readings::default();
     r.push(
         &EPSILON_P,
-        epsilon_p(eps, rate).map_err(ChartError::from),
+        epsilon_p(eps, rate).map_err(ModelError::from),
         R,
     );
     r.push(
         &NOISE_RATIO,
-        noise_ratio(eps, rate).map_err(ChartError::from),
+        noise_ratio(eps, rate).map_err(ModelError::from),
         R,
     );
     r.push(
         &NOISE_FACTOR,
-        noise_factor(eps, rate).map_err(ChartError::from),
+        noise_factor(eps, rate).map_err(ModelError::from),
         R,
     );
-    r.push(&RATIO_FLOOR, ratio_floor(c).map_err(ChartError::from), R);
+    r.push(&RATIO_FLOOR, ratio_floor(c).map_err(ModelError::from), R);
     r.push(
         &NOISE_BOUND,
-        noise_factor_bound(c).map_err(ChartError::from),
+        noise_factor_bound(c).map_err(ModelError::from),
         R,
     );
     let (d, b, t) = (v.count(p::DATASET), v.count(p::BATCH), v.real(p::TOTAL_EPS));
-    let reg = regime(d, b, Duration::Epochs(v.real(p::EPOCHS)), t).map_err(ChartError::from);
+    let reg = regime(d, b, Duration::Epochs(v.real(p::EPOCHS)), t).map_err(ModelError::from);
     let field = |f: fn(&amp_math::limits::Regime) -> f64| reg.clone().map(|x| f(&x));
     r.push(&REGIME_P, field(|x| x.p), R);
     r.push(&REGIME_STEPS, field(|x| x.steps as f64), R);
@@ -248,7 +248,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&C_VALUE, field(|x| x.c), R);
     r.push(&REGIME_FACTOR, field(|x| x.noise_factor), R);
     r.push(&REGIME_BOUND, field(|x| x.noise_factor_bound), R);
-    let proportional = steps_for_proportional(d, b, t, c).map_err(ChartError::from);
+    let proportional = steps_for_proportional(d, b, t, c).map_err(ModelError::from);
     r.push(&PROPORTIONAL_STEPS, proportional.clone().map(|x| x.0), R);
     r.push(&PROPORTIONAL_EPOCHS, proportional.clone().map(|x| x.1), R);
     r.push(

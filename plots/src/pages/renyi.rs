@@ -9,11 +9,11 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::renyi::{at_order, composition, mechanism, setting, step_curve};
-use crate::param as p;
-use crate::params;
-use crate::params::ParamValues;
+use crate::figures::{FigureId, ModelError};
+use amp_model::param as p;
+use amp_model::params;
+use amp_model::params::ParamValues;
+use amp_model::renyi::{at_order, composition, mechanism, setting, step_curve};
 
 const BASE: ReadoutSpec = ReadoutSpec {
     id: "rdp-base-at-order",
@@ -140,11 +140,11 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let mut r = Readings::default();
     r.push(
         &BASE,
-        mechanism(v).rdp(v.real(p::ALPHA)).map_err(ChartError::from),
+        mechanism(v).rdp(v.real(p::ALPHA)).map_err(ModelError::from),
         rel,
     );
     let at = at_order(v);
-    let pick = |f: fn(&crate::model::renyi::AtOrder) -> Result<f64, ChartError>| {
+    let pick = |f: fn(&amp_model::renyi::AtOrder) -> Result<f64, ModelError>| {
         at.clone().and_then(|a| f(&a))
     };
     // The guarantee at α: exact where known, otherwise the upper bound (and said so).

@@ -13,15 +13,15 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, TableRow, TableSpec, Widget, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::risk::{
+use crate::figures::{FigureId, ModelError};
+use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params;
+use amp_model::params::ParamValues;
+use amp_model::risk::{
     attack, epsilon_at_delta, gdp, membership_sentence, noise_for, percent, setting,
     steps_for_risk, Attack, Numbers, Run, Source, FINE, MAX_STEPS, QUICK,
 };
-use crate::param as p;
-use crate::params;
-use crate::params::ParamValues;
-use amp_format::short_number;
 
 /// Readout: the certified upper bound on the attacker's TPR at the FPR.
 pub const TPR_AT_FPR: ReadoutSpec = ReadoutSpec {
@@ -426,7 +426,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let get = |f: fn(&Numbers) -> f64| {
         nums.as_ref()
             .map(|(_, _, n)| f(n))
-            .map_err(|e| ChartError::from(e.clone()))
+            .map_err(|e| ModelError::from(e.clone()))
     };
     let mut r = Readings::default();
     r.push(&TPR_AT_FPR, get(|n| n.tpr.0), relation);
@@ -439,7 +439,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         &GRID_STEP,
         acc.as_ref()
             .map(|(_, a)| a.step)
-            .map_err(|e| ChartError::from(e.clone())),
+            .map_err(|e| ModelError::from(e.clone())),
         relation,
     );
     r.note(
@@ -452,17 +452,17 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         .and_then(|(_, a)| gdp_fit(&a.upper).map_err(|e| e.to_string()));
     r.push(
         &GDP_MU,
-        fit.clone().map(|f| f.mu).map_err(ChartError::from),
+        fit.clone().map(|f| f.mu).map_err(ModelError::from),
         relation,
     );
     r.push(
         &GDP_REGRET,
-        fit.clone().map(|f| f.regret).map_err(ChartError::from),
+        fit.clone().map(|f| f.regret).map_err(ModelError::from),
         relation,
     );
     r.push(
         &GDP_ALPHA_MIN,
-        fit.clone().map(|f| f.alpha_min).map_err(ChartError::from),
+        fit.clone().map(|f| f.alpha_min).map_err(ModelError::from),
         relation,
     );
     // ... and in closed form: exact without sampling, the central-limit value with it.
@@ -477,7 +477,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let exact = matches!(mu, Ok((_, true)));
     r.push_bound(
         &GDP_MU_CLT,
-        mu.clone().map(|m| m.0).map_err(ChartError::from),
+        mu.clone().map(|m| m.0).map_err(ModelError::from),
         relation,
         if exact {
             BoundKind::Exact
@@ -493,13 +493,13 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         .and_then(|(run, a)| epsilon_at_delta(&a, run.delta).map(|e| (run, e)));
     r.push(
         &EPSILON,
-        eps.clone().map(|x| x.1).map_err(ChartError::from),
+        eps.clone().map(|x| x.1).map_err(ModelError::from),
         relation,
     );
     r.push(
         &EPS_DELTA_TPR,
         eps.and_then(|(run, e)| eps_delta_tpr(e, run.delta, run.fpr).map_err(|e| e.to_string()))
-            .map_err(ChartError::from),
+            .map_err(ModelError::from),
         relation,
     );
     // The TPR at the usual FPRs and the reader's.
@@ -542,7 +542,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.push(
         &STEPS_FOR_RISK,
-        for_steps.map(|k| k as f64).map_err(ChartError::from),
+        for_steps.map(|k| k as f64).map_err(ModelError::from),
         relation,
     );
     let for_adv = noise.clone().and_then(|(r, n)| {
@@ -558,7 +558,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.push(
         &SIGMA_FOR_ADVANTAGE,
-        for_adv.map_err(ChartError::from),
+        for_adv.map_err(ModelError::from),
         relation,
     );
     let for_eps = noise.clone().and_then(|(r, n)| {
@@ -574,12 +574,12 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.push(
         &SIGMA_FOR_RISK,
-        for_risk.clone().map_err(ChartError::from),
+        for_risk.clone().map_err(ModelError::from),
         relation,
     );
     r.push(
         &SIGMA_FOR_EPSILON,
-        for_eps.clone().map_err(ChartError::from),
+        for_eps.clone().map_err(ModelError::from),
         relation,
     );
     let cal_text = match (&noise, &for_risk, &for_eps) {

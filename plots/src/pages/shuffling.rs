@@ -11,15 +11,15 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, TableRow, TableSpec, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::shuffle::{
-    local_for_target, rounds, rounds_attack, rounds_local_for_target, stronger_allowed, table,
-};
-use crate::param as p;
-use crate::params;
-use crate::params::ParamValues;
+use crate::figures::{FigureId, ModelError};
 use crate::probe;
 use amp_format::display_number;
+use amp_model::param as p;
+use amp_model::params;
+use amp_model::params::ParamValues;
+use amp_model::shuffle::{
+    local_for_target, rounds, rounds_attack, rounds_local_for_target, stronger_allowed, table,
+};
 
 /// Readout: the central ε of the tightest valid bound.
 pub const CENTRAL: ReadoutSpec = ReadoutSpec {
@@ -296,13 +296,13 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         &CENTRAL,
         best.clone()
             .and_then(|b| b.epsilon.ok_or_else(|| "no valid bound".to_string()))
-            .map_err(ChartError::from),
+            .map_err(ModelError::from),
         R,
     );
     let find = |f: &dyn Fn(&ShuffleEpsilon) -> Option<f64>, why: &str| {
         rows.as_ref()
-            .map_err(|e| ChartError::from(e.clone()))
-            .and_then(|rs| rs.iter().find_map(f).ok_or_else(|| ChartError::from(why)))
+            .map_err(|e| ModelError::from(e.clone()))
+            .and_then(|rs| rs.iter().find_map(f).ok_or_else(|| ModelError::from(why)))
     };
     // The lower end of the exact clone evaluation that gives the tightest value (the stronger
     // clones' for k-ary randomized response, the 2021 clones' otherwise).
@@ -347,8 +347,8 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     // Quick while a control moves (a smaller bucket budget, the inverse to 1e-3), refined once the
     // controls rest (the CLI's numbers).
     let (buckets, rel) = match precision {
-        Precision::Quick => (crate::model::training::QUICK, 1e-3),
-        Precision::Fine => (crate::model::training::FINE, 1e-7),
+        Precision::Quick => (amp_model::training::QUICK, 1e-3),
+        Precision::Fine => (amp_model::training::FINE, 1e-7),
     };
     let stronger = stronger_allowed(v);
     let tag = match precision {
@@ -358,17 +358,17 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     let many = probe::span(tag, || rounds(v, stronger, buckets));
     r.push(
         &ROUNDS_UPPER,
-        many.clone().map(|x| x.upper).map_err(ChartError::from),
+        many.clone().map(|x| x.upper).map_err(ModelError::from),
         R,
     );
     r.push(
         &ROUNDS_LOWER,
-        many.clone().map(|x| x.lower).map_err(ChartError::from),
+        many.clone().map(|x| x.lower).map_err(ModelError::from),
         R,
     );
     r.push(
         &ROUNDS_NAIVE,
-        many.clone().map(|x| x.naive).map_err(ChartError::from),
+        many.clone().map(|x| x.naive).map_err(ModelError::from),
         R,
     );
     r.note(
@@ -400,12 +400,12 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.push(
         &ROUNDS_TPR,
-        tpr.clone().map(|t| t.0).map_err(ChartError::from),
+        tpr.clone().map(|t| t.0).map_err(ModelError::from),
         R,
     );
     r.push(
         &ROUNDS_TPR_LOWER,
-        tpr.map(|t| t.1).map_err(ChartError::from),
+        tpr.map(|t| t.1).map_err(ModelError::from),
         R,
     );
     let local_rounds = probe::span("shuffle:inverse-rounds", || {
@@ -413,22 +413,22 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.push(
         &LOCAL_FOR_TARGET_ROUNDS,
-        local_rounds.map_err(ChartError::from),
+        local_rounds.map_err(ModelError::from),
         R,
     );
     let local = probe::span("shuffle:inverse", || local_for_target(v));
     r.push(
         &LOCAL_FOR_TARGET,
-        local.clone().map(|l| l.0).map_err(ChartError::from),
+        local.clone().map(|l| l.0).map_err(ModelError::from),
         R,
     );
     let sub = base_epsilon(v.real(p::TARGET_EPS), v.real(p::P))
-        .map_err(ChartError::from)
+        .map_err(ModelError::from)
         .and_then(|e| {
             if e.is_finite() {
                 Ok(e)
             } else {
-                Err(ChartError::from("any ε works"))
+                Err(ModelError::from("any ε works"))
             }
         });
     r.push(&SUBSAMPLE_FOR_TARGET, sub, Relation::AddRemove);
@@ -445,7 +445,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     };
     r.note(&LOCAL_NAME, Some(local_name));
 
-    let srr = subsampled_rr(v.real(p::EPS), v.real(p::P)).map_err(ChartError::from);
+    let srr = subsampled_rr(v.real(p::EPS), v.real(p::P)).map_err(ModelError::from);
     r.push(
         &SRR_EXACT,
         srr.clone().map(|s| s.exact),

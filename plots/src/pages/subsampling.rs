@@ -11,12 +11,12 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::sampling::sampling;
-use crate::param as p;
-use crate::params;
-use crate::params::ParamValues;
+use crate::figures::{FigureId, ModelError};
 use amp_format::short_number;
+use amp_model::param as p;
+use amp_model::params;
+use amp_model::params::ParamValues;
+use amp_model::sampling::sampling;
 
 const EPSILON_PRIME: ReadoutSpec = ReadoutSpec {
     id: "epsilon-prime",
@@ -135,14 +135,14 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     let relation = s.relation();
     let forward = EpsDelta::new(v.real(p::EPS), v.real(p::DELTA))
         .and_then(|base| amplify(&s, base))
-        .map_err(ChartError::from);
+        .map_err(ModelError::from);
     let base_eps = s
         .inclusion_probability()
         .and_then(|q| base_epsilon(v.real(p::EPS), q))
-        .map_err(ChartError::from);
+        .map_err(ModelError::from);
     let base_del = base_eps
         .clone()
-        .and_then(|e| base_delta(&s, e, v.real(p::DELTA)).map_err(ChartError::from));
+        .and_then(|e| base_delta(&s, e, v.real(p::DELTA)).map_err(ModelError::from));
     let mut r = Readings::default();
     let eps = v.real(p::EPS);
     let pick = |f: fn(&amp_math::subsampling::Amplified) -> f64| forward.clone().map(|a| f(&a));
@@ -160,7 +160,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     // replacement: m draws, repeats counted).
     let size = match s {
         Sampling::Poisson { p } => {
-            poisson_sample_size(v.count(p::DATASET), p).map_err(ChartError::from)
+            poisson_sample_size(v.count(p::DATASET), p).map_err(ModelError::from)
         }
         Sampling::WithoutReplacement { m, .. } | Sampling::WithReplacement { m, .. } => {
             Ok((m as f64, 0.0))

@@ -12,18 +12,18 @@ use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
     Section, Widget, Workbench,
 };
-use crate::figures::{ChartError, FigureId};
-use crate::model::batching;
-use crate::model::risk::{membership_sentence, Attack, Numbers};
-use crate::model::training::{
+use crate::figures::{FigureId, ModelError};
+use crate::probe;
+use amp_format::{group_digits, short_number};
+use amp_model::batching;
+use amp_model::param as p;
+use amp_model::params;
+use amp_model::params::{Batching, ChoiceEnum, ParamValues};
+use amp_model::risk::{membership_sentence, Attack, Numbers};
+use amp_model::training::{
     account, cached_band, phased_statement, setting, statement, warnings, Account, Training, FINE,
     QUICK,
 };
-use crate::param as p;
-use crate::params;
-use crate::params::{Batching, ChoiceEnum, ParamValues};
-use crate::probe;
-use amp_format::{group_digits, short_number};
 
 /// Readout: the certified upper bound on ε at δ (pessimistic PLD).
 pub const TIGHT: ReadoutSpec = ReadoutSpec {
@@ -404,9 +404,9 @@ fn run_shape(t: &Training) -> String {
 pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     let run = setting(v);
     let rel: Relation = run.as_ref().map_or(Relation::AddRemove, Training::relation);
-    let acc = measured(v, precision).map_err(ChartError::from);
+    let acc = measured(v, precision).map_err(ModelError::from);
     let field = |f: fn(&Account) -> Result<f64, String>| {
-        acc.clone().and_then(|a| f(&a).map_err(ChartError::from))
+        acc.clone().and_then(|a| f(&a).map_err(ModelError::from))
     };
     let mut r = Readings::default();
     r.push(&TIGHT, field(|a| Ok(a.upper)), rel);
@@ -473,7 +473,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
                     batching::band_for(b, t, buckets, log_step, quick)
                 })
             })
-            .map_err(ChartError::from)
+            .map_err(ModelError::from)
     };
     let (poisson, shuffle, balls, allocation) = (
         sampler(Batching::Poisson),
@@ -579,7 +579,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         attack
             .as_ref()
             .map(f)
-            .map_err(|e| ChartError::from(e.clone()))
+            .map_err(|e| ModelError::from(e.clone()))
     };
     let attacked = match &run {
         Ok(t) if phased => t.event(None).relation().unwrap_or(Z),
@@ -589,7 +589,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
     r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
     r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);
-    r.push(&RUN_GDP_MU, gdp_mu.map_err(ChartError::from), attacked);
+    r.push(&RUN_GDP_MU, gdp_mu.map_err(ModelError::from), attacked);
     r.note(
         &RUN_ATTACK,
         attack

@@ -3,8 +3,9 @@
 
 use super::{Page, View, CONSTRAINTS};
 use crate::figures::figure;
-use crate::params::{by_name, ParamValues};
 use amp_format::escape_display;
+use amp_model::param::by_name;
+use amp_model::params::ParamValues;
 
 /// The state a URL describes, with a notice for everything in it that was ignored.
 #[derive(Clone, Debug, PartialEq)]

@@ -69,10 +69,10 @@ pub fn local_for_target(
 }
 
 /// The PLD accountant of the shuffle model over many rounds at a bucket budget (the training
-/// page's: [`crate::model::training::FINE`] for the CLI and the refined page, `QUICK` while a
+/// page's: [`crate::training::FINE`] for the CLI and the refined page, `QUICK` while a
 /// control moves); the clone pair's loss concentrates as n grows, so a fixed step would not do.
 pub fn rounds_accountant(buckets: usize) -> amp_math::accounting::PldAccountant {
-    crate::model::training::accountant(buckets, amp_math::accounting::EpochSettings::FINE)
+    crate::training::accountant(buckets, amp_math::accounting::EpochSettings::FINE)
 }
 
 /// Whether the reader's randomizer allows FMT23's stronger clones (k-ary randomized response).
@@ -111,7 +111,7 @@ fn rounds_band(
     stronger: bool,
     buckets: usize,
 ) -> Result<std::rc::Rc<amp_math::pld::Band>, String> {
-    crate::model::training::band_of(&rounds_event(values, stronger), &rounds_accountant(buckets))
+    crate::training::band_of(&rounds_event(values, stronger), &rounds_accountant(buckets))
 }
 
 /// R rounds at the reader's (ε₀, n, δ, R): the certified band from the clone pair's composed PLD
@@ -153,7 +153,7 @@ pub fn rounds_local_for_target(
 ) -> Result<f64, String> {
     type Key = (u64, bool, u64, u64, u64, usize, u64);
     thread_local! {
-        static SLOT: crate::model::memo::Slot<Key, f64> = const { std::cell::RefCell::new(Vec::new()) };
+        static SLOT: crate::memo::Slot<Key, f64> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let (_, n, _) = setting(values);
     let delta = rounds_delta(values)?;
@@ -167,7 +167,7 @@ pub fn rounds_local_for_target(
         buckets,
         rel.to_bits(),
     );
-    crate::model::memo::remembered(&SLOT, key, || {
+    crate::memo::remembered(&SLOT, key, || {
         amp_math::shuffle::largest_eps0_rounds(
             &rounds_accountant(buckets),
             n,
@@ -188,14 +188,14 @@ pub fn rounds_attack(
     values: &ParamValues,
     stronger: bool,
     buckets: usize,
-) -> Result<std::rc::Rc<crate::model::risk::Attack>, String> {
+) -> Result<std::rc::Rc<crate::risk::Attack>, String> {
     type Key = (amp_math::accounting::Event, usize);
     thread_local! {
-        static SLOT: crate::model::memo::Slot<Key, crate::model::risk::Attack> = const { std::cell::RefCell::new(Vec::new()) };
+        static SLOT: crate::memo::Slot<Key, crate::risk::Attack> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let event = rounds_event(values, stronger);
-    crate::model::memo::remembered(&SLOT, (event, buckets), || {
+    crate::memo::remembered(&SLOT, (event, buckets), || {
         let band = rounds_band(values, stronger, buckets)?;
-        crate::model::risk::Attack::new(band.step, band.upper.clone(), band.lower.clone())
+        crate::risk::Attack::new(band.step, band.upper.clone(), band.lower.clone())
     })
 }

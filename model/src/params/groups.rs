@@ -1,7 +1,7 @@
 //! Groups of parameters that belong together (a mechanism and its noise, a sampling scheme and its
 //! sizes, a training run's length), each declared once with the rules that say when a member
 //! matters. A page's controls and a figure's parameter list are built from groups ([`params!`]);
-//! which controls are shown ([`crate::pages::is_relevant`]) and the CLI's conditional flags
+//! which controls are shown (the site's `pages::is_relevant`) and the CLI's conditional flags
 //! (required when, refused unless) are derived from the same rules.
 //!
 //! A group applies to a view (a page or an embed) when the view shows every one of its members,

@@ -10,9 +10,9 @@ use amp_math::rdp::{
 };
 use amp_math::subsampling::Scheme;
 
-use crate::error::ChartError;
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
+use crate::ModelError;
 use amp_format::{group_digits, short_number};
 
 /// The reader's mechanism and sampling.
@@ -62,7 +62,7 @@ pub fn mechanism_label(m: &Mechanism) -> String {
 
 /// The reader's setting, or why there is none (sampling with replacement has no RDP bound here;
 /// an empty sample).
-pub fn setting(values: &ParamValues) -> Result<RdpSetting, ChartError> {
+pub fn setting(values: &ParamValues) -> Result<RdpSetting, ModelError> {
     let mech = mechanism(values);
     mech.validate()?;
     let q = values.real(p::Q);
@@ -71,7 +71,7 @@ pub fn setting(values: &ParamValues) -> Result<RdpSetting, ChartError> {
             let n = values.count(p::N);
             let m = (q * n as f64).round() as u64;
             if m == 0 {
-                return Err(ChartError::NotApplicable(format!(
+                return Err(ModelError::NotApplicable(format!(
                     "q·n = {} rounds to an empty sample; raise q or n",
                     short_number(q * n as f64, 3)
                 )));
@@ -133,19 +133,19 @@ pub struct AtOrder {
     /// The base mechanism's ε(α).
     pub base: f64,
     /// The exact subsampled ε(α), or why there is none.
-    pub exact: Result<f64, ChartError>,
+    pub exact: Result<f64, ModelError>,
     /// The upper bound.
-    pub upper: Result<f64, ChartError>,
+    pub upper: Result<f64, ModelError>,
     /// The lower bound (whole orders only).
-    pub lower: Result<f64, ChartError>,
+    pub lower: Result<f64, ModelError>,
 }
 
 /// [`AtOrder`] at the reader's α.
-pub fn at_order(values: &ParamValues) -> Result<AtOrder, ChartError> {
+pub fn at_order(values: &ParamValues) -> Result<AtOrder, ModelError> {
     let st = setting(values)?;
     let alpha = values.real(p::ALPHA);
     let base = st.mech.rdp(alpha)?;
-    let get = |b: Bound| subsampled(&st.mech, st.sampling, b, alpha).map_err(ChartError::from);
+    let get = |b: Bound| subsampled(&st.mech, st.sampling, b, alpha).map_err(ModelError::from);
     Ok(AtOrder {
         alpha,
         base,
@@ -167,7 +167,7 @@ pub struct Composition {
 }
 
 /// The reader's δ for a conversion, or why there is none (δ = 0).
-pub fn check_delta(values: &ParamValues) -> Result<f64, ChartError> {
+pub fn check_delta(values: &ParamValues) -> Result<f64, ModelError> {
     let delta = values.real(p::DELTA);
     if delta <= 0.0 {
         return Err("converting Rényi DP to (ε, δ) needs δ above 0".into());
@@ -178,7 +178,7 @@ pub fn check_delta(values: &ParamValues) -> Result<f64, ChartError> {
 /// A curve of `st` on the default order grid, remembered for the last setting: the readouts and
 /// two figures of the page all need the same per-step curve, and moving δ or k must not
 /// recompute it. `upper` selects the general upper bound instead of the guarantee curve.
-pub fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, ChartError> {
+pub fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, ModelError> {
     type Entry = Option<(Mechanism, Sampling, bool, Curve)>;
     thread_local! {
         static LAST: std::cell::RefCell<[Entry; 2]> = const { std::cell::RefCell::new([None, None]) };
@@ -204,7 +204,7 @@ pub fn cached_curve(st: &RdpSetting, upper: bool) -> Result<Curve, ChartError> {
 
 /// The per-step guarantee curve (exact where known, else the upper bound) on the default order
 /// grid.
-pub fn step_curve(st: &RdpSetting) -> Result<Curve, ChartError> {
+pub fn step_curve(st: &RdpSetting) -> Result<Curve, ModelError> {
     cached_curve(st, false)
 }
 
@@ -228,7 +228,7 @@ pub fn drawn_rdp_delta(curve: &Curve, epsilon: f64) -> Option<f64> {
 }
 
 /// [`Composition`] at the reader's steps and δ.
-pub fn composition(values: &ParamValues) -> Result<Composition, ChartError> {
+pub fn composition(values: &ParamValues) -> Result<Composition, ModelError> {
     let st = setting(values)?;
     let delta = check_delta(values)?;
     let curve = step_curve(&st)?.times(values.real(p::STEPS));

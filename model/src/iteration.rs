@@ -6,9 +6,9 @@
 use amp_math::iteration::{check_step_size, composition_epsilon, iteration_epsilon, OnePassSgd};
 use amp_math::rdp::Conversion;
 
-use crate::error::ChartError;
 use crate::param as p;
 use crate::params::ParamValues;
+use crate::ModelError;
 use amp_format::short_number;
 
 /// The run the parameters describe: T steps of b records each, noise σ in units of the gradient
@@ -38,30 +38,30 @@ pub fn inapplicable(values: &ParamValues) -> Option<String> {
 /// The readouts: ε at δ for the first record, the middle one and the last (= no amplification).
 pub struct Readouts {
     /// ε of the record used first (t = 1), amplified by the T − 1 later steps.
-    pub first: Result<f64, ChartError>,
+    pub first: Result<f64, ModelError>,
     /// ε of the record used at t = ⌈T/2⌉.
-    pub middle: Result<f64, ChartError>,
+    pub middle: Result<f64, ModelError>,
     /// ε without amplification (every position; the last record's too).
-    pub composition: Result<f64, ChartError>,
+    pub composition: Result<f64, ModelError>,
 }
 
 /// [`Readouts`] at the parameters (improved RDP conversion).
 pub fn readouts(values: &ParamValues) -> Readouts {
     let sgd = run(values);
     let delta = values.real(p::DELTA);
-    let at = |t: u64| -> Result<f64, ChartError> {
+    let at = |t: u64| -> Result<f64, ModelError> {
         if let Some(why) = inapplicable(values) {
-            return Err(ChartError::NotApplicable(why));
+            return Err(ModelError::NotApplicable(why));
         }
         iteration_epsilon(t, &sgd, delta, Conversion::Improved)
             .map(|c| c.epsilon)
-            .map_err(ChartError::from)
+            .map_err(ModelError::from)
     };
     Readouts {
         first: at(1),
         middle: at(sgd.steps.div_ceil(2).max(1)),
         composition: composition_epsilon(&sgd, delta, Conversion::Improved)
             .map(|c| c.epsilon)
-            .map_err(ChartError::from),
+            .map_err(ModelError::from),
     }
 }

@@ -9,8 +9,9 @@ use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
 use crate::params::{
-    Batching, ChoiceEnum, Count, Domain, EstimatesPopulation, Group, Length, Mechanism, Noise,
-    ParamSpec, PhaseCount, Pick, RandomizerKind, Real, Rule, Scale, ShowNaive, TradeoffView, Value,
+    Batching, ChoiceEnum, Count, Domain, EstimatesPopulation, Group, Length, Mechanism, NameMap,
+    Noise, ParamSpec, ParamValues, PhaseCount, Pick, RandomizerKind, Real, Rule, Scale, ShowNaive,
+    TradeoffView, Value,
 };
 use std::marker::PhantomData;
 
@@ -1293,4 +1294,25 @@ pub mod group {
         &PHASE_3,
         &PHASE_4,
     ];
+}
+
+/// Look up a parameter declaration by its URL name (the URL and CLI boundary only).
+pub fn by_name(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().copied().find(|p| p.name == name)
+}
+
+/// Look up a parameter by its name or one of its CLI aliases (the CLI boundary only).
+pub fn by_name_or_alias(name: &str) -> Option<&'static ParamSpec> {
+    by_name(name).or_else(|| PARAMS.iter().copied().find(|p| p.aliases.contains(&name)))
+}
+
+/// Every declared parameter at its default.
+impl Default for ParamValues {
+    fn default() -> Self {
+        let mut map = NameMap::new();
+        for p in PARAMS {
+            map.insert(p.name, p.default);
+        }
+        ParamValues(map)
+    }
 }

@@ -279,7 +279,7 @@ pub fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
         return p;
     }
     let curve = if run.records > 1 {
-        Err(crate::error::ChartError::from(
+        Err(crate::ModelError::from(
             "no Rényi DP for several records per user".to_string(),
         ))
     } else {

@@ -9,7 +9,6 @@
 
 use std::marker::PhantomData;
 
-pub use crate::param::PARAMS;
 use amp_format::{compact_number, escape_display};
 
 mod choices;
@@ -426,29 +425,10 @@ pub trait Numeric: Param {}
 impl Numeric for Real {}
 impl Numeric for Count {}
 
-/// Look up a parameter declaration by its URL name (the URL and CLI boundary only).
-pub fn by_name(name: &str) -> Option<&'static ParamSpec> {
-    PARAMS.iter().copied().find(|p| p.name == name)
-}
-
-/// Look up a parameter by its name or one of its CLI aliases (the CLI boundary only).
-pub fn by_name_or_alias(name: &str) -> Option<&'static ParamSpec> {
-    by_name(name).or_else(|| PARAMS.iter().copied().find(|p| p.aliases.contains(&name)))
-}
-
-/// A full set of parameter values: every declared parameter has one, each inside its domain.
+/// A full set of parameter values: every declared parameter has one, each inside its domain
+/// (the defaults of every declaration: [`crate::param`]'s `Default`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ParamValues(NameMap<Value>);
-
-impl Default for ParamValues {
-    fn default() -> Self {
-        let mut map = NameMap::new();
-        for p in PARAMS {
-            map.insert(p.name, p.default);
-        }
-        ParamValues(map)
-    }
-}
+pub struct ParamValues(pub(crate) NameMap<Value>);
 
 impl ParamValues {
     /// The value of a parameter (its default if never set).
