@@ -2,7 +2,7 @@
 # Trunk's post-build hook (Trunk.toml [[hooks]]), run on every `trunk build` and `trunk serve`
 # rebuild, in Trunk's staging directory before it becomes dist/:
 #   1. `amplify prerender`: every page and every figure's embed as static HTML with inline SVG,
-#      from the same declarations the app renders (plots/src/prerender.rs);
+#      from the same declarations the app renders (site/src/prerender.rs);
 #   2. scripts/build-compute.sh: the compute module, the compute worker's WebAssembly;
 #   3. tools/postbuild.mjs: content-hashed asset names and precompressed .br and .gz copies (the
 #      wasm's .gz by tools/precompress, Zopfli).

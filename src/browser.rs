@@ -81,8 +81,8 @@ pub fn location_path() -> String {
 }
 
 /// The address of a view (absolute, from the app's root), without query.
-pub fn view_href(view: amp_plots::pages::View) -> String {
-    format!("{}{}", app_root(), amp_plots::pages::view_path(view))
+pub fn view_href(view: amp_site::pages::View) -> String {
+    format!("{}{}", app_root(), amp_site::pages::view_path(view))
 }
 
 /// Replace the current history entry's address (path and query), if it differs (no new entry
@@ -106,7 +106,7 @@ pub fn push_url(url: &str) {
     }
 }
 
-/// What the pre-rendered page shows of a figure (`amp_plots::prerender`), read while it is still
+/// What the pre-rendered page shows of a figure (`amp_site::prerender`), read while it is still
 /// in the document (during the app's mount).
 pub struct StaticFigure {
     /// The picture: the pre-rendered `<svg>` elements themselves (and a two-panel figure's square
@@ -168,7 +168,7 @@ pub fn static_figure(figure_id: &str) -> Option<StaticFigure> {
 }
 
 /// The numbers the pre-rendered page carries (`data-readings` on its article, see
-/// `amp_plots::pages::PageSpec::adopt`), while it is still in the document.
+/// `amp_site::pages::PageSpec::adopt`), while it is still in the document.
 pub fn static_readings() -> Option<String> {
     window()?
         .document()?
@@ -210,21 +210,21 @@ pub fn device_pixel_ratio() -> f64 {
 /// `f()`, measured as the performance measure `name` (through a start mark `{name}-start`), for
 /// the benchmarks.
 pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
-    use amp_plots::probe::{timeline, Edge};
+    use amp_site::probe::{timeline, Edge};
     timeline::edge(name, Edge::Start);
     let out = f();
     timeline::edge(name, Edge::End);
     out
 }
 
-/// `performance.mark(name)` ([`amp_plots::probe::timeline::mark`]).
+/// `performance.mark(name)` ([`amp_site::probe::timeline::mark`]).
 pub fn mark(name: &str) {
-    amp_plots::probe::timeline::mark(name);
+    amp_site::probe::timeline::mark(name);
 }
 
 /// `performance.measure(name, start_mark)`, then drop the start mark.
 pub fn measure(name: &str, start_mark: &str) {
-    amp_plots::probe::timeline::measure(name, start_mark);
+    amp_site::probe::timeline::measure(name, start_mark);
 }
 
 /// The `performance` object of the page.

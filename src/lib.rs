@@ -12,7 +12,7 @@ pub mod sim;
 pub mod state;
 pub mod worker;
 
-use amp_plots::pages::{Page, View};
+use amp_site::pages::{Page, View};
 use leptos::prelude::*;
 
 use components::controls::Controls;
@@ -35,7 +35,7 @@ pub fn start() {
 }
 
 /// Mount the live app (`mount`) and remove the pre-rendered elements (`[data-prerendered]`, see
-/// `amp_plots::prerender`) in the same task, so the browser never paints both or neither. The
+/// `amp_site::prerender`) in the same task, so the browser never paints both or neither. The
 /// pre-rendered pictures of figures that the app computes later (deferred or simulated) are
 /// handed over first (`static_picture`), and `<html data-app="live">` says the app has taken over.
 pub fn take_over(mount: impl FnOnce()) {
@@ -94,7 +94,7 @@ pub fn render_crash(host: &web_sys::Element) {
 pub fn App() -> impl IntoView {
     // Spans of work inside the shared crate (the accountant, the shuffle bounds) become
     // performance measures for the benchmark.
-    amp_plots::probe::install(amp_plots::probe::timeline::edge);
+    amp_site::probe::install(amp_site::probe::timeline::edge);
     let state = AppState::from_location(&browser::location_path(), &browser::location_search());
     provide_context(state);
     let runner = sim::SimRunner::new();
@@ -301,13 +301,13 @@ fn Notices() -> impl IntoView {
 
 /// `?embed=<figure-id>`: the figure and its own controls, nothing else.
 #[component]
-fn EmbedView(spec: &'static amp_plots::figures::FigureSpec) -> impl IntoView {
+fn EmbedView(spec: &'static amp_site::figures::FigureSpec) -> impl IntoView {
     let state = expect_context::<AppState>();
     let full = move || {
-        let view = View::Page(amp_plots::pages::Page::of(spec.id));
+        let view = View::Page(amp_site::pages::Page::of(spec.id));
         let q = state
             .values
-            .with(|v| amp_plots::pages::params_query(view, v));
+            .with(|v| amp_site::pages::params_query(view, v));
         format!("{}{q}#fig-{}", browser::view_href(view), spec.id)
     };
     view! {

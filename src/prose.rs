@@ -38,7 +38,7 @@ pub fn adopt_into(name: &str, from: &web_sys::Element, to: web_sys::Element) {
     });
 }
 
-/// Prose by the name a page declares it under (`amp_plots::pages::Prose`): a list of (name,
+/// Prose by the name a page declares it under (`amp_site::pages::Prose`): a list of (name,
 /// HTML), searched in order (about 80 entries; a hash map would add kilobytes of wasm).
 #[derive(Clone, Copy)]
 pub struct ProseStore {

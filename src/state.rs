@@ -7,7 +7,7 @@
 use amp_model::param::by_name;
 
 use amp_model::params::{NameMap, ParamSpec, ParamValues, Value};
-use amp_plots::pages::{check_together, params_query, parse_location, View};
+use amp_site::pages::{check_together, params_query, parse_location, View};
 use leptos::prelude::*;
 
 use crate::browser;

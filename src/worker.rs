@@ -2,10 +2,10 @@
 //!
 //! The worker (`public/worker.js`, its address in `<html data-worker>`, written by
 //! `tools/postbuild.mjs`) runs the compute module (`compute/`, the app's second WebAssembly
-//! module): the page's own module leaves out the heavy computations (`amp_plots::heavy`), so that
+//! module): the page's own module leaves out the heavy computations (`amp_site::heavy`), so that
 //! it arrives sooner, and the worker fetches the compute module once the page is live. The page
-//! sends requests written by [`amp_plots::job::Job::request`]; the worker answers each with
-//! `amp_plots::job::answer`, the same code the CLI runs, and the page reads the answer back bit
+//! sends requests written by [`amp_site::job::Job::request`]; the worker answers each with
+//! `amp_site::job::answer`, the same code the CLI runs, and the page reads the answer back bit
 //! for bit.
 //!
 //! Each request has a slot (what it is for: a page's refined numbers, one figure). A newer

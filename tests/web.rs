@@ -128,14 +128,14 @@ fn parse_f64_in_the_browser_gives_rusts_bits() {
 /// What the compute worker answers, read back in the browser (where numbers are parsed by
 /// `parseFloat`): every figure's chart and every page's numbers at other settings than the
 /// defaults come back with the same bits as computed here (compared through `Debug`, which writes
-/// each number in its shortest round-trip form). Natively the same holds (`plots/src/job.rs`).
+/// each number in its shortest round-trip form). Natively the same holds (`site/src/job.rs`).
 #[wasm_bindgen_test]
 fn the_workers_answers_come_back_bit_for_bit_in_the_browser() {
     use amp_model::param::by_name;
     use amp_model::params::{ParamValues, Value};
-    use amp_plots::figures::FIGURES;
-    use amp_plots::job::{answer, read_chart, read_readings, Job};
-    use amp_plots::pages::{Page, Precision};
+    use amp_site::figures::FIGURES;
+    use amp_site::job::{answer, read_chart, read_readings, Job};
+    use amp_site::pages::{Page, Precision};
     let mut values = ParamValues::default();
     values
         .set(by_name("eps").unwrap(), Value::Real(0.7))

@@ -78,7 +78,7 @@ for (const f of html) {
     text = text.split(`"${root}${from}"`).join(`"${root}${to}"`).split(`"./${from}"`).join(`"./${to}"`);
   }
   text = text.replace(/integrity="sha384-[^"]*"/, `integrity="${cssIntegrity}"`);
-  // Where the app finds every page's prose (amp_plots::prerender, src/prose.rs).
+  // Where the app finds every page's prose (amp_site::prerender, src/prose.rs).
   text = text.replace(' data-root="', ` data-content="${root}${names['content.json']}" data-root="`);
   // Where the app starts its compute worker (src/worker.rs).
   text = text.replace(' data-root="', ` data-worker="${root}${names['worker.js']}" data-root="`);

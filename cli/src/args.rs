@@ -6,7 +6,7 @@
 use amp_model::param::PARAMS;
 
 use amp_model::params::{Domain, Group, Param, ParamSpec, ParamValues, Value};
-use amp_plots::pages::check_together;
+use amp_site::pages::check_together;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Arg, ArgAction, ArgMatches};
 

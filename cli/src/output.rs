@@ -3,7 +3,7 @@
 //! script gets exactly the number the app shows.
 
 use amp_format::compact_number;
-use amp_plots::pages::{Readings, ReadoutSpec};
+use amp_site::pages::{Readings, ReadoutSpec};
 use serde::Serialize;
 use serde_json::Value as Json;
 

@@ -280,7 +280,7 @@ fn figures_json_lists_the_registry() {
     ] {
         assert!(ids.contains(&id), "{id} missing: {out}");
     }
-    assert_eq!(ids.len(), amp_plots::figures::FIGURES.len());
+    assert_eq!(ids.len(), amp_site::figures::FIGURES.len());
 }
 
 #[test]

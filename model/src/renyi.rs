@@ -212,7 +212,7 @@ pub fn step_curve(st: &RdpSetting) -> Result<Curve, ModelError> {
 /// over the curve's own orders only, without the search between them that
 /// [`amp_math::rdp::delta_for_epsilon`] adds (as in
 /// [`amp_math::rdp::epsilon_for_delta_over_steps`]). An upper bound on that function's
-/// δ, within a few per cent of it on the default grid (see the test in `plots/tests/risk.rs`), and
+/// δ, within a few per cent of it on the default grid (see the test in `site/tests/risk.rs`), and
 /// about 50 times cheaper: a curve of a few dozen points costs well under a millisecond. `None`
 /// where no order gives a finite δ.
 pub fn drawn_rdp_delta(curve: &Curve, epsilon: f64) -> Option<f64> {

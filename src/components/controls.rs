@@ -2,7 +2,7 @@
 //! (choices), label, help and the message that explains a refused value.
 
 use amp_model::params::{Domain, ParamSpec, Value};
-use amp_plots::pages::is_relevant;
+use amp_site::pages::is_relevant;
 use leptos::prelude::*;
 
 use crate::state::AppState;

@@ -73,7 +73,7 @@ impl<T> Remote<T> {
     /// The compute worker's `job` for the app's current values, its answer read by `read`; `what`
     /// names it on the progress line.
     pub fn job(
-        job: amp_plots::job::Job,
+        job: amp_site::job::Job,
         what: impl Into<String>,
         read: impl Fn(&str) -> Option<T> + 'static,
     ) -> Self {

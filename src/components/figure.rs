@@ -7,8 +7,8 @@ use amp_chart::draw::{
 };
 use amp_format::short_number;
 use amp_model::params::{ParamValues, Value};
-use amp_plots::figures::{Chart, FigureSpec};
-use amp_plots::pages::{params_query, View};
+use amp_site::figures::{Chart, FigureSpec};
+use amp_site::pages::{params_query, View};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -18,7 +18,7 @@ use crate::canvas::{detached_canvas, AppBackend};
 use crate::components::deferred::{deferred_from, Remote, REST};
 use crate::sim::{SimRunner, SimStatus};
 use crate::state::AppState;
-use amp_plots::job::Job;
+use amp_site::job::Job;
 
 /// Size of the canvas when the page gives it no layout size (tests), in CSS pixels.
 const FALLBACK_SIZE: (f64, f64) = (820.0, 512.0);
@@ -68,7 +68,7 @@ pub fn FigureView(spec: &'static FigureSpec, #[prop(optional)] embedded: bool) -
         chart.with(|c| match c {
             Ok(c) => c.summary.clone(),
             // The reason follows on its own line (the status under the caption), said once.
-            Err(_) => amp_plots::figures::REFUSED_CAPTION.to_string(),
+            Err(_) => amp_site::figures::REFUSED_CAPTION.to_string(),
         })
     };
     let (static_svg, static_after, static_notes) = match placeholder {
@@ -125,7 +125,7 @@ fn chart_memo(spec: &'static FigureSpec, known: Option<Chart>) -> FigureData {
         let remote = Remote::job(
             Job::Chart(spec.id),
             format!("the figure “{}”", spec.title),
-            amp_plots::job::read_chart,
+            amp_site::job::read_chart,
         );
         deferred_from(inputs, REST, known.map(Ok), Some(remote), move || {
             browser::timed(&format!("chart:{}", spec.id), || {
@@ -563,13 +563,13 @@ fn export(
             "text/csv",
             &state
                 .values
-                .with_untracked(|v| amp_plots::export::chart_csv(spec, v, chart)),
+                .with_untracked(|v| amp_site::export::chart_csv(spec, v, chart)),
         ),
         Format::Json => browser::text_data_url(
             "application/json",
             &state
                 .values
-                .with_untracked(|v| amp_plots::export::chart_json(spec, v, chart)),
+                .with_untracked(|v| amp_site::export::chart_json(spec, v, chart)),
         ),
         Format::Png => {
             let (w, h) = css_size(canvas_ref.get_untracked().as_ref());

@@ -3,7 +3,7 @@
 
 use amp_format::{compact_number, display_number};
 use amp_math::Relation;
-use amp_plots::pages::{Readings, ReadoutSpec};
+use amp_site::pages::{Readings, ReadoutSpec};
 use leptos::prelude::*;
 
 /// One readout. `value` is the number or the reason there is none; a number is never shown when

@@ -1,4 +1,4 @@
-//! The accuracy page's widgets (the page itself is declared in `amp_plots::pages`): the median
+//! The accuracy page's widgets (the page itself is declared in `amp_site::pages`): the median
 //! simulation's panel, the comparison with the paper, and the live Table 1 (Hu, Drechsler & Kim,
 //! "Accuracy gains from privacy amplification through sampling for differential privacy").
 

@@ -1,9 +1,9 @@
-//! Any page, rendered from its declaration ([`amp_plots::pages::PageSpec`]): no page-specific view
+//! Any page, rendered from its declaration ([`amp_site::pages::PageSpec`]): no page-specific view
 //! code except the widgets.
 
 use amp_model::params::Value;
-use amp_plots::job::Job;
-use amp_plots::pages::{
+use amp_site::job::Job;
+use amp_site::pages::{
     Controls as ControlBlock, Group, NoteKind, NoteSpec, Page, Precision, Readings, Section,
     TableSpec, Widget, Workbench,
 };
@@ -62,12 +62,12 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         // settings the app opens with are the carried ones or computed once here; after that the
         // last numbers stay, marked as refining, until the worker's for the new settings land.
         // Where the page's module leaves these numbers to the compute module
-        // (`amp_plots::heavy`), the first ones too come from the worker unless carried.
+        // (`amp_site::heavy`), the first ones too come from the worker unless carried.
         let first = carried
             .with_value(|c| c.as_ref().map(|(_, r)| r.clone()))
-            .or_else(|| amp_plots::heavy::HERE.then(quick_here));
+            .or_else(|| amp_site::heavy::HERE.then(quick_here));
         let remote = Remote::job(Job::Quick(page), "the page's numbers", move |a| {
-            amp_plots::job::read_readings(page, a)
+            amp_site::job::read_readings(page, a)
         });
         let later = deferred_from(
             inputs,
@@ -95,7 +95,7 @@ pub fn DeclaredPage(page: Page) -> impl IntoView {
         // The refined numbers come from the compute worker, bit for bit what the page (and the
         // CLI) would compute.
         let remote = Remote::job(Job::Readings(page), "the refined numbers", move |a| {
-            amp_plots::job::read_readings(page, a)
+            amp_site::job::read_readings(page, a)
         });
         let fine = deferred_from(inputs, REST, known, Some(remote), move || {
             state
@@ -145,7 +145,7 @@ fn section(s: &'static Section, readings: Memo<Readings>) -> AnyView {
             }
             let store = expect_context::<crate::prose::ProseStore>();
             let root = crate::browser::app_root();
-            let html = move || amp_plots::pages::page_links(&store.html(p.0), &root);
+            let html = move || amp_site::pages::page_links(&store.html(p.0), &root);
             view! { <section class="explain" data-prose=p.0 inner_html=html></section> }.into_any()
         }
         Section::Workbench(w) => workbench(w, readings),
@@ -184,7 +184,7 @@ fn controls(c: &'static ControlBlock, readings: Memo<Readings>) -> impl IntoView
         let view = state.view.get();
         state
             .values
-            .with(|v| amp_plots::pages::block_is_shown(view, v, c))
+            .with(|v| amp_site::pages::block_is_shown(view, v, c))
     });
     view! {
         <Show when=move || shown.get()>

@@ -1,8 +1,8 @@
 //! The home page's widget: the three techniques, each with a live number from the page's
-//! readouts (the page itself is declared in `amp_plots::pages`).
+//! readouts (the page itself is declared in `amp_site::pages`).
 
 use amp_format::{compact_number, display_number};
-use amp_plots::pages::{home as decl, Page, View};
+use amp_site::pages::{home as decl, Page, View};
 use leptos::prelude::*;
 
 use crate::browser;
@@ -30,7 +30,7 @@ pub fn PageLink(page: Page, children: Children) -> impl IntoView {
 }
 
 /// The three ways to amplify privacy, each with a live number (rows and sentences declared in
-/// `amp_plots::pages::home`, which the pre-rendered page uses too).
+/// `amp_site::pages::home`, which the pre-rendered page uses too).
 #[component]
 pub fn Techniques() -> impl IntoView {
     let state = expect_context::<AppState>();

@@ -1,8 +1,8 @@
-//! Pages. Every page is rendered from its declaration in `amp_plots::pages` by [`declared`]; the
+//! Pages. Every page is rendered from its declaration in `amp_site::pages` by [`declared`]; the
 //! other modules hold page-specific widgets, which read the page's numbers from the context
 //! [`declared`] provides ([`PageReadings`], [`Refined`]).
 
-use amp_plots::pages::Readings;
+use amp_site::pages::Readings;
 use leptos::prelude::*;
 
 pub mod accuracy;

@@ -1,5 +1,5 @@
 //! Widgets of the pages that refine their numbers (`page=training`, `page=risk`, declared in
-//! `amp_plots::pages`): the status line saying whether the numbers are quick or refined, the
+//! `amp_site::pages`): the status line saying whether the numbers are quick or refined, the
 //! training page's copyable privacy statement, and its phases (add, remove, the run file).
 
 use amp_format::compact_number;
@@ -7,8 +7,8 @@ use amp_model::param as p;
 use amp_model::params::{ChoiceEnum, PhaseCount, Value};
 use amp_model::run::Run;
 use amp_model::training::{setting, values_for_run, MAX_PHASES};
-use amp_plots::pages::check_together;
-use amp_plots::pages::training::STATEMENT;
+use amp_site::pages::check_together;
+use amp_site::pages::training::STATEMENT;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -21,8 +21,8 @@ use crate::pages::{PageReadings, Refined};
 pub fn AccountingStatus() -> impl IntoView {
     let PageReadings(readings) = expect_context::<PageReadings>();
     let Refined(refined) = expect_context::<Refined>();
-    let step = move || readings.with(amp_plots::pages::training::grid_step);
-    let status = move || amp_plots::pages::training::accounting_status(step(), refined.get());
+    let step = move || readings.with(amp_site::pages::training::grid_step);
+    let status = move || amp_site::pages::training::accounting_status(step(), refined.get());
     view! {
         <p
             class="small"

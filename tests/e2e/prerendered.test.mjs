@@ -1,4 +1,4 @@
-// End-to-end tests of the pre-rendered site (amp_plots::prerender, written by `amplify prerender`
+// End-to-end tests of the pre-rendered site (amp_site::prerender, written by `amplify prerender`
 // in Trunk's post-build hook): what a reader without JavaScript, a search engine or a printer gets,
 // and the live app's take-over of it.
 //   node --test tests/e2e/
@@ -171,14 +171,14 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
   // A size budget per module, as the precompressed file a static host sends: brotli where the
   // browser accepts it (every current one), in KB of 1,024 bytes. Issue 35 replaced issue 19's one
   // budget for the whole app (400 KB gzipped, 412 KB after issue 34) with these; the compute
-  // worker's protocol (src/worker.rs, plots/src/job.rs) costs the wasm 12.2 KB brotli
+  // worker's protocol (src/worker.rs, site/src/job.rs) costs the wasm 12.2 KB brotli
   // (docs/performance.md, "Download size"). The wasm is also held to its gzip size, for hosts
   // without brotli.
   const BUDGET_BR = {
     // The page's WebAssembly module: what must arrive before anything is live. It was the app's
     // one module (page and compute worker) until issue 35 split off the compute module, at 370.2
     // KB brotli and 446.3 gzipped (docs/performance.md, "Download size", for what each feature
-    // cost); without the heavy computations (amp_plots::heavy) it is 271.6 and 324.3; starting
+    // cost); without the heavy computations (amp_site::heavy) it is 271.6 and 324.3; starting
     // the worker on every page and moving the pre-rendered prose and pictures in took it to 273.4
     // and 326.4; issue 38's new readouts, controls and captions (and the shared timeline hook) to
     // 274.5 and 328.0.

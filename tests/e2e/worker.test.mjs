@@ -157,7 +157,7 @@ test('a long computation says what it computes while the page stays usable', asy
 });
 
 // The page's own module leaves the heavy computations to the compute module (issue 35:
-// amp_plots::heavy, compute/), which the worker fetches. Where no worker can be had, the page
+// amp_site::heavy, compute/), which the worker fetches. Where no worker can be had, the page
 // loads the compute module itself (window.__ampLocal, public/boot.js): the numbers and figures
 // are the same, computed on the page's thread. Two ways to have no worker: a browser without
 // module workers, and a worker that fails to start.

@@ -4,8 +4,8 @@
 
 use amp_model::param as p;
 use amp_model::params::Value;
-use amp_plots::pages::accuracy::{DELTA_N, EPSILON_N, Q_VALUE, RATE_FOR_Q, SPEC as ACCURACY};
-use amp_plots::pages::Precision;
+use amp_site::pages::accuracy::{DELTA_N, EPSILON_N, Q_VALUE, RATE_FOR_Q, SPEC as ACCURACY};
+use amp_site::pages::Precision;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

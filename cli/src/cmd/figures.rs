@@ -1,7 +1,7 @@
 //! `amplify figures`: the figure registry (id, page, title, parameters).
 
-use amp_plots::figures::FIGURES;
-use amp_plots::pages::Page;
+use amp_site::figures::FIGURES;
+use amp_site::pages::Page;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

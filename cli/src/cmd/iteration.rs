@@ -3,8 +3,8 @@
 //! lecture notes "Privacy amplification"). The numbers are the iteration page's readouts.
 
 use amp_model::param as p;
-use amp_plots::pages::iteration::{FIRST, MIDDLE, PLAIN, SPEC as ITERATION};
-use amp_plots::pages::Precision;
+use amp_site::pages::iteration::{FIRST, MIDDLE, PLAIN, SPEC as ITERATION};
+use amp_site::pages::Precision;
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

@@ -8,7 +8,7 @@
 use amp_model::param as p;
 use amp_model::param::PARAMS;
 use amp_model::params::{Count, Length, ParamValues, Pick, Value};
-use amp_plots::pages::{check_together, Page, Precision};
+use amp_site::pages::{check_together, Page, Precision};
 use clap::{ArgMatches, Command};
 use serde::Serialize;
 

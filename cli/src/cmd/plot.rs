@@ -2,10 +2,10 @@
 //! data as CSV or JSON. Each figure is a subcommand whose flags are its own parameters.
 
 use amp_chart::svg::SIZE;
-use amp_plots::export::{chart_csv, chart_json};
-use amp_plots::figures::{FigureSpec, FIGURES};
-use amp_plots::prerender::figure_svg;
-use amp_plots::svg::render_svg;
+use amp_site::export::{chart_csv, chart_json};
+use amp_site::figures::{FigureSpec, FIGURES};
+use amp_site::prerender::figure_svg;
+use amp_site::svg::render_svg;
 use clap::{Arg, ArgMatches, Command};
 
 use crate::args;

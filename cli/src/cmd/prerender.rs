@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use amp_plots::prerender::site;
+use amp_site::prerender::site;
 use clap::{Arg, ArgMatches, Command};
 
 pub fn command() -> Command {

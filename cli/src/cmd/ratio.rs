@@ -3,10 +3,10 @@
 //! The numbers are the limits page's readouts.
 
 use amp_model::param as p;
-use amp_plots::pages::limits::{
+use amp_site::pages::limits::{
     EPSILON_P, NOISE_BOUND, NOISE_FACTOR, NOISE_RATIO, RATIO_FLOOR, SPEC as LIMITS,
 };
-use amp_plots::pages::Precision;
+use amp_site::pages::Precision;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

@@ -4,12 +4,12 @@
 
 use amp_model::param as p;
 use amp_model::params::{Batching, ChoiceEnum, Length, ParamValues};
-use amp_plots::pages::training::{
+use amp_site::pages::training::{
     CALIBRATED, CAP_CUT, CAP_RATE, GRID_STEP, GROUP_LEMMA, MICRO_EPSILON, RDP_EPSILON, RDP_ORDER,
     RUN_ADVANTAGE, RUN_BAYES, RUN_SHAPE, RUN_TPR, SPEC as TRAINING, STATEMENT, TIGHT, TIGHT_LOWER,
     WARNINGS,
 };
-use amp_plots::pages::Precision;
+use amp_site::pages::Precision;
 use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 

@@ -10,7 +10,7 @@ fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("read plots/content")
+        .expect("read site/content")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "html"))
         .collect();

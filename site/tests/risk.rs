@@ -5,13 +5,13 @@
 
 use amp_model::param as p;
 use amp_model::params::{ParamValues, Value};
-use amp_plots::figures::FigureId;
-use amp_plots::pages::risk::{
+use amp_site::figures::FigureId;
+use amp_site::pages::risk::{
     ADVANTAGE, ADVANTAGE_LOWER, BAYES, BAYES_LOWER, EPS_DELTA_TPR, GDP_ALPHA_MIN, GDP_MU,
     GDP_MU_CLT, GDP_REGRET, SENTENCE, SIGMA_FOR_ADVANTAGE, SIGMA_FOR_EPSILON, SIGMA_FOR_RISK,
     STEPS_FOR_RISK, TPR_AT_FPR, TPR_AT_FPR_LOWER, TPR_TABLE,
 };
-use amp_plots::pages::{is_relevant, Page, Precision, View};
+use amp_site::pages::{is_relevant, Page, Precision, View};
 
 fn values(pairs: &[(&str, &str)]) -> ParamValues {
     let mut v = ParamValues::default();
@@ -205,7 +205,7 @@ fn the_training_pages_attacker_follows_the_loops_sampler() {
     // μ = √4/2 = 1 exactly (every fixed order composes four Gaussian steps). Φ(Φ⁻¹(0.01) + 1) and
     // 2Φ(1/2) − 1 from mpmath (30 digits).
     use amp_math::Relation;
-    use amp_plots::pages::training::{RUN_ADVANTAGE, RUN_ATTACK, RUN_BAYES, RUN_TPR};
+    use amp_site::pages::training::{RUN_ADVANTAGE, RUN_ATTACK, RUN_BAYES, RUN_TPR};
     let run = |batching: &str| {
         let v = values(&[
             ("dataset", "1000"),

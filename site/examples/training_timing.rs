@@ -1,9 +1,9 @@
 //! Native timing of the training page's computations at a few settings:
-//! `cargo run --release -p amp-plots --example training_timing`.
+//! `cargo run --release -p amp-site --example training_timing`.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_model::training;
-use amp_plots::figures::figure;
-use amp_plots::pages::parse_query;
+use amp_site::figures::figure;
+use amp_site::pages::parse_query;
 use std::time::Instant;
 
 fn main() {

@@ -8,10 +8,10 @@ use amp_math::rdp::Mechanism;
 use amp_model::batching::{self, FINE_LOG_STEP};
 use amp_model::params::{Batching, ParamValues};
 use amp_model::training::{accountant, setting, FINE};
-use amp_plots::pages::training::{
+use amp_site::pages::training::{
     EPS_ALLOC, EPS_ALLOC_LOWER, EPS_BNB, EPS_BNB_LOWER, RUN_TPR, STATEMENT,
 };
-use amp_plots::pages::{Page, Precision};
+use amp_site::pages::{Page, Precision};
 
 fn values(pairs: &[(&str, &str)]) -> ParamValues {
     let mut v = ParamValues::default();

@@ -1,8 +1,8 @@
 //! Times each registry figure's chart computation at default parameters (native, release):
-//! `cargo run --release -p amp-plots --example time_figures`.
+//! `cargo run --release -p amp-site --example time_figures`.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_model::params::ParamValues;
-use amp_plots::figures::FIGURES;
+use amp_site::figures::FIGURES;
 
 fn main() {
     let v = ParamValues::default();

@@ -1,10 +1,10 @@
-//! The pre-rendered site (`amp_plots::prerender`): every view's document is complete and well
+//! The pre-rendered site (`amp_site::prerender`): every view's document is complete and well
 //! formed, and every page's prose exists and is used.
 
-use amp_plots::figures::FIGURES;
-use amp_plots::pages::{Page, Section, View};
-use amp_plots::prerender::{body, document, root_of, site, views};
-use amp_plots::prose::{prose_html, PROSE};
+use amp_site::figures::FIGURES;
+use amp_site::pages::{Page, Section, View};
+use amp_site::prerender::{body, document, root_of, site, views};
+use amp_site::prose::{prose_html, PROSE};
 
 const TEMPLATE: &str = r#"<!DOCTYPE html>
 <html lang="en">

@@ -1,10 +1,10 @@
 //! The README's figure table is the registry's (page by page, each figure once, with its title),
 //! and docs/usage.md describes every figure of the registry, so that neither can fall behind a
 //! new figure. On a mismatch the test prints the table to paste between the README's markers;
-//! `UPDATE_README=1 cargo test -p amp-plots --test readme` writes it there.
+//! `UPDATE_README=1 cargo test -p amp-site --test readme` writes it there.
 
-use amp_plots::figures::FIGURES;
-use amp_plots::pages::Page;
+use amp_site::figures::FIGURES;
+use amp_site::pages::Page;
 
 const START: &str = "<!-- figures:start -->\n";
 const END: &str = "<!-- figures:end -->";
@@ -55,7 +55,7 @@ fn the_readme_lists_every_figure_of_the_registry() {
     }
     panic!(
         "README.md's figure table is not the registry's; the table between its markers should be:\n{want}\n\
-         (UPDATE_README=1 cargo test -p amp-plots --test readme writes it)"
+         (UPDATE_README=1 cargo test -p amp-site --test readme writes it)"
     );
 }
 

@@ -7,7 +7,7 @@
 //! page does not compute, a widget it does not have, a prose fragment the page does not show, or a
 //! phrase that is no longer in that fragment's text.
 
-use amp_plots::pages::{Page, Prose, Section};
+use amp_site::pages::{Page, Prose, Section};
 
 const TABLE: &str = include_str!("../../docs/source-coverage.tsv");
 const COLUMNS: [&str; 9] = [
@@ -77,8 +77,8 @@ fn missing_from(page: Page, anchor: &str) -> Option<String> {
             let Some(shown) = fragments(page).into_iter().find(|f| *f == fragment) else {
                 return Some(format!("the page does not show the fragment {fragment}"));
             };
-            let Some(html) = amp_plots::prose::prose_html(Prose(shown)) else {
-                return Some(format!("no fragment {fragment} in plots/content/"));
+            let Some(html) = amp_site::prose::prose_html(Prose(shown)) else {
+                return Some(format!("no fragment {fragment} in site/content/"));
             };
             let phrase = collapse(phrase);
             if phrase.split(' ').count() < 3 {
@@ -186,7 +186,7 @@ fn the_anchor_check_fails_where_it_should() {
     assert_eq!(missing_from(Page::Accuracy, "widget:TableOne"), None);
     assert!(missing_from(Page::Home, "widget:TableOne").is_some());
     assert!(missing_from(Page::Home, "gadget:TableOne").is_some());
-    let lede = amp_plots::prose::prose_html(Prose("home-lede")).expect("the home lede");
+    let lede = amp_site::prose::prose_html(Prose("home-lede")).expect("the home lede");
     let words: Vec<String> = visible_text(lede)
         .split(' ')
         .take(4)

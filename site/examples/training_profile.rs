@@ -1,5 +1,5 @@
 //! Where the training page's time goes, natively:
-//! `cargo run --release -p amp-plots --example training_profile`.
+//! `cargo run --release -p amp-site --example training_profile`.
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_math::pld::{self, Estimate, Noise};
 use std::time::Instant;

@@ -2,8 +2,8 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 use amp_chart::svg::SIZE;
 use amp_model::params::ParamValues;
-use amp_plots::figures::FIGURES;
-use amp_plots::svg::render_svg;
+use amp_site::figures::FIGURES;
+use amp_site::svg::render_svg;
 
 fn main() {
     std::fs::create_dir_all("target/figures").expect("create target/figures");

@@ -199,7 +199,7 @@ const CRATES: [&str; 8] = [
     "format/src",
     "chart/src",
     "model/src",
-    "plots/src",
+    "site/src",
     "src",
     "cli/src",
     "compute/src",
@@ -288,7 +288,7 @@ fn each_crate_depends_only_on_its_layers() {
         dependencies("model"),
         set(&["amp-format", "amp-math", "js-sys"])
     );
-    let site = dependencies("plots");
+    let site = dependencies("site");
     for banned in ["leptos", "web-sys", "wasm-bindgen"] {
         assert!(!site.contains(banned), "the site crate depends on {banned}");
     }

@@ -4,7 +4,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_model::params::ParamValues;
-use amp_plots::figures::{Chart, FigureId};
+use amp_site::figures::{Chart, FigureId};
 
 fn chart(pairs: &[(&str, &str)]) -> Chart {
     let mut v = ParamValues::default();

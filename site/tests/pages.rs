@@ -5,8 +5,8 @@
 use amp_model::param::by_name;
 
 use amp_model::params::ParamValues;
-use amp_plots::figures::{FigureId, FIGURES};
-use amp_plots::pages::{Page, Precision, Readings, TableRow};
+use amp_site::figures::{FigureId, FIGURES};
+use amp_site::pages::{Page, Precision, Readings, TableRow};
 
 #[test]
 fn every_page_declaration_resolves() {
@@ -18,7 +18,7 @@ fn every_page_declaration_resolves() {
         assert_eq!(Page::from_id(spec.id), Some(page));
         assert!(
             !spec.heading.is_empty()
-                && amp_plots::prose::prose_html(spec.lede).is_some_and(|t| !t.trim().is_empty()),
+                && amp_site::prose::prose_html(spec.lede).is_some_and(|t| !t.trim().is_empty()),
             "{}",
             spec.id
         );
@@ -174,7 +174,7 @@ fn carried_readings_come_back_exactly() {
 /// Text that needs escaping survives; text that is not a page's numbers is refused.
 #[test]
 fn carried_readings_escape_and_refuse() {
-    use amp_plots::pages::training::{SAMPLERS, TIGHT, WARNINGS};
+    use amp_site::pages::training::{SAMPLERS, TIGHT, WARNINGS};
     let spec = Page::Training.spec();
     let mut r = Readings::default();
     r.push(&TIGHT, Ok(0.1 + 0.2), amp_math::Relation::ZeroOut);
@@ -209,7 +209,7 @@ fn carried_readings_escape_and_refuse() {
 /// variance is no smaller than the population mean's. Checked over a grid of the page's settings.
 #[test]
 fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
-    use amp_plots::pages::accuracy::{
+    use amp_site::pages::accuracy::{
         MEAN_RATIO, NO_GAIN, POPULATION_NOISE, Q_VALUE, SAMPLING_VARIANCE,
     };
     let set = |v: &mut ParamValues, name: &str, text: &str| {
@@ -255,7 +255,7 @@ fn the_no_gain_threshold_is_q_times_v_n_and_necessary() {
 /// readout.
 #[test]
 fn the_population_noise_variance_at_eps_0_1_is_900_times_that_at_eps_3() {
-    use amp_plots::pages::accuracy::POPULATION_NOISE;
+    use amp_site::pages::accuracy::POPULATION_NOISE;
     let at = |eps: &str| {
         let mut v = ParamValues::default();
         let spec = by_name("eps").unwrap();
@@ -273,7 +273,7 @@ fn the_population_noise_variance_at_eps_0_1_is_900_times_that_at_eps_3() {
 /// and more records per step never cost a record more.
 #[test]
 fn records_per_step_divide_the_sensitivity_on_the_iteration_page() {
-    use amp_plots::pages::iteration::{FIRST, MIDDLE, PLAIN};
+    use amp_site::pages::iteration::{FIRST, MIDDLE, PLAIN};
     let at = |b: &str, sigma: &str| {
         let mut v = ParamValues::default();
         for (name, text) in [("step-batch", b), ("sigma", sigma), ("iterations", "1000")] {
@@ -298,10 +298,10 @@ fn records_per_step_divide_the_sensitivity_on_the_iteration_page() {
 /// evaluations, for the reader's run and for the ε ≤ c·p regime.
 #[test]
 fn sample_sizes_and_gradient_evaluations_follow_their_definitions() {
-    use amp_plots::pages::limits::{
+    use amp_site::pages::limits::{
         PROPORTIONAL_GRADIENTS, PROPORTIONAL_STEPS, REGIME_GRADIENTS, REGIME_STEPS,
     };
-    use amp_plots::pages::subsampling::{SAMPLE_SIZE, SAMPLE_SIZE_SD};
+    use amp_site::pages::subsampling::{SAMPLE_SIZE, SAMPLE_SIZE_SD};
     let values = |pairs: &[(&str, &str)]| {
         let mut v = ParamValues::default();
         for (name, text) in pairs {
@@ -358,7 +358,7 @@ fn sample_sizes_and_gradient_evaluations_follow_their_definitions() {
 #[test]
 fn the_unequal_chances_example_uses_the_largest_probability() {
     #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
-    use amp_plots::pages::subsampling::UNEQUAL;
+    use amp_site::pages::subsampling::UNEQUAL;
     let note = |pairs: &[(&str, &str)]| {
         let mut v = ParamValues::default();
         for (name, text) in pairs {

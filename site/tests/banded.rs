@@ -6,9 +6,9 @@
 
 use amp_model::params::ParamValues;
 use amp_model::training::{cached_band, setting, FINE};
-use amp_plots::figures::FigureId;
-use amp_plots::pages::training::{STATEMENT, TIGHT};
-use amp_plots::pages::{Page, Precision};
+use amp_site::figures::FigureId;
+use amp_site::pages::training::{STATEMENT, TIGHT};
+use amp_site::pages::{Page, Precision};
 
 const JAX: &str = include_str!("../../math/tests/data/jax_privacy_bandmf.csv");
 

@@ -4,7 +4,7 @@
 use amp_model::param as p;
 use amp_model::param::{by_name, PARAMS};
 use amp_model::params::{ChoiceEnum, Domain, ParamSpec, ParamValues, Value};
-use amp_plots::pages::{
+use amp_site::pages::{
     page_links, params_query, parse_location, parse_query, percent_decode, to_query,
     view_from_path, view_path, Page, View,
 };
@@ -199,7 +199,7 @@ fn hostile_queries_fall_back_per_value_with_a_notice() {
 fn embed_selects_one_figure() {
     let s = parse_query("?embed=sample-budget&eps=2");
     match s.view {
-        View::Embed(f) => assert_eq!(f.id, amp_plots::figures::FigureId::SampleBudget),
+        View::Embed(f) => assert_eq!(f.id, amp_site::figures::FigureId::SampleBudget),
         other => panic!("{other:?}"),
     }
     assert_eq!(s.values.get(p::EPS.spec), Value::Real(2.0));
@@ -234,7 +234,7 @@ proptest! {
         key in prop::sample::select(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>()),
         val in prop_oneof!["[-+0-9.eE]{0,12}", "\\PC{0,20}", Just("NaN".to_string()), Just("inf".to_string())],
     ) {
-        let q = format!("?page=subsampling&{key}={}", amp_plots::pages::percent_encode(&val));
+        let q = format!("?page=subsampling&{key}={}", amp_site::pages::percent_encode(&val));
         let s = parse_query(&q);
         let spec = by_name(key).unwrap();
         match spec.parse(&val) {
@@ -257,7 +257,7 @@ fn every_view_has_its_own_path_and_the_path_names_it_back() {
     let views = Page::ALL
         .into_iter()
         .map(View::Page)
-        .chain(amp_plots::figures::FIGURES.iter().map(View::Embed));
+        .chain(amp_site::figures::FIGURES.iter().map(View::Embed));
     let mut seen = std::collections::HashSet::new();
     for view in views {
         let path = view_path(view);
@@ -317,8 +317,8 @@ fn prose_links_to_pages_point_at_the_pages_own_addresses() {
     // Every prose link in the pages names a page that exists.
     for page in Page::ALL {
         for s in page.spec().sections {
-            if let amp_plots::pages::Section::Prose(p) = s {
-                let html = amp_plots::prose::prose_html(*p).unwrap();
+            if let amp_site::pages::Section::Prose(p) = s {
+                let html = amp_site::prose::prose_html(*p).unwrap();
                 for (i, _) in html.match_indices("href=\"?page=") {
                     let id = &html[i + "href=\"?page=".len()..];
                     let id = &id[..id.find('"').unwrap()];

@@ -7,9 +7,9 @@ use amp_math::subsampling::Scheme;
 use amp_model::param::by_name;
 use amp_model::param::{self as p, group};
 use amp_model::params::{Domain, Mechanism, ParamSpec, ParamValues, Value};
-use amp_plots::figures::{Chart, FigureId, ModelError, FIGURES};
-use amp_plots::pages::{check_together, is_relevant, Page, View};
-use amp_plots::svg::render_svg;
+use amp_site::figures::{Chart, FigureId, ModelError, FIGURES};
+use amp_site::pages::{check_together, is_relevant, Page, View};
+use amp_site::svg::render_svg;
 
 fn check_chart(id: &str, chart: &Chart) {
     assert!(!chart.summary.is_empty(), "{id}: no text alternative");
@@ -100,7 +100,7 @@ fn every_figure_renders_at_defaults() {
         let chart = f.chart(&values).unwrap_or_else(|e| panic!("{}: {e}", f.id));
         check_chart(f.id.as_str(), &chart);
         // The app sizes a figure's box from `two_panels` before drawing it.
-        if f.id != amp_plots::figures::FigureId::MeanNoiseRatio {
+        if f.id != amp_site::figures::FigureId::MeanNoiseRatio {
             assert_eq!(chart.lower.is_some(), f.id.two_panels(), "{}", f.id);
         }
         let svg = render_svg(f, &values, SIZE).unwrap();
@@ -131,8 +131,8 @@ fn iteration_step_is_free(values: &ParamValues) -> bool {
 }
 
 /// The CSV and JSON exports hold every plotted point, parse, and give back the same doubles.
-fn check_exports(f: &amp_plots::figures::FigureSpec, values: &ParamValues, chart: &Chart) {
-    use amp_plots::export::{chart_csv, chart_json};
+fn check_exports(f: &amp_site::figures::FigureSpec, values: &ParamValues, chart: &Chart) {
+    use amp_site::export::{chart_csv, chart_json};
     let json: serde_json::Value = serde_json::from_str(&chart_json(f, values, chart))
         .unwrap_or_else(|e| panic!("{}: JSON does not parse: {e}", f.id));
     assert_eq!(json["figure"], f.id.as_str());
@@ -176,7 +176,7 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
         assert_eq!(id.spec().id, *id);
         assert_eq!(FigureId::from_id(id.as_str()), Some(*id));
         assert_eq!(
-            amp_plots::figures::figure(id.as_str()).map(|f| f.id),
+            amp_site::figures::figure(id.as_str()).map(|f| f.id),
             Some(*id)
         );
     }
@@ -279,7 +279,7 @@ fn refusal_is_expected(values: &ParamValues, e: &ModelError) -> bool {
 /// For each parameter of `f`: every option of a choice, else its default between the two ends
 /// `ends` gives.
 fn corners(
-    f: &amp_plots::figures::FigureSpec,
+    f: &amp_site::figures::FigureSpec,
     ends: impl Fn(&ParamSpec) -> (Value, Value),
 ) -> Vec<Vec<Value>> {
     f.params
@@ -309,7 +309,7 @@ fn corners(
 /// below, near and far above the batch, or none; one to 65,536 accumulation steps; the capped
 /// sampler with and without a cap; Laplace noise; several records per user), draws finite series
 /// or refuses with a reason.
-fn reads_cap_or_accumulation(f: &amp_plots::figures::FigureSpec) -> bool {
+fn reads_cap_or_accumulation(f: &amp_site::figures::FigureSpec) -> bool {
     f.params
         .iter()
         .any(|s| s.name == p::MAX_BATCH.spec.name || s.name == p::ACCUMULATION.spec.name)
@@ -518,7 +518,7 @@ fn the_readers_point_sits_on_the_highlighted_curve_values() {
 #[test]
 fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expand() {
     use amp_model::iteration::readouts;
-    use amp_plots::figures::Role;
+    use amp_site::figures::Role;
     let f = FigureId::IterationPrivacyByPosition.spec();
     let mut values = ParamValues::default();
     values.set(p::ITERATIONS.spec, Value::Count(1000)).unwrap();
@@ -665,7 +665,7 @@ fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
 #[test]
 fn legends_go_where_they_cover_no_data() {
     use amp_chart::draw::{draw_chart, legend_marks, Theme};
-    use amp_plots::figures::{Axis, LegendCorner, Role, Series};
+    use amp_site::figures::{Axis, LegendCorner, Role, Series};
     use plotters::prelude::*;
     let line = |label: &str, pts: Vec<(f64, f64)>, i| Series {
         label: label.into(),
@@ -796,7 +796,7 @@ fn legend_sweep(page: Page) {
 }
 
 /// The figures a page shows, in the registry's order.
-fn on_page(page: Page) -> impl Iterator<Item = &'static amp_plots::figures::FigureSpec> + Clone {
+fn on_page(page: Page) -> impl Iterator<Item = &'static amp_site::figures::FigureSpec> + Clone {
     FIGURES.iter().filter(move |f| Page::of(f.id) == page)
 }
 

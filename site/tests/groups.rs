@@ -4,8 +4,8 @@
 use amp_math::subsampling::Scheme;
 use amp_model::param::{self as p, group};
 use amp_model::params::{Domain, Length, Mechanism, ParamSpec, ParamValues, RandomizerKind, Value};
-use amp_plots::figures::FIGURES;
-use amp_plots::pages::{is_relevant, Page, View};
+use amp_site::figures::FIGURES;
+use amp_site::pages::{is_relevant, Page, View};
 
 /// Whether a parameter's control matters for the current values: the rate p only for Poisson
 /// sampling (and the dataset size |x| that sets the Poisson sample's size), the sizes m and n only
@@ -99,7 +99,7 @@ fn group_rules_match_the_rules_they_replaced() {
                 // The one intended change: the gaussian-noise-ratio embed now follows its
                 // length choice (the old rules showed its epochs and steps fields both, since
                 // they looked at the length choice only beside a mechanism choice).
-                if matches!(view, View::Embed(f) if f.id == amp_plots::figures::FigureId::GaussianNoiseRatio)
+                if matches!(view, View::Embed(f) if f.id == amp_site::figures::FigureId::GaussianNoiseRatio)
                     && (spec.name == p::EPOCHS.spec.name || spec.name == p::STEPS.spec.name)
                 {
                     let length = values.choice(p::LENGTH);
