@@ -2065,7 +2065,7 @@ fn a_bad_run_file_is_refused_in_one_line_naming_the_field() {
     );
     assert_fails_with(&["account", "--run", &bad], "phases[1].sampling.q");
     let broken = run_file("broken.json", "{\"delta\": 1e-5, \"phases\": [");
-    assert_fails_with(&["account", "--run", &broken], "not valid JSON at line 1");
+    assert_fails_with(&["account", "--run", &broken], "not valid JSON: ");
     assert_fails_with(
         &["account", "--run", "/nonexistent/run.json"],
         "cannot read the run file",

@@ -3,6 +3,7 @@
 //! values describe, the live Table 1 read from a finished simulation, and ε_n at the reader's
 //! setting. Sampling without replacement, replace-one neighbours.
 
+use crate::ModelError;
 use amp_math::accuracy::epsilon_n;
 use amp_math::median_sim::{SimConfig, Simulation, PAPER_EPSILONS, PAPER_RATES};
 
@@ -11,7 +12,7 @@ use crate::params::ParamValues;
 
 /// The simulation the figures of this page read: the reader's population, N, runs and seed, over
 /// the paper's grid of ε and sampling rates.
-pub fn sim_config(values: &ParamValues) -> Result<SimConfig, String> {
+pub fn sim_config(values: &ParamValues) -> Result<SimConfig, ModelError> {
     let population = values.choice(p::POPULATION);
     Ok(SimConfig {
         population,
@@ -68,6 +69,6 @@ pub fn gain_table(sim: &Simulation) -> Vec<GainRow> {
 }
 
 /// ε_n of the reader's setting, exposed for readouts and the CLI.
-pub fn reader_epsilon_n(values: &ParamValues) -> Result<f64, String> {
-    epsilon_n(values.real(p::EPS), values.real(p::RATE)).map_err(|e| e.to_string())
+pub fn reader_epsilon_n(values: &ParamValues) -> Result<f64, ModelError> {
+    epsilon_n(values.real(p::EPS), values.real(p::RATE)).map_err(ModelError::from)
 }

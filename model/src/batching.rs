@@ -11,6 +11,7 @@
 //! the lower bounds, so the band still holds the truth ([`super::run::epoch_shape`]). Each sampler
 //! is an event ([`amp_math::accounting::Event::Epochs`]) the PLD accountant accounts.
 
+use crate::ModelError;
 use std::rc::Rc;
 
 use amp_math::accounting::{
@@ -95,7 +96,7 @@ pub struct Epochs {
 
 /// Noise multiplier of the run (its first phase's), or why these samplers are not accounted for
 /// it.
-pub fn gaussian_sigma(t: &Training) -> Result<f64, String> {
+pub fn gaussian_sigma(t: &Training) -> Result<f64, ModelError> {
     match t.noise {
         Noise::Gaussian(s) => Ok(s),
         Noise::Laplace(_) => Err(
@@ -122,7 +123,7 @@ pub fn allocation_plds(
     sigma: f64,
     steps_per_epoch: u64,
     log_step: f64,
-) -> Result<Rc<(PldPair, PldPair)>, String> {
+) -> Result<Rc<(PldPair, PldPair)>, ModelError> {
     thread_local! {
         static SLOT: Slot<(u64, u64, u64), (PldPair, PldPair)> = const { std::cell::RefCell::new(Vec::new()) };
     }
@@ -139,17 +140,17 @@ pub fn allocation_plds(
 
 /// ε at δ of an event by an accountant, remembered for the last few (the readouts and the CLI
 /// ask for the same ones).
-fn bounds_of(event: &Event, acc: &PldAccountant, delta: f64) -> Result<Rc<Bounds>, String> {
+fn bounds_of(event: &Event, acc: &PldAccountant, delta: f64) -> Result<Rc<Bounds>, ModelError> {
     thread_local! {
         static SLOT: Slot<(Event, PldAccountant, u64), Bounds> = const { std::cell::RefCell::new(Vec::new()) };
     }
     remembered(&SLOT, (event.clone(), *acc, delta.to_bits()), || {
-        acc.epsilon(event, delta).map_err(|e| e.to_string())
+        acc.epsilon(event, delta).map_err(ModelError::from)
     })
 }
 
 /// Every phase's noise is Gaussian (the shuffle and balls-in-bins analyses need it).
-fn check_gaussian(t: &Training) -> Result<(), String> {
+fn check_gaussian(t: &Training) -> Result<(), ModelError> {
     gaussian_sigma(t).map(|_| ())
 }
 
@@ -162,7 +163,7 @@ pub fn band_for(
     buckets: usize,
     log_step: f64,
     quick: bool,
-) -> Result<Band, String> {
+) -> Result<Band, ModelError> {
     t.check_records(Some(batching))?;
     if matches!(batching, Batching::Poisson | Batching::TruncatedPoisson) {
         return poisson_band(t, buckets);
@@ -177,7 +178,7 @@ pub fn band_for(
 }
 
 /// Poisson sampling at each phase's q for its steps, from the training page's composed band.
-pub fn poisson_band(t: &Training, buckets: usize) -> Result<Band, String> {
+pub fn poisson_band(t: &Training, buckets: usize) -> Result<Band, ModelError> {
     let band = cached_band(t, buckets)?;
     let (upper, lower) = band.epsilon(t.delta).map_err(|x| x.to_string())?;
     Ok(Band { lower, upper })
@@ -190,10 +191,10 @@ pub fn own_band(
     buckets: usize,
     log_step: f64,
     quick: bool,
-) -> Result<(Band, Relation, f64), String> {
+) -> Result<(Band, Relation, f64), ModelError> {
     t.check_records(None)?;
     let event = t.event(None);
-    let relation = event.relation().map_err(|e| e.to_string())?;
+    let relation = event.relation().map_err(ModelError::from)?;
     if t.phases().iter().any(|ph| ph.batching != Batching::Poisson) {
         check_gaussian(t)?;
     }
@@ -223,7 +224,7 @@ pub fn attack_pairs(
     buckets: usize,
     log_step: f64,
     quick: bool,
-) -> Result<(f64, PldPair, PldPair), String> {
+) -> Result<(f64, PldPair, PldPair), ModelError> {
     t.check_records(batching)?;
     let event = t.event(batching);
     let band = if event == t.poisson_event() {
@@ -263,7 +264,7 @@ pub fn statement(
     batching: Batching,
     band: &Band,
     log_step: f64,
-) -> Result<String, String> {
+) -> Result<String, ModelError> {
     let sigma = gaussian_sigma(t)?;
     let e = epochs(t);
     let (sampler, how) = match batching {
@@ -358,7 +359,7 @@ pub fn sigma_for_target(
     target: f64,
     log_step: f64,
     rel: f64,
-) -> Result<(f64, Option<f64>), String> {
+) -> Result<(f64, Option<f64>), ModelError> {
     let e = epochs(t);
     let delta = t.delta;
     let acc = accountant(FINE_BUCKETS, settings(log_step, false));

@@ -46,3 +46,11 @@ impl From<&str> for ModelError {
         ModelError::NotApplicable(why.to_string())
     }
 }
+
+/// The reason in words, where an error ends as text (the CLI's one-line refusal, a cell of a
+/// table).
+impl From<ModelError> for String {
+    fn from(e: ModelError) -> String {
+        e.to_string()
+    }
+}

@@ -139,7 +139,7 @@ pub struct Readings {
     /// Sentences; `None` where there is nothing to say at these values.
     pub notes: Vec<(&'static NoteSpec, Option<String>)>,
     /// Tables: their rows, or why there are none.
-    pub tables: Vec<(&'static TableSpec, Result<Vec<TableRow>, String>)>,
+    pub tables: Vec<(&'static TableSpec, Result<Vec<TableRow>, ModelError>)>,
 }
 
 impl Readings {
@@ -180,12 +180,12 @@ impl Readings {
     }
 
     /// Add a table.
-    pub fn table(&mut self, spec: &'static TableSpec, rows: Result<Vec<TableRow>, String>) {
+    pub fn table(&mut self, spec: &'static TableSpec, rows: Result<Vec<TableRow>, ModelError>) {
         self.tables.push((spec, rows));
     }
 
     /// The rows of a table (by its declaration's id).
-    pub fn rows(&self, spec: &TableSpec) -> Option<&Result<Vec<TableRow>, String>> {
+    pub fn rows(&self, spec: &TableSpec) -> Option<&Result<Vec<TableRow>, ModelError>> {
         self.tables
             .iter()
             .find(|(s, _)| s.id == spec.id)

@@ -8,6 +8,7 @@
 //! randomized response is accounted without sampling (each step releases the person's value
 //! afresh; replace one value).
 
+use crate::ModelError;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -123,7 +124,7 @@ impl Run {
 }
 
 /// The reader's setting, or why it cannot be used.
-pub fn setting(values: &ParamValues) -> Result<Run, String> {
+pub fn setting(values: &ParamValues) -> Result<Run, ModelError> {
     let (source, q) = match values.choice(p::MECH) {
         MechanismChoice::Gaussian => (
             Source::Noise(Noise::Gaussian(values.real(p::SIGMA))),
@@ -153,18 +154,18 @@ pub fn setting(values: &ParamValues) -> Result<Run, String> {
     }
     let records = values.count(p::RECORDS);
     if records > 1 && !matches!(source, Source::Noise(Noise::Gaussian(_))) {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "R = {records} records per user are accounted for Gaussian noise only (the mixture \
              of Gaussians); choose the Gaussian mechanism or R = 1"
-        ));
+        )));
     }
     let steps = values.count(p::STEPS);
     if steps > MAX_STEPS {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "{} steps is more than this page accounts for (at most {})",
             group_digits(steps),
             group_digits(MAX_STEPS)
-        ));
+        )));
     }
     Ok(Run {
         source,
@@ -194,8 +195,8 @@ pub struct Attack {
 
 impl Attack {
     /// From the composed pair of both roundings (the training page's band).
-    pub fn new(step: f64, upper: PldPair, lower: PldPair) -> Result<Attack, String> {
-        let tradeoff = Tradeoff::from_pairs(&upper, &lower).map_err(|e| e.to_string())?;
+    pub fn new(step: f64, upper: PldPair, lower: PldPair) -> Result<Attack, ModelError> {
+        let tradeoff = Tradeoff::from_pairs(&upper, &lower).map_err(ModelError::from)?;
         Ok(Attack {
             step,
             upper,
@@ -205,9 +206,9 @@ impl Attack {
     }
 
     /// The attacker's numbers at an FPR and a prior.
-    pub fn numbers(&self, fpr: f64, prior: f64) -> Result<Numbers, String> {
-        let tpr = self.tradeoff.tpr(fpr).map_err(|e| e.to_string())?;
-        let bayes = bayes_band(&self.upper, &self.lower, prior).map_err(|e| e.to_string())?;
+    pub fn numbers(&self, fpr: f64, prior: f64) -> Result<Numbers, ModelError> {
+        let tpr = self.tradeoff.tpr(fpr).map_err(ModelError::from)?;
+        let bayes = bayes_band(&self.upper, &self.lower, prior).map_err(ModelError::from)?;
         Ok(Numbers {
             tpr,
             advantage: self.tradeoff.advantage(),
@@ -229,30 +230,30 @@ pub struct Numbers {
 
 /// Gaussian DP's μ for the run and whether it is exact: √k/σ without sampling (exact), the
 /// central-limit value of Bu et al. 2020 with it (an approximation). None for other mechanisms.
-pub fn gdp(run: &Run) -> Option<Result<(f64, bool), String>> {
+pub fn gdp(run: &Run) -> Option<Result<(f64, bool), ModelError>> {
     if run.records > 1 {
-        return Some(Err(format!(
+        return Some(Err(ModelError::NotApplicable(format!(
             "no central-limit μ is computed here for R = {} records per user",
             run.records
-        )));
+        ))));
     }
     match run.source {
         Source::Noise(Noise::Gaussian(sigma)) => Some(if run.q >= 1.0 {
             gaussian_mu(sigma, run.steps)
                 .map(|m| (m, true))
-                .map_err(|e| e.to_string())
+                .map_err(ModelError::from)
         } else {
             clt_mu(run.q, sigma, run.steps)
                 .map(|m| (m, false))
-                .map_err(|e| e.to_string())
+                .map_err(ModelError::from)
         }),
         _ => None,
     }
 }
 
 /// The certified ε at the run's δ (what an (ε, δ) summary of the run would say).
-pub fn epsilon_at_delta(a: &Attack, delta: f64) -> Result<f64, String> {
-    a.upper.epsilon_for_delta(delta).map_err(|e| e.to_string())
+pub fn epsilon_at_delta(a: &Attack, delta: f64) -> Result<f64, ModelError> {
+    a.upper.epsilon_for_delta(delta).map_err(ModelError::from)
 }
 
 /// The (ε, δ(ε)) points of the run's Rényi DP curve (improved conversion) on 33 points of ε
@@ -367,7 +368,7 @@ fn at(buckets: usize) -> PldAccountant {
 }
 
 /// The run's attack band at a budget, remembered (the readouts and the figure need the same one).
-pub fn attack(run: &Run, buckets: usize) -> Result<Rc<Attack>, String> {
+pub fn attack(run: &Run, buckets: usize) -> Result<Rc<Attack>, ModelError> {
     type Key = (Event, usize);
     thread_local! {
         static SLOT: super::memo::Slot<Key, Attack> = const { RefCell::new(Vec::new()) };
@@ -390,7 +391,7 @@ pub fn noise_for(
     target: Target,
     buckets: usize,
     rel: f64,
-) -> Result<f64, String> {
+) -> Result<f64, ModelError> {
     let mechanism = |s: f64| super::training::mechanism(noise.with_size(s));
     calibrate_event(
         &at(buckets),
@@ -398,7 +399,7 @@ pub fn noise_for(
         target,
         Search::Noise { rel },
     )
-    .map_err(|e| e.to_string())
+    .map_err(ModelError::from)
 }
 
 /// The largest number of steps (at most `limit`) after which the certified risk of the run's
@@ -411,7 +412,7 @@ pub fn steps_for_risk(
     target: RiskTarget,
     buckets: usize,
     limit: u64,
-) -> Result<u64, String> {
+) -> Result<u64, ModelError> {
     calibrate_event(
         &at(buckets),
         |k| run.event(q, k as u64),
@@ -419,14 +420,14 @@ pub fn steps_for_risk(
         Search::Count { limit },
     )
     .map(|k| k as u64)
-    .map_err(|e| e.to_string())
+    .map_err(ModelError::from)
 }
 
 /// The composed pessimistic PLD pair of the run at rate q over `steps` steps at a budget (the
 /// figures' sweeps).
-pub fn upper_pair(run: &Run, q: f64, steps: u64, buckets: usize) -> Result<PldPair, String> {
+pub fn upper_pair(run: &Run, q: f64, steps: u64, buckets: usize) -> Result<PldPair, ModelError> {
     at(buckets)
         .compose(&run.event(q, steps), amp_math::pld::Estimate::Pessimistic)
         .map(|(_, pair)| pair)
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
 }

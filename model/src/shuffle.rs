@@ -3,6 +3,7 @@
 //! valid one, the exact clone reduction, and the inverse (the local ε₀ a central target allows).
 //! Read by the page's readouts and table, its figures, the home page and `amplify shuffle`.
 
+use crate::ModelError;
 use amp_math::shuffle::{
     best_with, fmt21_numerical, largest_eps0_over, shuffle_epsilon_with, Bound, Randomizer,
     ShuffleEpsilon,
@@ -31,25 +32,25 @@ pub fn setting(values: &ParamValues) -> (f64, u64, f64) {
 }
 
 /// Every bound at the reader's (ε₀, n, δ), in [`Bound::ALL`] order.
-pub fn table(values: &ParamValues) -> Result<Vec<ShuffleEpsilon>, String> {
+pub fn table(values: &ParamValues) -> Result<Vec<ShuffleEpsilon>, ModelError> {
     let (eps0, n, delta) = setting(values);
     let r = randomizer(values);
     Bound::ALL
         .iter()
-        .map(|&b| shuffle_epsilon_with(b, r, eps0, n, delta).map_err(|e| e.to_string()))
+        .map(|&b| shuffle_epsilon_with(b, r, eps0, n, delta).map_err(ModelError::from))
         .collect()
 }
 
 /// The tightest valid bound at the reader's setting.
-pub fn tightest(values: &ParamValues) -> Result<ShuffleEpsilon, String> {
+pub fn tightest(values: &ParamValues) -> Result<ShuffleEpsilon, ModelError> {
     let (eps0, n, delta) = setting(values);
-    best_with(randomizer(values), eps0, n, delta).map_err(|e| e.to_string())
+    best_with(randomizer(values), eps0, n, delta).map_err(ModelError::from)
 }
 
 /// The exact clone-reduction ε at the reader's setting: (lower, certified upper).
-pub fn numerical(values: &ParamValues) -> Result<(f64, f64), String> {
+pub fn numerical(values: &ParamValues) -> Result<(f64, f64), ModelError> {
     let (eps0, n, delta) = setting(values);
-    fmt21_numerical(eps0, n, delta).map_err(|e| e.to_string())
+    fmt21_numerical(eps0, n, delta).map_err(ModelError::from)
 }
 
 /// The largest local ε₀ that meets the target central ε at (n, δ), over every bound (each one
@@ -57,7 +58,7 @@ pub fn numerical(values: &ParamValues) -> Result<(f64, f64), String> {
 /// when that bound's validity box rather than the target stopped it, why.
 pub fn local_for_target(
     values: &ParamValues,
-) -> Result<(f64, Bound, Option<&'static str>), String> {
+) -> Result<(f64, Bound, Option<&'static str>), ModelError> {
     let (_, n, delta) = setting(values);
     let target = values.real(p::TARGET_EPS);
     if target <= 0.0 {
@@ -65,7 +66,7 @@ pub fn local_for_target(
     }
     largest_eps0_over(&Bound::ALL, randomizer(values), target, n, delta)
         .map(|(b, l)| (l.eps0, b, l.limited_by_validity))
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
 }
 
 /// The PLD accountant of the shuffle model over many rounds at a bucket budget (the training
@@ -81,7 +82,7 @@ pub fn stronger_allowed(values: &ParamValues) -> bool {
 }
 
 /// The reader's δ for R rounds: the composed loss distribution's FFT resolves δ down to 1e-11.
-pub fn rounds_delta(values: &ParamValues) -> Result<f64, String> {
+pub fn rounds_delta(values: &ParamValues) -> Result<f64, ModelError> {
     let delta = values.real(p::DELTA);
     if delta < 1e-11 {
         return Err(
@@ -110,7 +111,7 @@ fn rounds_band(
     values: &ParamValues,
     stronger: bool,
     buckets: usize,
-) -> Result<std::rc::Rc<amp_math::pld::Band>, String> {
+) -> Result<std::rc::Rc<amp_math::pld::Band>, ModelError> {
     crate::training::band_of(&rounds_event(values, stronger), &rounds_accountant(buckets))
 }
 
@@ -121,17 +122,17 @@ pub fn rounds(
     values: &ParamValues,
     stronger: bool,
     buckets: usize,
-) -> Result<amp_math::shuffle::RoundsEpsilon, String> {
+) -> Result<amp_math::shuffle::RoundsEpsilon, ModelError> {
     let (eps0, n, _) = setting(values);
     let delta = rounds_delta(values)?;
     let band = rounds_band(values, stronger, buckets)?;
     amp_math::shuffle::rounds_epsilon_of(&band, eps0, n, stronger, values.count(p::ROUNDS), delta)
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
 }
 
 /// Rényi DP of the same R rounds: the clone pair's curve on [`amp_math::shuffle::rdp_orders`],
 /// times R, converted at δ (an upper bound).
-pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, String> {
+pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, ModelError> {
     use amp_math::accounting::{Accountant, RdpAccountant};
     let delta = rounds_delta(values)?;
     let acc = RdpAccountant {
@@ -140,7 +141,7 @@ pub fn rounds_rdp(values: &ParamValues, stronger: bool) -> Result<f64, String> {
     };
     acc.epsilon(&rounds_event(values, stronger), delta)
         .map(|b| b.upper)
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
 }
 
 /// The largest ε₀ per round for the central target after R rounds (certified), at a budget and
@@ -150,7 +151,7 @@ pub fn rounds_local_for_target(
     stronger: bool,
     buckets: usize,
     rel: f64,
-) -> Result<f64, String> {
+) -> Result<f64, ModelError> {
     type Key = (u64, bool, u64, u64, u64, usize, u64);
     thread_local! {
         static SLOT: crate::memo::Slot<Key, f64> = const { std::cell::RefCell::new(Vec::new()) };
@@ -177,7 +178,7 @@ pub fn rounds_local_for_target(
             target,
             rel,
         )
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
     })
     .map(|x| *x)
 }
@@ -188,7 +189,7 @@ pub fn rounds_attack(
     values: &ParamValues,
     stronger: bool,
     buckets: usize,
-) -> Result<std::rc::Rc<crate::risk::Attack>, String> {
+) -> Result<std::rc::Rc<crate::risk::Attack>, ModelError> {
     type Key = (amp_math::accounting::Event, usize);
     thread_local! {
         static SLOT: crate::memo::Slot<Key, crate::risk::Attack> = const { std::cell::RefCell::new(Vec::new()) };

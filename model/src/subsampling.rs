@@ -4,6 +4,7 @@
 //! scheme, the x coordinate of their setting and the inclusion probability the theorem uses there,
 //! read by the page's figures.
 
+use crate::ModelError;
 use amp_math::subsampling::{with_replacement_inclusion, Sampling, Scheme};
 
 use super::sampling::sampling;
@@ -24,9 +25,9 @@ pub struct Setting {
 }
 
 /// The reader's [`Setting`].
-pub fn setting(values: &ParamValues) -> Result<Setting, String> {
+pub fn setting(values: &ParamValues) -> Result<Setting, ModelError> {
     let s = sampling(values);
-    let inclusion = s.inclusion_probability().map_err(|e| e.to_string())?;
+    let inclusion = s.inclusion_probability().map_err(ModelError::from)?;
     let (rate, n, x_label) = match s {
         Sampling::Poisson { p } => (p, f64::NAN, "sampling rate p"),
         Sampling::WithoutReplacement { m, n } => {

@@ -9,6 +9,7 @@
 //! rest use [`FINE`]. A coarser grid never makes the upper bound invalid, only the band between the
 //! two bounds wider, and the band is always shown.
 
+use crate::ModelError;
 use std::rc::Rc;
 
 use amp_math::accounting::{
@@ -235,7 +236,7 @@ impl Training {
     /// Whether the run can be accounted with `sampler` in every phase (`None`: each its own):
     /// several records per user, and capped batches, are accounted for Poisson batches with
     /// Gaussian noise only, and not together.
-    pub fn check_records(&self, sampler: Option<Batching>) -> Result<(), String> {
+    pub fn check_records(&self, sampler: Option<Batching>) -> Result<(), ModelError> {
         if self.is_phased()
             && self
                 .phases()
@@ -251,10 +252,10 @@ impl Training {
         if self.bands > 1
             && sampler.is_some_and(|s| !matches!(s, Batching::Poisson | Batching::TruncatedPoisson))
         {
-            return Err(format!(
+            return Err(ModelError::NotApplicable(format!(
                 "banded noise (b = {}) is accounted here for cyclic Poisson sampling only",
                 self.bands
-            ));
+            )));
         }
         if self.max_batch > 0 {
             if self.records > 1 {
@@ -270,20 +271,20 @@ impl Training {
                     Batching::Poisson | Batching::TruncatedPoisson
                 )
             }) {
-                return Err(format!(
+                return Err(ModelError::NotApplicable(format!(
                     "with batches capped at M = {}, only Poisson batches are accounted here",
                     group_digits(self.max_batch)
-                ));
+                )));
             }
             if self
                 .phases()
                 .iter()
                 .any(|ph| !matches!(ph.noise, Noise::Gaussian(_)))
             {
-                return Err(format!(
+                return Err(ModelError::NotApplicable(format!(
                     "with batches capped at M = {}, Gaussian noise only",
                     group_digits(self.max_batch)
-                ));
+                )));
             }
             return Ok(());
         }
@@ -295,20 +296,20 @@ impl Training {
             .iter()
             .any(|ph| sampler.unwrap_or(ph.batching) != Batching::Poisson)
         {
-            return Err(format!(
+            return Err(ModelError::NotApplicable(format!(
                 "with R = {} records per user, only Poisson batches are accounted here",
                 self.records
-            ));
+            )));
         }
         if self
             .phases()
             .iter()
             .any(|ph| !matches!(ph.noise, Noise::Gaussian(_)))
         {
-            return Err(format!(
+            return Err(ModelError::NotApplicable(format!(
                 "with R = {} records per user, Gaussian noise only (the mixture of Gaussians)",
                 self.records
-            ));
+            )));
         }
         Ok(())
     }
@@ -386,14 +387,14 @@ impl Training {
     /// returned: q = q', steps = ⌈T/b⌉, |x| = ⌊|x|/b⌋ (the smallest group, so that B/|x| is at
     /// least q' in the figures' sweeps). Refused, with the reason, for several phases, other
     /// samplers, several records per user, a cap, Laplace noise, and b·B > |x|.
-    pub fn banded(self, bands: u64) -> Result<Training, String> {
+    pub fn banded(self, bands: u64) -> Result<Training, ModelError> {
         if bands <= 1 {
             return Ok(self);
         }
         let why = |what: &str| {
-            Err(format!(
+            Err(ModelError::NotApplicable(format!(
                 "banded noise (b = {bands}) is accounted here {what}"
-            ))
+            )))
         };
         if self.is_phased() {
             return why("for a run of one phase");
@@ -411,13 +412,13 @@ impl Training {
         }
         let (n, b) = (self.dataset, bands);
         if b.saturating_mul(self.batch) > n {
-            return Err(format!(
+            return Err(ModelError::NotApplicable(format!(
                 "with b = {b} bands each group has {} examples, fewer than the batch B = {}: at \
                  most |x|/B = {} bands",
                 group_digits(n / b),
                 group_digits(self.batch),
                 group_digits(n / self.batch)
-            ));
+            )));
         }
         Ok(Training {
             q: (self.q * b as f64).min(1.0),
@@ -459,7 +460,7 @@ impl Training {
     /// dataset and batch sizes, the length as the reader gave it (with b > 1 bands, the DP-SGD run
     /// it is accounted as, [`Training::banded`]). Random allocation has no place in a run file:
     /// refused with the reason.
-    pub fn run(&self) -> Result<Run, String> {
+    pub fn run(&self) -> Result<Run, ModelError> {
         if self
             .phases()
             .iter()
@@ -577,7 +578,11 @@ struct PhaseInput {
 }
 
 /// One phase from its controls, or why it cannot be accounted for.
-fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<TrainingPhase, String> {
+fn phase(
+    values: &ParamValues,
+    input: PhaseInput,
+    which: &str,
+) -> Result<TrainingPhase, ModelError> {
     let PhaseInput {
         noise,
         batch,
@@ -588,26 +593,26 @@ fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<Trainin
     } = input;
     let dataset = values.count(p::DATASET);
     if batch > dataset {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "{which}: the batch size B = {batch} cannot exceed the dataset size |x| = {dataset}"
-        ));
+        )));
     }
     // Gradient accumulation: A micro-batches of B summed before the noise, one noisy step.
     let accumulation = values.count(p::ACCUMULATION);
     let batch = batch.saturating_mul(accumulation);
     if batch > dataset {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "{which}: the effective batch A·B = {} cannot exceed the dataset size |x| = {dataset}",
             group_digits(batch)
-        ));
+        )));
     }
     let q = batch as f64 / dataset as f64;
     // Capped Poisson batches are Poisson batches with the run's cap M (`max-batch`).
     let batching = if batching == Batching::TruncatedPoisson {
         if values.count(p::MAX_BATCH) == 0 {
-            return Err(format!(
+            return Err(ModelError::NotApplicable(format!(
                 "{which}: capped Poisson batches need a maximum batch size M above 0"
-            ));
+            )));
         }
         Batching::Poisson
     } else {
@@ -619,11 +624,11 @@ fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<Trainin
         steps
     };
     if steps > MAX_STEPS {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "{} steps is more than this page accounts for (at most {})",
             group_digits(steps),
             group_digits(MAX_STEPS)
-        ));
+        )));
     }
     Ok(TrainingPhase {
         noise,
@@ -636,7 +641,7 @@ fn phase(values: &ParamValues, input: PhaseInput, which: &str) -> Result<Trainin
 }
 
 /// The reader's run, or why it cannot be accounted for.
-pub fn setting(values: &ParamValues) -> Result<Training, String> {
+pub fn setting(values: &ParamValues) -> Result<Training, ModelError> {
     let noise = |sigma: Real, scale: Real| match values.choice(p::MECH) {
         MechanismChoice::Gaussian => Ok(Noise::Gaussian(values.real(sigma))),
         MechanismChoice::Laplace => Ok(Noise::Laplace(values.real(scale))),
@@ -647,7 +652,7 @@ pub fn setting(values: &ParamValues) -> Result<Training, String> {
         ),
     };
     let count = values.choice::<PhaseCount>(p::PHASES).count();
-    let read = |i: usize, c: &PhaseParams| -> Result<TrainingPhase, String> {
+    let read = |i: usize, c: &PhaseParams| -> Result<TrainingPhase, ModelError> {
         phase(
             values,
             PhaseInput {
@@ -759,19 +764,19 @@ pub fn accountant(buckets: usize, epochs: EpochSettings) -> PldAccountant {
 
 /// The composed band of an event at a budget, remembered for the last few (the readouts, the
 /// attacker's numbers and the figures ask for the same ones).
-pub fn band_of(event: &Event, acc: &PldAccountant) -> Result<Rc<pld::Band>, String> {
+pub fn band_of(event: &Event, acc: &PldAccountant) -> Result<Rc<pld::Band>, ModelError> {
     type Key = (Event, PldAccountant);
     thread_local! {
         static SLOT: super::memo::Slot<Key, pld::Band> = const { std::cell::RefCell::new(Vec::new()) };
     }
     remembered(&SLOT, (event.clone(), *acc), || {
-        acc.band(event).map_err(|e| e.to_string())
+        acc.band(event).map_err(ModelError::from)
     })
 }
 
 /// The composed band of the reader's run with Poisson sampling in every phase (the tight ε), at
 /// a budget.
-pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String> {
+pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, ModelError> {
     band_of(
         &t.poisson_event(),
         &accountant(buckets, EpochSettings::FINE),
@@ -780,7 +785,7 @@ pub fn cached_band(t: &Training, buckets: usize) -> Result<Rc<pld::Band>, String
 
 /// The noise (σ, or b for Laplace), the same in every phase, whose certified ε at δ over the run
 /// (Poisson sampling) is at most `target`, to relative accuracy `rel`, at a budget.
-pub fn calibrate(t: &Training, target: f64, buckets: usize, rel: f64) -> Result<f64, String> {
+pub fn calibrate(t: &Training, target: f64, buckets: usize, rel: f64) -> Result<f64, ModelError> {
     calibrate_event(
         &accountant(buckets, EpochSettings::FINE),
         |s| t.with_noise(s).poisson_event(),
@@ -790,7 +795,7 @@ pub fn calibrate(t: &Training, target: f64, buckets: usize, rel: f64) -> Result<
         },
         Search::Noise { rel },
     )
-    .map_err(|e| e.to_string())
+    .map_err(ModelError::from)
 }
 
 /// [`calibrate`] of the first phase alone at another rate and length (the figures' sweeps).
@@ -801,7 +806,7 @@ pub fn calibrate_at(
     target: f64,
     buckets: usize,
     rel: f64,
-) -> Result<f64, String> {
+) -> Result<f64, ModelError> {
     let one = Training {
         q,
         steps,
@@ -814,21 +819,21 @@ pub fn calibrate_at(
 
 /// The Rényi DP ε of the run with Poisson sampling in every phase (improved conversion); none
 /// for several records per user.
-pub fn rdp_epsilon(t: &Training) -> Result<Converted, String> {
+pub fn rdp_epsilon(t: &Training) -> Result<Converted, ModelError> {
     if t.max_batch > 0 {
         return Err(
             "no Rényi DP for capped batches here (the PLD band above accounts them)".into(),
         );
     }
     if t.records > 1 {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "no Rényi DP for a user with R = {} records here (the tight band above is exact to its grid)",
             t.records
-        ));
+        )));
     }
     RdpAccountant::default()
         .converted(&t.poisson_event(), t.delta)
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
 }
 
 /// Everything the readouts show.
@@ -841,18 +846,18 @@ pub struct Account {
     /// The grid step used.
     pub step: f64,
     /// ε from Rényi DP (improved conversion) with its order.
-    pub rdp: Result<Converted, String>,
+    pub rdp: Result<Converted, ModelError>,
     /// The noise for the target ε (certified), or why there is none.
-    pub calibrated: Result<f64, String>,
+    pub calibrated: Result<f64, ModelError>,
     /// Whether these are the refined numbers.
     pub fine: bool,
     /// ε for one user from a record's guarantee by the group-privacy lemma (None: no finite ε),
     /// or why there is none; R = 1: the tight ε itself.
-    pub group_lemma: Result<Option<f64>, String>,
+    pub group_lemma: Result<Option<f64>, ModelError>,
     /// With gradient accumulation (A > 1), the certified ε an accountant would report if it took
     /// the micro-batch for the batch ([`Training::as_if_micro_batches`]): below the true one. The
     /// tight ε itself when A = 1.
-    pub micro: Result<f64, String>,
+    pub micro: Result<f64, ModelError>,
     /// The first phase's cap as probabilities per step ([`pld::truncation`]): t (the batch is
     /// cut to M) and the rate an example is in the batch; t = 0 and q without a cap.
     pub cap: pld::Truncation,
@@ -860,7 +865,7 @@ pub struct Account {
 
 /// [`pld::truncation`] of a run's first phase: t = 0 and the rate q when it has no cap (M = 0)
 /// or a cap no batch can reach.
-pub fn cap_of(t: &Training) -> Result<pld::Truncation, String> {
+pub fn cap_of(t: &Training) -> Result<pld::Truncation, ModelError> {
     if t.max_batch == 0 {
         return Ok(pld::Truncation {
             truncated: 0.0,
@@ -869,15 +874,15 @@ pub fn cap_of(t: &Training) -> Result<pld::Truncation, String> {
             untruncated: 1.0,
         });
     }
-    pld::truncation(t.dataset, t.q, t.max_batch).map_err(|e| e.to_string())
+    pld::truncation(t.dataset, t.q, t.max_batch).map_err(ModelError::from)
 }
 
 /// The readouts at a budget: [`QUICK`] while the controls move, [`FINE`] once they rest.
-pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
+pub fn account(values: &ParamValues, fine: bool) -> Result<Account, ModelError> {
     let t = setting(values)?;
     t.check_records(Some(Batching::Poisson))?;
     let band = cached_band(&t, if fine { FINE } else { QUICK })?;
-    let (upper, lower) = band.epsilon(t.delta).map_err(|e| e.to_string())?;
+    let (upper, lower) = band.epsilon(t.delta).map_err(ModelError::from)?;
     let rdp = rdp_epsilon(&t);
     let (cal_budget, cal_rel) = if fine { (QUICK, 1e-4) } else { (3_680, 1e-3) };
     let calibrated = calibrate(&t, values.real(p::TARGET_EPS), cal_budget, cal_rel);
@@ -888,7 +893,7 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
             t.delta,
             &accountant(if fine { FINE } else { QUICK }, EpochSettings::FINE),
         )
-        .map_err(|e| e.to_string())
+        .map_err(ModelError::from)
     } else {
         // One record per user: the lemma is the identity.
         Ok(Some(upper))
@@ -903,7 +908,7 @@ pub fn account(values: &ParamValues, fine: bool) -> Result<Account, String> {
         group_lemma,
         micro: if t.accumulation > 1 {
             cached_band(&t.as_if_micro_batches(), if fine { FINE } else { QUICK })
-                .and_then(|b| b.epsilon(t.delta).map_err(|e| e.to_string()))
+                .and_then(|b| b.epsilon(t.delta).map_err(ModelError::from))
                 .map(|e| e.0)
         } else {
             Ok(upper)
@@ -1106,12 +1111,12 @@ pub fn phased_statement(
 /// sizes, Gaussian and Laplace noise mixed. (The caller checks the constraints between
 /// parameters (the pages' `check_together`), as for any change of values.) A Poisson phase given by its rate alone gets the batch
 /// size round(q·|x|), |x| from the other phases or the page.
-pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, String> {
+pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, ModelError> {
     if run.phases.len() > MAX_PHASES {
-        return Err(format!(
+        return Err(ModelError::NotApplicable(format!(
             "the page shows at most {MAX_PHASES} phases (the file has {}); amplify account --run accounts any number",
             run.phases.len()
-        ));
+        )));
     }
     let sizes = |ph: &Phase| match ph.sampling {
         PhaseSampling::Poisson {
@@ -1169,11 +1174,11 @@ pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, St
                 },
             ),
             PhaseSampling::None | PhaseSampling::WithoutReplacement { .. } => {
-                return Err(format!(
+                return Err(ModelError::NotApplicable(format!(
                 "{which}: the page forms batches by Poisson sampling, shuffling or balls in bins; \
                      this phase has {} (amplify account --run accounts it)",
                 ph.sampling.id()
-            ))
+            )))
             }
         };
         match (ph.mechanism, gaussian) {
@@ -1184,9 +1189,9 @@ pub fn values_for_run(run: &Run, values: &ParamValues) -> Result<ParamValues, St
                 set(&mut v, slot.scale.spec, Value::Real(scale))?
             }
             _ => {
-                return Err(format!(
+                return Err(ModelError::NotApplicable(format!(
                     "{which}: the page's phases all add Gaussian noise or all Laplace noise"
-                ))
+                )))
             }
         }
         set(&mut v, slot.batch.spec, Value::Count(batch))?;

@@ -426,7 +426,7 @@ fn table(t: &TableSpec, ctx: &Ctx) -> String {
         Some(Err(e)) => format!(
             "<tr><td colspan=\"{}\">{}</td></tr>",
             t.columns.len(),
-            esc(e)
+            esc(&e.to_string())
         ),
         None => String::new(),
     };

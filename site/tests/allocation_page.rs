@@ -116,5 +116,9 @@ fn corners_are_refused_with_a_sentence() {
         .unwrap()
         .run()
         .expect_err("run file");
-    assert!(e.contains("amplify account --batching allocation"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("amplify account --batching allocation"),
+        "{e}"
+    );
 }

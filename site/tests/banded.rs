@@ -128,7 +128,7 @@ fn corners_are_refused_with_a_sentence() {
         let spec = amp_model::param::by_name(extra.0).unwrap();
         v.set(spec, spec.parse(extra.1).unwrap()).unwrap();
         let e = setting(&v).expect_err(extra.0);
-        assert!(e.contains(says), "{extra:?}: {e}");
+        assert!(e.to_string().contains(says), "{extra:?}: {e}");
         let r = (Page::Training.spec().readouts)(&v, Precision::Quick);
         assert!(r.number(&TIGHT).is_err(), "{extra:?}");
     }

@@ -127,7 +127,7 @@ fn assert_same(page: &str, a: &Readings, b: &Readings) {
         r.notes.iter().map(|(s, t)| (s.id, t.clone())).collect()
     };
     assert_eq!(notes(a), notes(b), "{page}");
-    let tables = |r: &Readings| -> Vec<(&str, Result<Vec<TableRow>, String>)> {
+    let tables = |r: &Readings| -> Vec<(&str, Result<Vec<TableRow>, amp_model::ModelError>)> {
         r.tables.iter().map(|(s, t)| (s.id, t.clone())).collect()
     };
     assert_eq!(tables(a), tables(b), "{page}");

@@ -259,7 +259,7 @@ fn table(t: &'static TableSpec, readings: Memo<Readings>) -> impl IntoView {
                 .into_any(),
             Some(Err(e)) => {
                 let e = e.clone();
-                view! { <tr><td colspan=t.columns.len().to_string()>{e}</td></tr> }.into_any()
+                view! { <tr><td colspan=t.columns.len().to_string()>{e.to_string()}</td></tr> }.into_any()
             }
             None => ().into_any(),
         })

@@ -111,9 +111,12 @@ pub fn Phases() -> impl IntoView {
                 return;
             };
             let next = Run::from_json(&text).and_then(|run| {
-                let v = state.values.with_untracked(|v| values_for_run(&run, v))?;
+                let v = state
+                    .values
+                    .with_untracked(|v| values_for_run(&run, v))
+                    .map_err(|e| e.to_string())?;
                 check_together(&v).map_err(|(_, msg)| msg)?;
-                setting(&v)?;
+                setting(&v).map_err(|e| e.to_string())?;
                 Ok(v)
             });
             match next {

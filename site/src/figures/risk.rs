@@ -266,9 +266,9 @@ fn step_grid(last: u64, count: usize) -> Vec<u64> {
 }
 
 /// TPR band at the FPR after each of `ks` steps (from one transform per rounding).
-fn tpr_over_steps(run: &Run, q: f64, ks: &[u64]) -> Result<Vec<(f64, f64)>, String> {
+fn tpr_over_steps(run: &Run, q: f64, ks: &[u64]) -> Result<Vec<(f64, f64)>, ModelError> {
     let last = ks.iter().copied().max().unwrap_or(1);
-    let e = |x: amp_math::MathError| x.to_string();
+    let e = ModelError::from;
     let (h, up, lo) = amp_model::training::accountant(FIGURE, EpochSettings::FINE)
         .release(&run.event(q, 1).leaves()[0].0.clone(), last)
         .map_err(e)?;
@@ -280,7 +280,7 @@ fn tpr_over_steps(run: &Run, q: f64, ks: &[u64]) -> Result<Vec<(f64, f64)>, Stri
             Attack::new(h, u, l)?
                 .tradeoff
                 .tpr(run.fpr)
-                .map_err(|e| e.to_string())
+                .map_err(ModelError::from)
         })
         .collect()
 }

@@ -709,7 +709,7 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
     }
     // The reasons banded noise is refused (phases, samplers, R, caps, Laplace), before any sweep.
     base.banded(2)
-        .map_err(|e| ModelError::NotApplicable(e.replace(" (b = 2)", "")))?;
+        .map_err(|e| ModelError::NotApplicable(e.to_string().replace(" (b = 2)", "")))?;
     let Noise::Gaussian(sigma) = base.noise else {
         return Err(ModelError::NotApplicable("Gaussian noise only".into()));
     };

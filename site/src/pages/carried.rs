@@ -64,7 +64,7 @@ impl PageSpec {
         }
         for (t, rows) in &readings.tables {
             match rows {
-                Err(e) => out += &format!("\nt\t{}\te\t{}", esc(t.id), esc(e)),
+                Err(e) => out += &format!("\nt\t{}\te\t{}", esc(t.id), esc(&e.to_string())),
                 Ok(rows) => {
                     out += &format!("\nt\t{}\tr", esc(t.id));
                     for row in rows {
@@ -149,7 +149,7 @@ impl PageSpec {
                     }
                     let rows = match (how, why) {
                         ("r", None) => Ok(Vec::new()),
-                        ("e", Some(e)) => Err(e),
+                        ("e", Some(e)) => Err(ModelError::NotApplicable(e)),
                         _ => return None,
                     };
                     r.tables.push((table(id), rows));

@@ -81,7 +81,7 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
         amplified_epsilon(v.real(p::EPS), v.real(p::P)).map_err(ModelError::from),
         Relation::AddRemove,
     );
-    let best = tightest(v).map_err(ModelError::NotApplicable);
+    let best = tightest(v);
     let eps = best.clone().and_then(|b| {
         b.epsilon
             .ok_or_else(|| ModelError::NotApplicable("no bound applies".into()))

@@ -327,9 +327,9 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
 /// The Gaussian-DP numbers in words: what the numeric μ promises, and whether the closed-form μ
 /// agrees with it or understates it.
 fn gdp_sentence(
-    fit: &Result<GdpFit, String>,
-    closed: &Result<(f64, bool), String>,
-    nums: &Result<(Run, std::rc::Rc<Attack>, Numbers), String>,
+    fit: &Result<GdpFit, ModelError>,
+    closed: &Result<(f64, bool), ModelError>,
+    nums: &Result<(Run, std::rc::Rc<Attack>, Numbers), ModelError>,
 ) -> Option<String> {
     let fit = match fit {
         Ok(f) => f,
@@ -423,11 +423,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let nums = acc
         .clone()
         .and_then(|(r, a)| a.numbers(r.fpr, r.prior).map(|n| (r, a, n)));
-    let get = |f: fn(&Numbers) -> f64| {
-        nums.as_ref()
-            .map(|(_, _, n)| f(n))
-            .map_err(|e| ModelError::from(e.clone()))
-    };
+    let get = |f: fn(&Numbers) -> f64| nums.as_ref().map(|(_, _, n)| f(n)).map_err(|e| e.clone());
     let mut r = Readings::default();
     r.push(&TPR_AT_FPR, get(|n| n.tpr.0), relation);
     r.push(&TPR_AT_FPR_LOWER, get(|n| n.tpr.1), relation);
@@ -437,9 +433,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&BAYES_LOWER, get(|n| n.bayes.1), relation);
     r.push(
         &GRID_STEP,
-        acc.as_ref()
-            .map(|(_, a)| a.step)
-            .map_err(|e| ModelError::from(e.clone())),
+        acc.as_ref().map(|(_, a)| a.step).map_err(|e| e.clone()),
         relation,
     );
     r.note(
@@ -449,22 +443,10 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     // Gaussian DP: numeric, from the certified curve (any mechanism) ...
     let fit = acc
         .clone()
-        .and_then(|(_, a)| gdp_fit(&a.upper).map_err(|e| e.to_string()));
-    r.push(
-        &GDP_MU,
-        fit.clone().map(|f| f.mu).map_err(ModelError::from),
-        relation,
-    );
-    r.push(
-        &GDP_REGRET,
-        fit.clone().map(|f| f.regret).map_err(ModelError::from),
-        relation,
-    );
-    r.push(
-        &GDP_ALPHA_MIN,
-        fit.clone().map(|f| f.alpha_min).map_err(ModelError::from),
-        relation,
-    );
+        .and_then(|(_, a)| gdp_fit(&a.upper).map_err(ModelError::from));
+    r.push(&GDP_MU, fit.clone().map(|f| f.mu), relation);
+    r.push(&GDP_REGRET, fit.clone().map(|f| f.regret), relation);
+    r.push(&GDP_ALPHA_MIN, fit.clone().map(|f| f.alpha_min), relation);
     // ... and in closed form: exact without sampling, the central-limit value with it.
     let mu =
         run.as_ref().map_err(Clone::clone).and_then(|r| {
@@ -477,7 +459,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let exact = matches!(mu, Ok((_, true)));
     r.push_bound(
         &GDP_MU_CLT,
-        mu.clone().map(|m| m.0).map_err(ModelError::from),
+        mu.clone().map(|m| m.0),
         relation,
         if exact {
             BoundKind::Exact
@@ -491,15 +473,10 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     let eps = acc
         .clone()
         .and_then(|(run, a)| epsilon_at_delta(&a, run.delta).map(|e| (run, e)));
-    r.push(
-        &EPSILON,
-        eps.clone().map(|x| x.1).map_err(ModelError::from),
-        relation,
-    );
+    r.push(&EPSILON, eps.clone().map(|x| x.1), relation);
     r.push(
         &EPS_DELTA_TPR,
-        eps.and_then(|(run, e)| eps_delta_tpr(e, run.delta, run.fpr).map_err(|e| e.to_string()))
-            .map_err(ModelError::from),
+        eps.and_then(|(run, e)| eps_delta_tpr(e, run.delta, run.fpr).map_err(ModelError::from)),
         relation,
     );
     // The TPR at the usual FPRs and the reader's.
@@ -510,9 +487,9 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     r.table(&TPR_TABLE, rows);
     // Calibration.
     let noise = run.as_ref().map_err(Clone::clone).and_then(|r| {
-        r.noise()
-            .map(|n| (*r, n))
-            .ok_or_else(|| "randomized response has no noise to calibrate".to_string())
+        r.noise().map(|n| (*r, n)).ok_or_else(|| {
+            ModelError::NotApplicable("randomized response has no noise to calibrate".to_string())
+        })
     });
     let for_risk = noise.clone().and_then(|(r, n)| {
         noise_for(
@@ -540,11 +517,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             MAX_STEPS,
         )
     });
-    r.push(
-        &STEPS_FOR_RISK,
-        for_steps.map(|k| k as f64).map_err(ModelError::from),
-        relation,
-    );
+    r.push(&STEPS_FOR_RISK, for_steps.map(|k| k as f64), relation);
     let for_adv = noise.clone().and_then(|(r, n)| {
         noise_for(
             n,
@@ -556,11 +529,7 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             cal_rel,
         )
     });
-    r.push(
-        &SIGMA_FOR_ADVANTAGE,
-        for_adv.map_err(ModelError::from),
-        relation,
-    );
+    r.push(&SIGMA_FOR_ADVANTAGE, for_adv, relation);
     let for_eps = noise.clone().and_then(|(r, n)| {
         noise_for(
             n,
@@ -572,16 +541,8 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
             cal_rel,
         )
     });
-    r.push(
-        &SIGMA_FOR_RISK,
-        for_risk.clone().map_err(ModelError::from),
-        relation,
-    );
-    r.push(
-        &SIGMA_FOR_EPSILON,
-        for_eps.clone().map_err(ModelError::from),
-        relation,
-    );
+    r.push(&SIGMA_FOR_RISK, for_risk.clone(), relation);
+    r.push(&SIGMA_FOR_EPSILON, for_eps.clone(), relation);
     let cal_text = match (&noise, &for_risk, &for_eps) {
         (Ok((run, _)), Ok(a), Ok(b)) => Some(format!(
             "Holding the attacker to TPR ≤ {} at α = {} needs {} of the noise that ε ≤ {} at δ = {} needs.",

@@ -290,18 +290,19 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     let best = rows.as_ref().map_err(Clone::clone).and_then(|rs| {
         tightest(rs)
             .cloned()
-            .ok_or_else(|| "no bound applies here".to_string())
+            .ok_or_else(|| ModelError::NotApplicable("no bound applies here".to_string()))
     });
     r.push(
         &CENTRAL,
-        best.clone()
-            .and_then(|b| b.epsilon.ok_or_else(|| "no valid bound".to_string()))
-            .map_err(ModelError::from),
+        best.clone().and_then(|b| {
+            b.epsilon
+                .ok_or_else(|| ModelError::NotApplicable("no valid bound".to_string()))
+        }),
         R,
     );
     let find = |f: &dyn Fn(&ShuffleEpsilon) -> Option<f64>, why: &str| {
         rows.as_ref()
-            .map_err(|e| ModelError::from(e.clone()))
+            .map_err(|e| e.clone())
             .and_then(|rs| rs.iter().find_map(f).ok_or_else(|| ModelError::from(why)))
     };
     // The lower end of the exact clone evaluation that gives the tightest value (the stronger
@@ -356,21 +357,9 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         Precision::Fine => "shuffle:rounds",
     };
     let many = probe::span(tag, || rounds(v, stronger, buckets));
-    r.push(
-        &ROUNDS_UPPER,
-        many.clone().map(|x| x.upper).map_err(ModelError::from),
-        R,
-    );
-    r.push(
-        &ROUNDS_LOWER,
-        many.clone().map(|x| x.lower).map_err(ModelError::from),
-        R,
-    );
-    r.push(
-        &ROUNDS_NAIVE,
-        many.clone().map(|x| x.naive).map_err(ModelError::from),
-        R,
-    );
+    r.push(&ROUNDS_UPPER, many.clone().map(|x| x.upper), R);
+    r.push(&ROUNDS_LOWER, many.clone().map(|x| x.lower), R);
+    r.push(&ROUNDS_NAIVE, many.clone().map(|x| x.naive), R);
     r.note(
         &ROUNDS_NOTE,
         Some(match &many {
@@ -396,32 +385,16 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     );
     let tpr = probe::span("shuffle:attack", || {
         rounds_attack(v, stronger, buckets)
-            .and_then(|a| a.tradeoff.tpr(v.real(p::FPR)).map_err(|e| e.to_string()))
+            .and_then(|a| a.tradeoff.tpr(v.real(p::FPR)).map_err(ModelError::from))
     });
-    r.push(
-        &ROUNDS_TPR,
-        tpr.clone().map(|t| t.0).map_err(ModelError::from),
-        R,
-    );
-    r.push(
-        &ROUNDS_TPR_LOWER,
-        tpr.map(|t| t.1).map_err(ModelError::from),
-        R,
-    );
+    r.push(&ROUNDS_TPR, tpr.clone().map(|t| t.0), R);
+    r.push(&ROUNDS_TPR_LOWER, tpr.map(|t| t.1), R);
     let local_rounds = probe::span("shuffle:inverse-rounds", || {
         rounds_local_for_target(v, stronger, buckets, rel)
     });
-    r.push(
-        &LOCAL_FOR_TARGET_ROUNDS,
-        local_rounds.map_err(ModelError::from),
-        R,
-    );
+    r.push(&LOCAL_FOR_TARGET_ROUNDS, local_rounds, R);
     let local = probe::span("shuffle:inverse", || local_for_target(v));
-    r.push(
-        &LOCAL_FOR_TARGET,
-        local.clone().map(|l| l.0).map_err(ModelError::from),
-        R,
-    );
+    r.push(&LOCAL_FOR_TARGET, local.clone().map(|l| l.0), R);
     let sub = base_epsilon(v.real(p::TARGET_EPS), v.real(p::P))
         .map_err(ModelError::from)
         .and_then(|e| {

@@ -333,7 +333,7 @@ pub static SPEC: PageSpec = PageSpec {
 
 /// [`account`] at the precision, measured for the benchmark: `pld:quick` / `pld:fine` (the two
 /// composed PLDs alone) and `account:quick` / `account:fine` (every number, calibration included).
-fn measured(v: &ParamValues, precision: Precision) -> Result<Account, String> {
+fn measured(v: &ParamValues, precision: Precision) -> Result<Account, ModelError> {
     let (fine, tag) = match precision {
         Precision::Quick => (false, "quick"),
         Precision::Fine => (true, "fine"),
@@ -404,10 +404,8 @@ fn run_shape(t: &Training) -> String {
 pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     let run = setting(v);
     let rel: Relation = run.as_ref().map_or(Relation::AddRemove, Training::relation);
-    let acc = measured(v, precision).map_err(ModelError::from);
-    let field = |f: fn(&Account) -> Result<f64, String>| {
-        acc.clone().and_then(|a| f(&a).map_err(ModelError::from))
-    };
+    let acc = measured(v, precision);
+    let field = |f: fn(&Account) -> Result<f64, ModelError>| acc.clone().and_then(|a| f(&a));
     let mut r = Readings::default();
     r.push(&TIGHT, field(|a| Ok(a.upper)), rel);
     r.push(&TIGHT_LOWER, field(|a| Ok(a.lower)), rel);
@@ -452,7 +450,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&GRID_STEP, field(|a| Ok(a.step)), rel);
     let shape = match &run {
         Ok(t) => run_shape(t),
-        Err(e) => e.clone(),
+        Err(e) => e.to_string(),
     };
     r.note(&RUN_SHAPE, Some(shape));
     let warned = run.as_ref().map(warnings).unwrap_or_default();
@@ -466,14 +464,11 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     };
     let buckets = if quick { QUICK } else { FINE };
     let sampler = |b: Batching| {
-        run.as_ref()
-            .map_err(Clone::clone)
-            .and_then(|t| {
-                probe::span(&format!("batching:{}", b.id()), || {
-                    batching::band_for(b, t, buckets, log_step, quick)
-                })
+        run.as_ref().map_err(Clone::clone).and_then(|t| {
+            probe::span(&format!("batching:{}", b.id()), || {
+                batching::band_for(b, t, buckets, log_step, quick)
             })
-            .map_err(ModelError::from)
+        })
     };
     let (poisson, shuffle, balls, allocation) = (
         sampler(Batching::Poisson),
@@ -573,14 +568,9 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     let gdp_mu = attack
         .as_ref()
         .map_err(Clone::clone)
-        .and_then(|(_, mu)| mu.clone().map_err(|e| e.to_string()));
+        .and_then(|(_, mu)| mu.clone().map_err(ModelError::from));
     let attack = attack.map(|(n, _)| n);
-    let part = |f: fn(&Numbers) -> f64| {
-        attack
-            .as_ref()
-            .map(f)
-            .map_err(|e| ModelError::from(e.clone()))
-    };
+    let part = |f: fn(&Numbers) -> f64| attack.as_ref().map(f).map_err(|e| e.clone());
     let attacked = match &run {
         Ok(t) if phased => t.event(None).relation().unwrap_or(Z),
         _ if chosen == Batching::Poisson => rel,
@@ -589,7 +579,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
     r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
     r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);
-    r.push(&RUN_GDP_MU, gdp_mu.map_err(ModelError::from), attacked);
+    r.push(&RUN_GDP_MU, gdp_mu, attacked);
     r.note(
         &RUN_ATTACK,
         attack
