@@ -25,7 +25,7 @@ use crate::output::{emit, finite};
 pub fn command() -> Command {
     Command::new("account")
         .about("ε (or δ) after k steps of a sampled mechanism, or of a run of phases (--run), with the PLD or the RDP accountant")
-        .arg(accountant(Some("pld")))
+        .arg(accountant(Some(AccountantKind::Pld)))
         .args(mechanism::args().into_iter().map(|a| {
             if a.get_id() == p::MECH.spec.name {
                 a.required(false)
@@ -102,18 +102,47 @@ pub fn command() -> Command {
         .arg(args::json())
 }
 
+/// Which accountant `--accountant` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountantKind {
+    /// Rényi DP with the improved conversion.
+    Rdp,
+    /// Privacy loss distributions (a certified band).
+    Pld,
+}
+
+impl AccountantKind {
+    /// Every accountant, as `--accountant` lists them.
+    pub const ALL: [AccountantKind; 2] = [AccountantKind::Rdp, AccountantKind::Pld];
+
+    /// The flag's value and the JSON output's `accountant` field.
+    pub fn id(self) -> &'static str {
+        match self {
+            AccountantKind::Rdp => "rdp",
+            AccountantKind::Pld => "pld",
+        }
+    }
+
+    /// The accountant given with `--accountant`, if one is.
+    pub fn given(m: &ArgMatches) -> Option<AccountantKind> {
+        let id = m.get_one::<String>("accountant")?;
+        AccountantKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+}
+
 /// `--accountant rdp|pld`; required when there is no default.
-pub fn accountant(default: Option<&'static str>) -> Arg {
+pub fn accountant(default: Option<AccountantKind>) -> Arg {
     let arg = Arg::new("accountant")
         .long("accountant")
         .value_name("ACCOUNTANT")
-        .value_parser(["rdp", "pld"]);
+        .value_parser(AccountantKind::ALL.map(AccountantKind::id));
     match default {
         Some(d) => arg
             .help(format!(
-                "rdp: Rényi DP with the improved conversion; pld: privacy loss distributions, a certified upper bound (default {d})"
+                "rdp: Rényi DP with the improved conversion; pld: privacy loss distributions, a certified upper bound (default {})",
+                d.id()
             ))
-            .default_value(d),
+            .default_value(d.id()),
         None => arg
             .help("rdp: Rényi DP with the improved conversion; pld: privacy loss distributions, a certified upper bound and a lower bound")
             .required(true),
@@ -146,7 +175,7 @@ pub fn grid_step(m: &ArgMatches) -> f64 {
 }
 
 pub fn run(m: &ArgMatches) -> Result<String, String> {
-    let pld = m.get_one::<String>("accountant").map(String::as_str) == Some("pld");
+    let pld = AccountantKind::given(m) == Some(AccountantKind::Pld);
     if given(m, p::RECORDS)
         && args::values(m)?.count(p::RECORDS) > 1
         && (given(m, p::BATCHING) || m.contains_id(RUN) || !pld || !given(m, p::Q))
@@ -169,8 +198,8 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     if !given(m, p::DELTA) && !given(m, p::TARGET_EPS) {
         return Err("give --delta (for ε at that δ) or --target-eps (for δ at that ε)".into());
     }
-    match m.get_one::<String>("accountant").map(String::as_str) {
-        Some("pld") => run_pld(m),
+    match AccountantKind::given(m) {
+        Some(AccountantKind::Pld) => run_pld(m),
         _ => run_rdp(m),
     }
 }
@@ -268,7 +297,7 @@ fn run_pld(m: &ArgMatches) -> Result<String, String> {
             epsilon: finite("epsilon", b.upper)?,
             epsilon_lower: finite("epsilon_lower", b.lower.unwrap_or(f64::NAN))?,
             delta,
-            accountant: "pld",
+            accountant: AccountantKind::Pld.id(),
             relation,
             records_per_user: records,
             group_lemma_epsilon: amp_math::accounting::group_lemma_epsilon(
@@ -283,7 +312,7 @@ fn run_pld(m: &ArgMatches) -> Result<String, String> {
             epsilon: eps,
             delta: finite("delta", b.upper)?,
             delta_lower: finite("delta_lower", b.lower.unwrap_or(f64::NAN))?,
-            accountant: "pld",
+            accountant: AccountantKind::Pld.id(),
             relation,
         })?
     };
@@ -351,7 +380,7 @@ fn run_file(m: &ArgMatches) -> Result<String, String> {
     } else {
         run.delta
     };
-    let rdp = m.get_one::<String>("accountant").map(String::as_str) == Some("rdp");
+    let rdp = AccountantKind::given(m) == Some(AccountantKind::Rdp);
     if rdp && m.contains_id("grid") {
         return Err("--grid applies to the PLD accountant only".into());
     }
@@ -409,7 +438,12 @@ fn run_file(m: &ArgMatches) -> Result<String, String> {
         epsilon: finite("epsilon", whole.upper)?,
         epsilon_lower: whole.lower,
         delta,
-        accountant: if rdp { "rdp" } else { "pld" },
+        accountant: if rdp {
+            AccountantKind::Rdp
+        } else {
+            AccountantKind::Pld
+        }
+        .id(),
         relation,
         phases,
     };

@@ -15,7 +15,7 @@ use clap::{ArgGroup, ArgMatches, Command};
 use serde::Serialize;
 
 use crate::args::{self, on};
-use crate::cmd::account::{accountant, grid, grid_step};
+use crate::cmd::account::{accountant, grid, grid_step, AccountantKind};
 use crate::output::{emit, finite};
 
 pub fn command() -> Command {
@@ -62,7 +62,7 @@ pub fn command() -> Command {
             "Records per user R: σ for one user with R records, each in the Poisson sample \
              independently (add/remove one user; PLD accountant, not with --batching)",
         ))
-        .arg(accountant(Some("pld")))
+        .arg(accountant(Some(AccountantKind::Pld)))
         .arg(grid())
         .arg(args::json())
 }
@@ -70,7 +70,7 @@ pub fn command() -> Command {
 #[derive(Serialize)]
 struct Record {
     sigma: f64,
-    accountant: String,
+    accountant: &'static str,
     relation: &'static str,
     /// R: the guarantee is for one user with R records when R > 1.
     records_per_user: u64,
@@ -167,10 +167,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     if args::given(m, p::BATCHING) {
         return run_batching(m);
     }
-    let accountant = m
-        .get_one::<String>("accountant")
-        .cloned()
-        .unwrap_or_else(|| "pld".into());
+    let accountant = AccountantKind::given(m).unwrap_or(AccountantKind::Pld);
     let grid = grid_step(m);
     let (q, steps) = (values.real(p::Q), values.count(p::STEPS));
     if q == 0.0 {
@@ -180,7 +177,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     let run = |sigma: f64| {
         Event::poisson_users(Mechanism::Gaussian { sigma }, q, records).repeated(steps)
     };
-    if records > 1 && accountant != "pld" {
+    if records > 1 && accountant != AccountantKind::Pld {
         return Err(
             "--records-per-user needs the PLD accountant (Rényi DP of a user's records is not \
              computed here)"
@@ -203,7 +200,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         None
     };
     let (sigma, target, fpr) = if let Some(t) = risk {
-        if accountant != "pld" {
+        if accountant != AccountantKind::Pld {
             return Err(
                 "an attack target is calibrated with the PLD accountant only (--accountant pld)"
                     .into(),
@@ -230,7 +227,11 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         }
         // The PLD's certified (pessimistic) bound alone: the σ found is enough.
         let rdp = RdpAccountant::default();
-        let acc: &dyn Accountant = if accountant == "pld" { &pld } else { &rdp };
+        let acc: &dyn Accountant = if accountant == AccountantKind::Pld {
+            &pld
+        } else {
+            &rdp
+        };
         let target = Target::Epsilon {
             epsilon: target,
             delta,
@@ -241,7 +242,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     };
     let record = Record {
         sigma: finite("sigma", sigma)?,
-        accountant,
+        accountant: accountant.id().into(),
         relation: run(sigma).relation().map_err(|e| e.to_string())?.id(),
         records_per_user: records,
         target,
