@@ -242,7 +242,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     };
     let record = Record {
         sigma: finite("sigma", sigma)?,
-        accountant: accountant.id().into(),
+        accountant: accountant.id(),
         relation: run(sigma).relation().map_err(|e| e.to_string())?.id(),
         records_per_user: records,
         target,
