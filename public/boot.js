@@ -22,7 +22,7 @@ const warm = () => {
   try {
     const g = document.createElement('canvas').getContext('2d');
     const scale = window.devicePixelRatio || 1;
-    // site/src/draw: text at 12, 13 and 16 px times the device's pixel ratio.
+    // chart/src/draw: text at 12, 13 and 16 px times the device's pixel ratio.
     for (const px of [12, 13, 16]) {
       g.font = `normal ${px * scale}px sans-serif`;
       g.measureText('0.1 ε');

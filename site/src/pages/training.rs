@@ -405,8 +405,115 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     let run = setting(v);
     let rel: Relation = run.as_ref().map_or(Relation::AddRemove, Training::relation);
     let acc = measured(v, precision);
-    let field = |f: fn(&Account) -> Result<f64, ModelError>| acc.clone().and_then(|a| f(&a));
     let mut r = Readings::default();
+    push_account(&mut r, &acc, rel);
+    let shape = match &run {
+        Ok(t) => run_shape(t),
+        Err(e) => e.to_string(),
+    };
+    r.note(&RUN_SHAPE, Some(shape));
+    let warned = run.as_ref().map(warnings).unwrap_or_default();
+    r.note(&WARNINGS, (!warned.is_empty()).then(|| warned.join("\n")));
+    // The three samplers on the zero-out relation (every phase formed the same way).
+    let quick = precision == Precision::Quick;
+    let log_step = if quick {
+        batching::QUICK_LOG_STEP
+    } else {
+        batching::FINE_LOG_STEP
+    };
+    let buckets = if quick { QUICK } else { FINE };
+    let sampler = |b: Batching| {
+        run.as_ref().map_err(Clone::clone).and_then(|t| {
+            probe::span(&format!("batching:{}", b.id()), || {
+                batching::band_for(b, t, buckets, log_step, quick)
+            })
+        })
+    };
+    let bands = Samplers {
+        poisson: sampler(Batching::Poisson),
+        shuffle: sampler(Batching::Shuffle),
+        balls: sampler(Batching::BallsInBins),
+        allocation: sampler(Batching::Allocation),
+    };
+    push_samplers(&mut r, &run, rel, &bands);
+    r.note(&SAMPLERS, run.as_ref().ok().map(samplers_sentence));
+    // Capped Poisson batches are Poisson batches with the cap the run carries.
+    let chosen = match v.choice(p::BATCHING) {
+        Batching::TruncatedPoisson => Batching::Poisson,
+        b => b,
+    };
+    let phased = run.as_ref().is_ok_and(Training::is_phased);
+    let text = match (&run, &acc, chosen) {
+        (Ok(t), _, _) if phased => batching::own_band(t, buckets, log_step, quick)
+            .ok()
+            .map(|(b, rel, step)| phased_statement(t, b.upper, b.lower, step, rel)),
+        (Ok(t), Ok(a), Batching::Poisson) => Some(statement(t, a)),
+        (Ok(t), _, b) => {
+            let band = match b {
+                Batching::Shuffle => &bands.shuffle,
+                Batching::Allocation => &bands.allocation,
+                _ => &bands.balls,
+            };
+            band.as_ref()
+                .ok()
+                .and_then(|band| batching::statement(t, b, band, log_step).ok())
+        }
+        _ => None,
+    };
+    // The membership attacker against the loop as its phases form batches, from the same
+    // composed PLDs as its ε.
+    let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
+        let sampler = (!phased).then_some(chosen);
+        let (step, upper, lower) = probe::span("batching:attack", || {
+            batching::attack_pairs(sampler, t, buckets, log_step, quick)
+        })?;
+        let a = Attack::new(step, upper, lower)?;
+        let mu = amp_math::risk::gdp_fit(&a.upper).map(|f| f.mu);
+        Ok((a.numbers(v.real(p::FPR), v.real(p::PRIOR))?, mu))
+    });
+    let gdp_mu = attack
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|(_, mu)| mu.clone().map_err(ModelError::from));
+    let attack = attack.map(|(n, _)| n);
+    let part = |f: fn(&Numbers) -> f64| attack.as_ref().map(f).map_err(|e| e.clone());
+    const Z: Relation = batching::RELATION;
+    let attacked = match &run {
+        Ok(t) if phased => t.event(None).relation().unwrap_or(Z),
+        _ if chosen == Batching::Poisson => rel,
+        _ => Z,
+    };
+    r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
+    r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
+    r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);
+    r.push(&RUN_GDP_MU, gdp_mu, attacked);
+    r.note(
+        &RUN_ATTACK,
+        attack
+            .as_ref()
+            .ok()
+            .map(|n| membership_sentence(v.real(p::FPR), n.tpr)),
+    );
+    let text = text.map(|s| match &attack {
+        Ok(n) => format!("{s} {}", membership_sentence(v.real(p::FPR), n.tpr)),
+        Err(_) => s,
+    });
+    r.note(&STATEMENT, text);
+    r
+}
+
+/// The bands of the four samplers on the zero-out relation (each from its own accountant).
+struct Samplers {
+    poisson: Result<batching::Band, ModelError>,
+    shuffle: Result<batching::Band, ModelError>,
+    balls: Result<batching::Band, ModelError>,
+    allocation: Result<batching::Band, ModelError>,
+}
+
+/// The accountant's numbers of the run as the reader forms its batches: the tight band, RDP, the
+/// calibrated noise, the group lemma, the micro-batch's ε, the cap and the grid step.
+fn push_account(r: &mut Readings, acc: &Result<Account, ModelError>, rel: Relation) {
+    let field = |f: fn(&Account) -> Result<f64, ModelError>| acc.clone().and_then(|a| f(&a));
     r.push(&TIGHT, field(|a| Ok(a.upper)), rel);
     r.push(&TIGHT_LOWER, field(|a| Ok(a.lower)), rel);
     r.push(
@@ -448,34 +555,22 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&CAP_CUT, field(|a| Ok(a.cap.truncated)), rel);
     r.push(&CAP_RATE, field(|a| Ok(a.cap.rate)), rel);
     r.push(&GRID_STEP, field(|a| Ok(a.step)), rel);
-    let shape = match &run {
-        Ok(t) => run_shape(t),
-        Err(e) => e.to_string(),
-    };
-    r.note(&RUN_SHAPE, Some(shape));
-    let warned = run.as_ref().map(warnings).unwrap_or_default();
-    r.note(&WARNINGS, (!warned.is_empty()).then(|| warned.join("\n")));
-    // The three samplers on the zero-out relation (every phase formed the same way).
-    let quick = precision == Precision::Quick;
-    let log_step = if quick {
-        batching::QUICK_LOG_STEP
-    } else {
-        batching::FINE_LOG_STEP
-    };
-    let buckets = if quick { QUICK } else { FINE };
-    let sampler = |b: Batching| {
-        run.as_ref().map_err(Clone::clone).and_then(|t| {
-            probe::span(&format!("batching:{}", b.id()), || {
-                batching::band_for(b, t, buckets, log_step, quick)
-            })
-        })
-    };
-    let (poisson, shuffle, balls, allocation) = (
-        sampler(Batching::Poisson),
-        sampler(Batching::Shuffle),
-        sampler(Batching::BallsInBins),
-        sampler(Batching::Allocation),
-    );
+}
+
+/// Each sampler's ε on the zero-out relation (Poisson's on the run's own relation where it has
+/// a user-level or capped pair).
+fn push_samplers(
+    r: &mut Readings,
+    run: &Result<Training, ModelError>,
+    rel: Relation,
+    bands: &Samplers,
+) {
+    let Samplers {
+        poisson,
+        shuffle,
+        balls,
+        allocation,
+    } = bands;
     const Z: Relation = batching::RELATION;
     // Zero-out and add/remove are one pair for Poisson sampling; for a user with several
     // records it is the user-level pair.
@@ -493,106 +588,43 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     r.push(&EPS_BNB_LOWER, balls.clone().map(|b| b.lower), Z);
     r.push(&EPS_ALLOC, allocation.clone().map(|b| b.upper), Z);
     r.push(&EPS_ALLOC_LOWER, allocation.clone().map(|b| b.lower), Z);
-    r.note(
-        &SAMPLERS,
-        run.as_ref().ok().map(|t| {
-            if t.bands > 1 {
-                return format!(
-                    "With b = {} bands the run forms its batches by cyclic Poisson sampling (the \
-                     Poisson line, add/remove one example, is its ε); shuffling, balls in bins \
-                     and random allocation are not combined with banded noise here.",
-                    group_digits(t.bands)
-                );
-            }
-            let e = batching::epochs(t);
-            let epochs = if e.upper == e.lower {
-                format!("{} epochs", e.upper)
-            } else {
-                format!("{} to {} epochs", e.lower, e.upper)
-            };
-            let shape = if t.is_phased() {
-                format!(
-                    "every phase formed the same way (phase 1: T = {} steps per epoch, {epochs})",
-                    e.steps_per_epoch
-                )
-            } else {
-                format!("T = {} steps per epoch, {epochs}", e.steps_per_epoch)
-            };
-            let k = t.first().participations();
-            format!(
-                "All on the zero-out relation (one example's gradient replaced by 0; for Poisson \
-                 sampling the same pair as add/remove), sensitivity 1: {shape}. Shuffling is \
-                 reshuffled every epoch; its upper bound holds for any order. Random allocation \
-                 has no epochs: each example is in exactly k = {} of the T = {} steps (the epochs \
-                 rounded; batches of {} on average).",
-                group_digits(k),
-                group_digits(t.steps),
-                short_number(k as f64 * t.dataset as f64 / t.steps.max(1) as f64, 4)
-            )
-        }),
-    );
-    // Capped Poisson batches are Poisson batches with the cap the run carries.
-    let chosen = match v.choice(p::BATCHING) {
-        Batching::TruncatedPoisson => Batching::Poisson,
-        b => b,
+}
+
+/// How the samplers' numbers were computed, in one sentence.
+fn samplers_sentence(t: &Training) -> String {
+    if t.bands > 1 {
+        return format!(
+            "With b = {} bands the run forms its batches by cyclic Poisson sampling (the \
+             Poisson line, add/remove one example, is its ε); shuffling, balls in bins \
+             and random allocation are not combined with banded noise here.",
+            group_digits(t.bands)
+        );
+    }
+    let e = batching::epochs(t);
+    let epochs = if e.upper == e.lower {
+        format!("{} epochs", e.upper)
+    } else {
+        format!("{} to {} epochs", e.lower, e.upper)
     };
-    let phased = run.as_ref().is_ok_and(Training::is_phased);
-    let text = match (&run, &acc, chosen) {
-        (Ok(t), _, _) if phased => batching::own_band(t, buckets, log_step, quick)
-            .ok()
-            .map(|(b, rel, step)| phased_statement(t, b.upper, b.lower, step, rel)),
-        (Ok(t), Ok(a), Batching::Poisson) => Some(statement(t, a)),
-        (Ok(t), _, b) => {
-            let band = match b {
-                Batching::Shuffle => &shuffle,
-                Batching::Allocation => &allocation,
-                _ => &balls,
-            };
-            band.as_ref()
-                .ok()
-                .and_then(|band| batching::statement(t, b, band, log_step).ok())
-        }
-        _ => None,
+    let shape = if t.is_phased() {
+        format!(
+            "every phase formed the same way (phase 1: T = {} steps per epoch, {epochs})",
+            e.steps_per_epoch
+        )
+    } else {
+        format!("T = {} steps per epoch, {epochs}", e.steps_per_epoch)
     };
-    // The membership attacker against the loop as its phases form batches, from the same
-    // composed PLDs as its ε.
-    let attack = run.as_ref().map_err(Clone::clone).and_then(|t| {
-        let sampler = (!phased).then_some(chosen);
-        let (step, upper, lower) = probe::span("batching:attack", || {
-            batching::attack_pairs(sampler, t, buckets, log_step, quick)
-        })?;
-        let a = Attack::new(step, upper, lower)?;
-        let mu = amp_math::risk::gdp_fit(&a.upper).map(|f| f.mu);
-        Ok((a.numbers(v.real(p::FPR), v.real(p::PRIOR))?, mu))
-    });
-    let gdp_mu = attack
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|(_, mu)| mu.clone().map_err(ModelError::from));
-    let attack = attack.map(|(n, _)| n);
-    let part = |f: fn(&Numbers) -> f64| attack.as_ref().map(f).map_err(|e| e.clone());
-    let attacked = match &run {
-        Ok(t) if phased => t.event(None).relation().unwrap_or(Z),
-        _ if chosen == Batching::Poisson => rel,
-        _ => Z,
-    };
-    r.push(&RUN_TPR, part(|n| n.tpr.0), attacked);
-    r.push(&RUN_ADVANTAGE, part(|n| n.advantage.0), attacked);
-    r.push(&RUN_BAYES, part(|n| n.bayes.0), attacked);
-    r.push(&RUN_GDP_MU, gdp_mu, attacked);
-    r.note(
-        &RUN_ATTACK,
-        attack
-            .as_ref()
-            .ok()
-            .map(|n| membership_sentence(v.real(p::FPR), n.tpr)),
-    );
-    let text = text.map(|s| match &attack {
-        Ok(n) => format!("{s} {}", membership_sentence(v.real(p::FPR), n.tpr)),
-        Err(_) => s,
-    });
-    r.note(&STATEMENT, text);
-    r
+    let k = t.first().participations();
+    format!(
+        "All on the zero-out relation (one example's gradient replaced by 0; for Poisson \
+         sampling the same pair as add/remove), sensitivity 1: {shape}. Shuffling is \
+         reshuffled every epoch; its upper bound holds for any order. Random allocation \
+         has no epochs: each example is in exactly k = {} of the T = {} steps (the epochs \
+         rounded; batches of {} on average).",
+        group_digits(k),
+        group_digits(t.steps),
+        short_number(k as f64 * t.dataset as f64 / t.steps.max(1) as f64, 4)
+    )
 }
 
 /// The grid step of a page's accountant (its readout whose id ends in `grid-step`: computed, not
