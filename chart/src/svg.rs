@@ -31,3 +31,11 @@ pub fn draw_svg(chart: &Chart, title: Option<&str>, size: (u32, u32)) -> Result<
     }
     Ok(out)
 }
+
+/// Whether `chart` drawn at `size` finds no place for its legend inside the plot (where the app
+/// lists the legend under the canvas instead).
+pub fn legend_outside(chart: &Chart, size: (u32, u32)) -> bool {
+    let mut scratch = String::new();
+    let root = SVGBackend::with_string(&mut scratch, size).into_drawing_area();
+    draw_chart(&root, chart, &Theme::light(1.0), None).is_ok_and(|f| f.legend_hidden)
+}

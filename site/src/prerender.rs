@@ -10,7 +10,7 @@
 //! Controls are `disabled` until the app takes over. `public/early.js` marks the static numbers as
 //! updating when the link asks for settings other than the defaults.
 
-use amp_chart::draw::{draw_chart, legend_marks, LegendMark, Theme};
+use amp_chart::draw::{legend_marks, LegendMark, Theme};
 use std::sync::OnceLock;
 
 use amp_math::median_sim::Simulation;
@@ -23,7 +23,6 @@ use crate::pages::{
 use crate::prose::{content_json, prose_html};
 use amp_format::{compact_number, display_number};
 use amp_model::params::{Domain, ParamSpec, ParamValues, Value};
-use plotters::prelude::*;
 
 /// The size a pre-rendered figure is drawn at, in SVG user units: the canvas's 16:10 box
 /// (`.figure canvas { aspect-ratio: 16 / 10 }`), scaled to the column's width by the browser.
@@ -660,12 +659,7 @@ pub const SQUARE_SIZE: (u32, u32) = (500, 500);
 /// inside the plot there), the same list, shown on narrow screens only: the live figure then
 /// takes the place of the static one without moving the caption and controls below it.
 fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String {
-    let mut scratch = String::new();
-    let outside = {
-        let root = SVGBackend::with_string(&mut scratch, size).into_drawing_area();
-        draw_chart(&root, chart, &Theme::light(1.0), None).is_ok_and(|f| f.legend_hidden)
-    };
-    if !outside {
+    if !amp_chart::svg::legend_outside(chart, size) {
         return String::new();
     }
     let items: String = legend_marks(chart, &Theme::light(1.0))

@@ -665,8 +665,8 @@ fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
 #[test]
 fn legends_go_where_they_cover_no_data() {
     use amp_chart::draw::{draw_chart, legend_marks, Theme};
+    use amp_chart::plotters::prelude::*;
     use amp_site::figures::{Axis, LegendCorner, Role, Series};
-    use plotters::prelude::*;
     let line = |label: &str, pts: Vec<(f64, f64)>, i| Series {
         label: label.into(),
         points: pts,
@@ -720,7 +720,7 @@ fn legends_go_where_they_cover_no_data() {
 /// a simulation.)
 fn legend_sweep(page: Page) {
     use amp_chart::draw::{draw_chart, Frame, Theme};
-    use plotters::prelude::*;
+    use amp_chart::plotters::prelude::*;
     let mut failures = Vec::new();
     let mut checked = 0;
     let figures = on_page(page).filter(|f| !f.is_simulated());
