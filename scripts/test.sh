@@ -138,7 +138,15 @@ web() {
   # stand-ins it has instead (site/src/heavy.rs), linted for the target they ship on, beside the
   # dependencies the step above compiled (only amp-site itself compiles again).
   step "clippy and build, the page module's features" linted cargo build --target wasm32-unknown-unknown --locked -p amp-site --no-default-features --features svg --lib
-  step "browser tests (wasm-bindgen-test, headless Chromium)" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
+  # ChromeDriver gives up on a renderer that has not answered in 30 s while it loads the tests'
+  # unoptimised wasm, which happens when the native tests hold both cores: that start-up failure
+  # (and only it: no test has run) is retried once and said so; a failing test is never retried.
+  local web_log="$LOGS/browser-tests-(wasm-bindgen-test,-headless-Chromium).log"
+  if ! step "browser tests (wasm-bindgen-test, headless Chromium)" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked; then
+    grep -q "Timed out receiving message from renderer" "$web_log" && ! grep -q "^test result" "$web_log" || return 1
+    echo "    (the browser did not start in time; once more)" >&2
+    step "browser tests (wasm-bindgen-test, headless Chromium)" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
+  fi
   step "end-to-end tests (Playwright, system Chromium)" node --test tests/e2e/app.test.mjs tests/e2e/prerendered.test.mjs
 }
 
