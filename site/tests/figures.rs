@@ -211,9 +211,26 @@ fn ids_are_unique_kebab_case_and_params_are_declared() {
     }
 }
 
+/// A refusal with a reason in words: the figure does not apply, or the mathematics refuses these
+/// inputs as outside what it covers (an accountant with no analysis of the event, inputs invalid
+/// together, outside a domain, no solution). Never a numerical failure (no convergence, an
+/// unbracketed root, NaN) or a pending value.
+fn refusal_reason(e: &ModelError) -> Option<String> {
+    use amp_math::MathError;
+    match e {
+        ModelError::NotApplicable(msg) => Some(msg.clone()),
+        ModelError::Math(
+            m @ (MathError::Unsupported { .. }
+            | MathError::Inconsistent { .. }
+            | MathError::OutOfDomain { .. }
+            | MathError::NoSolution { .. }),
+        ) => Some(m.to_string()),
+        _ => None,
+    }
+}
+
 fn refusal_is_expected(values: &ParamValues, e: &ModelError) -> bool {
-    // Only a figure that does not apply is refused this way (never a math error or a pending one).
-    let ModelError::NotApplicable(msg) = e else {
+    let Some(msg) = refusal_reason(e) else {
         return false;
     };
     // The training page refuses, with its reason in place of the figure, randomized response (not
@@ -360,7 +377,7 @@ fn capped_sweep(page: Page) {
                     assert!(
                         !text.trim().is_empty()
                             && !text.to_lowercase().contains("nan")
-                            && matches!(e, ModelError::NotApplicable(_)),
+                            && refusal_reason(&e).is_some(),
                         "{} at M = {cap}, A = {acc}, {sampler} {extra}: {e}",
                         f.id
                     );

@@ -6,7 +6,7 @@ use amp_math::shuffle::{
     Randomizer, BEST_ID, RELATION,
 };
 use amp_model::param as p;
-use amp_model::params::RandomizerKind;
+use amp_model::params::{ParamValues, RandomizerKind};
 use amp_model::shuffle::{randomizer, rounds, rounds_attack, rounds_local_for_target, rounds_rdp};
 use amp_model::training::FINE;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -171,87 +171,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     }
     // R rounds: the clone pair composed (FMT21's clones, or FMT23's where allowed).
     if given(m, p::ROUNDS) {
-        let stronger = match choice {
-            Choice::One(Bound::Fmt21Numerical) => false,
-            Choice::One(Bound::Fmt23Numerical) => {
-                if let Some(why) = amp_math::shuffle::stronger_clones_exclude(r) {
-                    return Err(format!("the stronger clone reduction {why}"));
-                }
-                true
-            }
-            Choice::Best => amp_math::shuffle::stronger_clones_exclude(r).is_none(),
-            Choice::One(b) => {
-                return Err(format!(
-                    "--rounds composes a clone reduction's loss distribution; {} has none: use \
-                     --bound fmt21-numerical, fmt23-numerical or best",
-                    b.id()
-                ))
-            }
-        };
-        let bound = if stronger {
-            Bound::Fmt23Numerical
-        } else {
-            Bound::Fmt21Numerical
-        };
-        let rounds_n = v.count(p::ROUNDS);
-        if on(m, "invert") {
-            let target = v.real(p::TARGET_EPS);
-            let eps0 = rounds_local_for_target(&v, stronger, FINE, 1e-7)?;
-            return emit(
-                &Inverse {
-                    bound: bound.id(),
-                    eps0: crate::output::finite("eps0", eps0)?,
-                    target_epsilon: target,
-                    delta,
-                    users: n,
-                    randomizer: r_text,
-                    relation: RELATION.id(),
-                    limited_by_validity: None,
-                    rounds: Some(rounds_n),
-                },
-                json,
-            );
-        }
-        if m.contains_id("orders") {
-            return Err("--orders gives one round's Rényi DP; with --rounds the composed Rényi ε is rdp_epsilon".into());
-        }
-        let res = rounds(&v, stronger, FINE)?;
-        let rdp = rounds_rdp(&v, stronger)?;
-        // The attacker after R rounds, at --fpr.
-        let (mut fpr, mut tpr, mut adv) = (None, None, None);
-        if given(m, p::FPR) {
-            let a = rounds_attack(&v, stronger, FINE)?;
-            let x = v.real(p::FPR);
-            fpr = Some(x);
-            tpr = Some(a.tradeoff.tpr(x).map_err(e)?);
-            adv = Some(a.tradeoff.advantage());
-        }
-        let f = crate::output::finite;
-        return emit(
-            &Rounds {
-                bound: bound.id(),
-                rounds: rounds_n,
-                eps0: v.real(p::EPS0),
-                users: n,
-                delta,
-                epsilon: f("epsilon", res.upper)?,
-                epsilon_lower: f("epsilon_lower", res.lower)?,
-                epsilon_upper: res.upper,
-                pld_epsilon_lower: f("pld_epsilon_lower", res.pld_lower)?,
-                pld_epsilon_upper: f("pld_epsilon_upper", res.pld_upper)?,
-                naive_epsilon: f("naive_epsilon", res.naive)?,
-                naive_method: res.naive_method,
-                rdp_epsilon: f("rdp_epsilon", rdp)?,
-                fpr,
-                tpr: tpr.map(|t| t.0),
-                tpr_lower: tpr.map(|t| t.1),
-                advantage: adv.map(|t| t.0),
-                advantage_lower: adv.map(|t| t.1),
-                randomizer: r_text,
-                relation: RELATION.id(),
-            },
-            json,
-        );
+        return run_rounds(m, &v, choice, r_text);
     }
     if on(m, "invert") {
         let target = v.real(p::TARGET_EPS);
@@ -277,29 +197,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
     }
     let eps0 = v.real(p::EPS0);
     // The clone reductions' Rényi DP at the given orders.
-    let (mut rdp_orders, mut rdp_lower, mut rdp_upper) = (None, None, None);
-    if let Some(orders) = m.get_one::<Vec<f64>>("orders") {
-        let at = |a: f64| {
-            match choice {
-            Choice::One(Bound::Fmt21Numerical) => fmt21_rdp(eps0, n, a),
-            Choice::One(Bound::Fmt23Numerical) => fmt23_rdp(r, eps0, n, a),
-            _ => Err(amp_math::MathError::NoSolution {
-                reason: "--orders needs --bound fmt21-numerical or fmt23-numerical (the Rényi DP of a clone reduction)".into(),
-            }),
-        }
-        };
-        let pairs = orders
-            .iter()
-            .map(|&a| at(a).map_err(e))
-            .collect::<Result<Vec<_>, _>>()?;
-        for &(lo, hi) in &pairs {
-            crate::output::finite("rdp", lo)?;
-            crate::output::finite("rdp", hi)?;
-        }
-        rdp_orders = Some(orders.clone());
-        rdp_lower = Some(pairs.iter().map(|x| x.0).collect());
-        rdp_upper = Some(pairs.iter().map(|x| x.1).collect());
-    }
+    let (rdp_orders, rdp_lower, rdp_upper) = clone_rdp(m, choice, r, eps0, n)?;
     let res = match choice {
         Choice::Best => best_with(r, eps0, n, delta).map_err(e)?,
         Choice::One(b) => shuffle_epsilon_with(b, r, eps0, n, delta).map_err(e)?,
@@ -328,4 +226,134 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
         },
         json,
     )
+}
+
+/// `shuffle --rounds`: R rounds of the clone pair composed, forward or inverse, with the
+/// attacker at `--fpr`.
+fn run_rounds(
+    m: &ArgMatches,
+    v: &ParamValues,
+    choice: Choice,
+    r_text: String,
+) -> Result<String, String> {
+    let r = randomizer(v);
+    let (n, delta) = (v.count(p::USERS), v.real(p::DELTA));
+    let e = |x: amp_math::MathError| x.to_string();
+    let json = on(m, "json");
+    let stronger = match choice {
+        Choice::One(Bound::Fmt21Numerical) => false,
+        Choice::One(Bound::Fmt23Numerical) => {
+            if let Some(why) = amp_math::shuffle::stronger_clones_exclude(r) {
+                return Err(format!("the stronger clone reduction {why}"));
+            }
+            true
+        }
+        Choice::Best => amp_math::shuffle::stronger_clones_exclude(r).is_none(),
+        Choice::One(b) => {
+            return Err(format!(
+                "--rounds composes a clone reduction's loss distribution; {} has none: use \
+                 --bound fmt21-numerical, fmt23-numerical or best",
+                b.id()
+            ))
+        }
+    };
+    let bound = if stronger {
+        Bound::Fmt23Numerical
+    } else {
+        Bound::Fmt21Numerical
+    };
+    let rounds_n = v.count(p::ROUNDS);
+    if on(m, "invert") {
+        let target = v.real(p::TARGET_EPS);
+        let eps0 = rounds_local_for_target(v, stronger, FINE, 1e-7)?;
+        return emit(
+            &Inverse {
+                bound: bound.id(),
+                eps0: crate::output::finite("eps0", eps0)?,
+                target_epsilon: target,
+                delta,
+                users: n,
+                randomizer: r_text,
+                relation: RELATION.id(),
+                limited_by_validity: None,
+                rounds: Some(rounds_n),
+            },
+            json,
+        );
+    }
+    if m.contains_id("orders") {
+        return Err("--orders gives one round's Rényi DP; with --rounds the composed Rényi ε is rdp_epsilon".into());
+    }
+    let res = rounds(v, stronger, FINE)?;
+    let rdp = rounds_rdp(v, stronger)?;
+    // The attacker after R rounds, at --fpr.
+    let (mut fpr, mut tpr, mut adv) = (None, None, None);
+    if given(m, p::FPR) {
+        let a = rounds_attack(v, stronger, FINE)?;
+        let x = v.real(p::FPR);
+        fpr = Some(x);
+        tpr = Some(a.tradeoff.tpr(x).map_err(e)?);
+        adv = Some(a.tradeoff.advantage());
+    }
+    let f = crate::output::finite;
+    return emit(
+        &Rounds {
+            bound: bound.id(),
+            rounds: rounds_n,
+            eps0: v.real(p::EPS0),
+            users: n,
+            delta,
+            epsilon: f("epsilon", res.upper)?,
+            epsilon_lower: f("epsilon_lower", res.lower)?,
+            epsilon_upper: res.upper,
+            pld_epsilon_lower: f("pld_epsilon_lower", res.pld_lower)?,
+            pld_epsilon_upper: f("pld_epsilon_upper", res.pld_upper)?,
+            naive_epsilon: f("naive_epsilon", res.naive)?,
+            naive_method: res.naive_method,
+            rdp_epsilon: f("rdp_epsilon", rdp)?,
+            fpr,
+            tpr: tpr.map(|t| t.0),
+            tpr_lower: tpr.map(|t| t.1),
+            advantage: adv.map(|t| t.0),
+            advantage_lower: adv.map(|t| t.1),
+            randomizer: r_text,
+            relation: RELATION.id(),
+        },
+        json,
+    );
+}
+
+/// The clone reduction's Rényi DP at `--orders` (its lower and upper ends), if given.
+fn clone_rdp(
+    m: &ArgMatches,
+    choice: Choice,
+    r: Randomizer,
+    eps0: f64,
+    n: u64,
+) -> Result<(Option<Vec<f64>>, Option<Vec<f64>>, Option<Vec<f64>>), String> {
+    let e = |x: amp_math::MathError| x.to_string();
+    let (mut rdp_orders, mut rdp_lower, mut rdp_upper) = (None, None, None);
+    if let Some(orders) = m.get_one::<Vec<f64>>("orders") {
+        let at = |a: f64| {
+            match choice {
+            Choice::One(Bound::Fmt21Numerical) => fmt21_rdp(eps0, n, a),
+            Choice::One(Bound::Fmt23Numerical) => fmt23_rdp(r, eps0, n, a),
+            _ => Err(amp_math::MathError::NoSolution {
+                reason: "--orders needs --bound fmt21-numerical or fmt23-numerical (the Rényi DP of a clone reduction)".into(),
+            }),
+        }
+        };
+        let pairs = orders
+            .iter()
+            .map(|&a| at(a).map_err(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        for &(lo, hi) in &pairs {
+            crate::output::finite("rdp", lo)?;
+            crate::output::finite("rdp", hi)?;
+        }
+        rdp_orders = Some(orders.clone());
+        rdp_lower = Some(pairs.iter().map(|x| x.0).collect());
+        rdp_upper = Some(pairs.iter().map(|x| x.1).collect());
+    }
+    Ok((rdp_orders, rdp_lower, rdp_upper))
 }

@@ -218,99 +218,32 @@ fn phased_plds(
 /// Honkela 2020).
 pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
     use super::{group_digits, Band};
-    use amp_math::pld::{self, Estimate, Pld};
-    use amp_model::training::{setting, FIGURE};
+    use amp_model::training::setting;
 
     let t = setting(values)?;
     t.check_records(Some(amp_model::params::Batching::Poisson))?;
-    // A run of phases, or a user's several records: through the accountant's events.
-    let (k, ks, h, plds) = if t.needs_events() {
-        phased_plds(&t)?
-    } else {
-        let k = t.steps;
-        let mut ks: Vec<u64> = vec![1];
-        for part in [k / 16, k / 4, k] {
-            if part > *ks.last().unwrap_or(&0) {
-                ks.push(part);
-            }
-        }
-        let h = pld::step_for_budget(t.noise, t.q, k, FIGURE)?;
-        let plds = t
-            .noise
-            .poisson(t.q, h, Estimate::Pessimistic)?
-            .self_compose_many(&ks)?;
-        (k, ks, h, plds)
-    };
+    let (k, ks, h, plds) = drawn_plds(&t)?;
     let last = plds.last().ok_or("no steps to compose")?;
     let eps = last.epsilon_for_delta(t.delta)?;
     let remove = last.remove.delta_for_epsilon(eps) >= last.add.delta_for_epsilon(eps);
-    fn direction(p: &pld::PldPair, remove: bool) -> &Pld {
-        if remove {
-            &p.remove
-        } else {
-            &p.add
-        }
-    }
     let top = direction(last, remove);
-    let loss = |d: &Pld, i: usize| (d.offset + i as i64) as f64 * d.step;
-    // The range: where the k-step loss has all but 1e-7 of its mass on the left and 1e-9 on the
-    // right, widened to show 0 and a little beyond ε.
-    let total: f64 = top.masses.iter().sum();
-    let (mut lo, mut hi, mut run) = (f64::NAN, f64::NAN, 0.0);
-    for (i, m) in top.masses.iter().enumerate() {
-        run += m;
-        if lo.is_nan() && run > 1e-7 * total {
-            lo = loss(top, i);
-        }
-        if hi.is_nan() && run >= (1.0 - 1e-9) * total {
-            hi = loss(top, i);
-        }
-    }
-    // Each bin holds the same whole number of grid points (else the curves ripple), and the
-    // bins' edges fall halfway between grid points.
-    let hi = hi.max(1.25 * eps);
-    let lo = (lo.min(0.0) / h).floor() * h - 0.5 * h;
-    let width = (((hi - lo) / BINS as f64) / h).round().max(1.0) * h;
-    let bins_n = ((hi - lo) / width).ceil().max(1.0) as usize;
-    let hi = lo + bins_n as f64 * width;
-    let density = |d: &Pld| -> Vec<(f64, f64)> {
-        let mut bins = vec![0.0; bins_n];
-        for (i, m) in d.masses.iter().enumerate() {
-            let b = ((loss(d, i) - lo) / width).floor();
-            if (0.0..bins_n as f64).contains(&b) {
-                bins[b as usize] += m;
-            }
-        }
-        bins.iter()
-            .enumerate()
-            .filter(|(_, m)| **m > 0.0)
-            .map(|(b, m)| (lo + (b as f64 + 0.5) * width, m / width))
-            .collect()
-    };
-    let curves: Vec<Vec<(f64, f64)>> = plds.iter().map(|p| density(direction(p, remove))).collect();
+    let bins = Bins::over(top, h, eps);
+    let curves: Vec<Vec<(f64, f64)>> = plds
+        .iter()
+        .map(|p| bins.density(direction(p, remove)))
+        .collect();
     let peak = curves
         .iter()
         .flat_map(|c| c.iter().map(|q| q.1))
         .fold(0.0, f64::max);
     let floor = peak * 1e-7;
     let mut c = Chart::new(
-        Axis::numeric("privacy loss L", false, lo, hi),
+        Axis::numeric("privacy loss L", false, bins.lo, bins.hi),
         Axis::numeric("density of L", true, floor, peak * 3.0),
         LegendCorner::UpperRight,
         String::new(),
     );
     let k_curve = curves.last().cloned().unwrap_or_default();
-    // The shaded region starts at ε itself (the density interpolated there).
-    let mut beyond: Vec<(f64, f64, f64)> = Vec::new();
-    for w in k_curve.windows(2) {
-        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
-        if x0 < eps && eps <= x1 {
-            beyond.push((eps, floor, y0 + (y1 - y0) * (eps - x0) / (x1 - x0)));
-        }
-        if x1 >= eps && x1 > x0 {
-            beyond.push((x1, floor, y1));
-        }
-    }
     let tail: f64 = top
         .masses
         .iter()
@@ -325,7 +258,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
             short_number(tail, 3),
             group_digits(k)
         ),
-        points: beyond,
+        points: beyond(&k_curve, eps, floor),
     });
     let n = curves.len();
     for (j, (pts, &kj)) in curves.into_iter().zip(&ks).enumerate() {
@@ -344,6 +277,137 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
             },
         });
     }
+    c.markers.push(Marker {
+        x: eps,
+        y: k_curve
+            .iter()
+            .min_by(|a, b| (a.0 - eps).abs().total_cmp(&(b.0 - eps).abs()))
+            .map_or(floor, |q| q.1.max(floor)),
+        label: format!("ε = {}", short_number(eps, 4)),
+    });
+    c.summary = loss_summary(&t, k, remove, top, eps, tail);
+    Ok(c)
+}
+
+/// The step counts drawn (one, 1/16, 1/4 and all of the run's k, without repeats), the grid
+/// step and the pessimistic PLD after each; a run of phases or a user's several records through
+/// the accountant's events.
+fn drawn_plds(
+    t: &amp_model::training::Training,
+) -> Result<(u64, Vec<u64>, f64, Vec<amp_math::pld::PldPair>), amp_model::ModelError> {
+    use amp_math::pld::{self, Estimate};
+    if t.needs_events() {
+        return phased_plds(t);
+    }
+    let k = t.steps;
+    let mut ks: Vec<u64> = vec![1];
+    for part in [k / 16, k / 4, k] {
+        if part > *ks.last().unwrap_or(&0) {
+            ks.push(part);
+        }
+    }
+    let h = pld::step_for_budget(t.noise, t.q, k, amp_model::training::FIGURE)?;
+    let plds = t
+        .noise
+        .poisson(t.q, h, Estimate::Pessimistic)?
+        .self_compose_many(&ks)?;
+    Ok((k, ks, h, plds))
+}
+
+/// The direction drawn of a pair.
+fn direction(p: &amp_math::pld::PldPair, remove: bool) -> &amp_math::pld::Pld {
+    if remove {
+        &p.remove
+    } else {
+        &p.add
+    }
+}
+
+/// The privacy loss at grid point `i` of `d`.
+fn loss(d: &amp_math::pld::Pld, i: usize) -> f64 {
+    (d.offset + i as i64) as f64 * d.step
+}
+
+/// The bins the densities are drawn in: `n` of width `width` from `lo` to `hi`.
+struct Bins {
+    lo: f64,
+    hi: f64,
+    width: f64,
+    n: usize,
+}
+
+impl Bins {
+    /// The range where the k-step loss `top` has all but 1e-7 of its mass on the left and 1e-9 on
+    /// the right, widened to show 0 and a little beyond ε; each bin holds the same whole number of
+    /// grid points (else the curves ripple), and the bins' edges fall halfway between grid points.
+    fn over(top: &amp_math::pld::Pld, h: f64, eps: f64) -> Bins {
+        let total: f64 = top.masses.iter().sum();
+        let (mut lo, mut hi, mut run) = (f64::NAN, f64::NAN, 0.0);
+        for (i, m) in top.masses.iter().enumerate() {
+            run += m;
+            if lo.is_nan() && run > 1e-7 * total {
+                lo = loss(top, i);
+            }
+            if hi.is_nan() && run >= (1.0 - 1e-9) * total {
+                hi = loss(top, i);
+            }
+        }
+        let hi = hi.max(1.25 * eps);
+        let lo = (lo.min(0.0) / h).floor() * h - 0.5 * h;
+        let width = (((hi - lo) / BINS as f64) / h).round().max(1.0) * h;
+        let n = ((hi - lo) / width).ceil().max(1.0) as usize;
+        Bins {
+            lo,
+            hi: lo + n as f64 * width,
+            width,
+            n,
+        }
+    }
+
+    /// `d` as mass per unit loss at the bins' centres (empty bins left out).
+    fn density(&self, d: &amp_math::pld::Pld) -> Vec<(f64, f64)> {
+        let mut bins = vec![0.0; self.n];
+        for (i, m) in d.masses.iter().enumerate() {
+            let b = ((loss(d, i) - self.lo) / self.width).floor();
+            if (0.0..self.n as f64).contains(&b) {
+                bins[b as usize] += m;
+            }
+        }
+        bins.iter()
+            .enumerate()
+            .filter(|(_, m)| **m > 0.0)
+            .map(|(b, m)| (self.lo + (b as f64 + 0.5) * self.width, m / self.width))
+            .collect()
+    }
+}
+
+/// The shaded region under `curve` beyond ε, from ε itself (the density interpolated there).
+fn beyond(curve: &[(f64, f64)], eps: f64, floor: f64) -> Vec<(f64, f64, f64)> {
+    let mut out = Vec::new();
+    for w in curve.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if x0 < eps && eps <= x1 {
+            out.push((eps, floor, y0 + (y1 - y0) * (eps - x0) / (x1 - x0)));
+        }
+        if x1 >= eps && x1 > x0 {
+            out.push((x1, floor, y1));
+        }
+    }
+    out
+}
+
+/// The figure's text: what is drawn (one step and the run of one phase, or one step of the first
+/// phase and the whole run of several), the k-step loss's mean and spread, ε and the mass beyond.
+fn loss_summary(
+    t: &amp_model::training::Training,
+    k: u64,
+    remove: bool,
+    top: &amp_math::pld::Pld,
+    eps: f64,
+    tail: f64,
+) -> String {
+    use super::group_digits;
+    let total: f64 = top.masses.iter().sum();
     let mean: f64 = top
         .masses
         .iter()
@@ -361,16 +425,6 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
         })
         .sum::<f64>()
         / total;
-    c.markers.push(Marker {
-        x: eps,
-        y: k_curve
-            .iter()
-            .min_by(|a, b| (a.0 - eps).abs().total_cmp(&(b.0 - eps).abs()))
-            .map_or(floor, |q| q.1.max(floor)),
-        label: format!("ε = {}", short_number(eps, 4)),
-    });
-    // What is drawn: one step and the run (of one phase), or one step of the first phase and the
-    // whole run (of several).
     let step = format!(
         "Poisson sampling at q = {}, {} direction",
         short_number(t.q, 4),
@@ -390,7 +444,7 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
             group_digits(k),
         )
     };
-    c.summary = format!(
+    format!(
         "The privacy loss distribution of {what}, as densities on a log axis. Composing adds \
          losses, so the distribution drifts right and widens: at {} steps its mean is {} and its \
          standard deviation {}. The run's ε = {} at δ = {} is marked; the shaded mass beyond it, \
@@ -402,6 +456,5 @@ pub fn privacy_loss_distribution(values: &ParamValues) -> ChartResult {
         short_number(eps, 4),
         short_number(t.delta, 3),
         short_number(tail, 3),
-    );
-    Ok(c)
+    )
 }
