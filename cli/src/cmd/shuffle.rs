@@ -296,7 +296,7 @@ fn run_rounds(
         adv = Some(a.tradeoff.advantage());
     }
     let f = crate::output::finite;
-    return emit(
+    emit(
         &Rounds {
             bound: bound.id(),
             rounds: rounds_n,
@@ -320,8 +320,11 @@ fn run_rounds(
             relation: RELATION.id(),
         },
         json,
-    );
+    )
 }
+
+/// The orders given, and the Rényi DP's lower and upper ends at each.
+type OrdersRdp = (Option<Vec<f64>>, Option<Vec<f64>>, Option<Vec<f64>>);
 
 /// The clone reduction's Rényi DP at `--orders` (its lower and upper ends), if given.
 fn clone_rdp(
@@ -330,7 +333,7 @@ fn clone_rdp(
     r: Randomizer,
     eps0: f64,
     n: u64,
-) -> Result<(Option<Vec<f64>>, Option<Vec<f64>>, Option<Vec<f64>>), String> {
+) -> Result<OrdersRdp, String> {
     let e = |x: amp_math::MathError| x.to_string();
     let (mut rdp_orders, mut rdp_lower, mut rdp_upper) = (None, None, None);
     if let Some(orders) = m.get_one::<Vec<f64>>("orders") {
