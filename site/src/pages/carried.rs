@@ -23,7 +23,9 @@
 
 use amp_math::Relation;
 
-use super::{BoundKind, PageSpec, Reading, Readings, TableRow};
+use super::{
+    BoundKind, NoteKind, NoteSpec, PageSpec, Reading, Readings, ReadoutSpec, TableRow, TableSpec,
+};
 use amp_model::ModelError;
 
 const RELATIONS: [Relation; 4] = [
@@ -86,8 +88,9 @@ impl PageSpec {
     }
 
     /// The numbers of `page` read back from [`PageSpec::carry`]'s text; `None` if the text is not
-    /// that page's, names a readout, sentence or table the page does not compute, or is malformed
-    /// in any way. Each reading comes back pointing at the page's own declaration.
+    /// that page's or is malformed in any way. The declarations of what comes back carry only
+    /// their ids, which is all that [`Readings`] looks them up by: a readout is shown with its own
+    /// page's declaration. (Made once per start of the app, and kept: a few hundred bytes.)
     pub fn adopt(&self, text: &str) -> Option<Readings> {
         let page = self;
         let mut lines = text.split('\n');
@@ -95,14 +98,11 @@ impl PageSpec {
             return None;
         }
         let mut r = Readings::default();
-        let (readouts, notes, tables) = (
-            page.computed_readouts(),
-            page.computed_notes(),
-            page.table_specs(),
-        );
+        let mut declared = page.readout_specs();
+        declared.extend(page.widgets().flat_map(|w| w.readouts().iter().copied()));
         for line in lines {
             let mut f = fields(line).into_iter();
-            let (kind, id) = (f.next()?, f.next()?);
+            let (kind, id) = (f.next()?, leak(f.next()?));
             let (tag, rest) = (f.next(), f.next());
             match (kind.as_str(), tag.as_deref(), rest) {
                 ("n", Some(relation), Some(how)) => {
@@ -121,7 +121,12 @@ impl PageSpec {
                         _ => return None,
                     };
                     r.numbers.push(Reading {
-                        spec: *readouts.iter().find(|d| d.id == id)?,
+                        // The page's own declaration where it has one (its kind of bound).
+                        spec: declared
+                            .iter()
+                            .copied()
+                            .find(|d| d.id == id)
+                            .unwrap_or_else(|| readout(id)),
                         value,
                         relation,
                         bound,
@@ -136,7 +141,7 @@ impl PageSpec {
                         ("+", Some(t)) => Some(t),
                         _ => return None,
                     };
-                    r.notes.push((*notes.iter().find(|d| d.id == id)?, text));
+                    r.notes.push((note(id), text));
                 }
                 ("t", Some(how), why) => {
                     if f.next().is_some() {
@@ -147,7 +152,7 @@ impl PageSpec {
                         ("e", Some(e)) => Err(ModelError::NotApplicable(e)),
                         _ => return None,
                     };
-                    r.tables.push((*tables.iter().find(|d| d.id == id)?, rows));
+                    r.tables.push((table(id), rows));
                 }
                 ("r", Some(name), Some(tag)) => {
                     let Some((_, Ok(rows))) = r.tables.last_mut() else {
@@ -177,6 +182,58 @@ impl PageSpec {
         Some(r)
     }
 }
+
+/// A string kept for the rest of the run (the id of an adopted declaration): made once per id,
+/// however many times numbers are adopted (the compute worker's answers are adopted on every
+/// change of a setting), so what is kept is bounded by the declared ids.
+fn leak(s: String) -> &'static str {
+    thread_local! {
+        static KEPT: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    KEPT.with_borrow_mut(|kept| match kept.iter().find(|k| **k == s) {
+        Some(k) => *k,
+        None => {
+            let k: &'static str = Box::leak(s.into_boxed_str());
+            kept.push(k);
+            k
+        }
+    })
+}
+
+/// Declarations standing in for an adopted page's, carrying only their ids, each made once.
+macro_rules! kept_declaration {
+    ($fn:ident, $ty:ty, $make:expr) => {
+        fn $fn(id: &'static str) -> &'static $ty {
+            thread_local! {
+                static KEPT: std::cell::RefCell<Vec<&'static $ty>> = const { std::cell::RefCell::new(Vec::new()) };
+            }
+            KEPT.with_borrow_mut(|kept| match kept.iter().find(|k| std::ptr::eq(k.id, id)) {
+                Some(k) => *k,
+                None => {
+                    let k: &'static $ty = Box::leak(Box::new($make(id)));
+                    kept.push(k);
+                    k
+                }
+            })
+        }
+    };
+}
+
+kept_declaration!(readout, ReadoutSpec, |id| ReadoutSpec {
+    id,
+    label: "",
+    digits: 0,
+    bound: BoundKind::Exact,
+});
+kept_declaration!(note, NoteSpec, |id| NoteSpec {
+    id,
+    kind: NoteKind::Small,
+});
+kept_declaration!(table, TableSpec, |id| TableSpec {
+    id,
+    caption: "",
+    columns: &[],
+});
 
 /// A field with its `\`, tab and line feed escaped.
 fn esc(s: &str) -> String {
