@@ -4,12 +4,16 @@
 #   ./scripts/test.sh --quick   the quick tier for your own loop: format, native clippy, the math
 #                               and model tests (no browser, no figure sweeps)
 #   ./scripts/test.sh --all-references   also regenerate every mpmath reference table
+#   ./scripts/test.sh --no-cache         run every native test binary, even one that already
+#                                        passed byte for byte (scripts/test-cache.py)
 #
 # Two chains run at once, so that neither waits for the other's single-threaded phases
 # (link-time optimisation, the browsers):
 #   native: format; clippy and the test build in one compilation (clippy-driver as the workspace's
 #           compiler: the tests are built once, linted as they are built); every native test
-#           (cargo-nextest where installed); the mpmath reference tables, regenerated only where a
+#           (cargo-nextest where installed), leaving out a test binary that is byte for byte one
+#           that passed before, on the same data files (scripts/test-cache.py: a clean clone, as
+#           in CI, runs them all); the mpmath reference tables, regenerated only where a
 #           generator or its table changed (tools/reference/check.sh);
 #   web:    the release build (trunk, with the CLI the tests compare against); the browser tests
 #           (wasm-bindgen-test in headless Chromium), built and linted the same way for wasm32;
@@ -23,11 +27,13 @@ cd "$(dirname "$0")/.."
 STARTED=$SECONDS
 QUICK=""
 REFERENCES=""
+NO_CACHE=""
 for arg in "$@"; do
   case $arg in
     --quick) QUICK=1 ;;
     --all-references) REFERENCES=--all ;;
-    *) echo "test: unknown option $arg (--quick, --all-references)" >&2; exit 2 ;;
+    --no-cache) NO_CACHE=1 ;;
+    *) echo "test: unknown option $arg (--quick, --all-references, --no-cache)" >&2; exit 2 ;;
   esac
 done
 
@@ -123,9 +129,28 @@ export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-300}
 native() {
   step "format" cargo fmt --all -- --check
   step "clippy and build, native" linted cargo test --workspace --all-targets --locked --no-run
-  step "native tests" run_tests --workspace
+  # The binaries that passed before, unchanged, on unchanged data, are left out (their record
+  # is written only when every test of the run passed).
+  local filter="" cached=""
+  rm -f "$LOGS/test-binaries.json"
+  if [ -z "$NO_CACHE" ] && command -v cargo-nextest >/dev/null && git rev-parse --git-dir >/dev/null 2>&1; then
+    linted cargo nextest list --workspace --locked --list-type binaries-only --message-format json \
+      >"$LOGS/test-binaries.json" 2>"$LOGS/test-binaries.log"
+    filter=$(python3 scripts/test-cache.py skip "$LOGS/test-binaries.json" 2>"$LOGS/test-cache.log")
+    cached=$(cat "$LOGS/test-cache.log")
+  fi
+  if [ -n "$filter" ]; then
+    echo "    (native tests: $cached test binaries unchanged since they passed, left out; --no-cache runs them)" >&2
+    step "native tests" run_tests --workspace -E "$filter" --no-tests=pass
+  else
+    step "native tests" run_tests --workspace
+  fi
   slowest "native tests"
+  if [ -f "$LOGS/test-binaries.json" ] && [ -z "$NO_CACHE" ]; then
+    python3 scripts/test-cache.py record "$LOGS/test-binaries.json"
+  fi
   step "reference tables reproduce from mpmath" tools/reference/check.sh "$PY" $REFERENCES
+  touch "$LOGS/native.done"
 }
 
 web() {
@@ -147,9 +172,23 @@ web() {
     echo "    (the browser did not start in time; once more)" >&2
     step "browser tests (wasm-bindgen-test, headless Chromium)" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --test web --locked
   fi
-  step "end-to-end tests (Playwright, system Chromium)" node --test tests/e2e/app.test.mjs tests/e2e/prerendered.test.mjs
+  step "end-to-end tests (Playwright, system Chromium)" e2e_tests
 }
 
+# The end-to-end tests of the live app and the pre-rendered pages; the longest ones
+# (audit.test.mjs) beside them as soon as the native chain has left a core free, else after them.
+e2e_tests() {
+  node --test tests/e2e/app.test.mjs tests/e2e/prerendered.test.mjs & local app=$!
+  while kill -0 "$app" 2>/dev/null && [ ! -f "$LOGS/native.done" ]; do sleep 1; done
+  node --test tests/e2e/audit.test.mjs >"$LOGS/e2e-audit.log" 2>&1 & local audit=$!
+  local status=0
+  wait "$app" || status=1
+  wait "$audit" || status=1
+  cat "$LOGS/e2e-audit.log"
+  return $status
+}
+
+rm -f "$LOGS/native.done"
 native & NATIVE=$!
 web & WEB=$!
 status=0

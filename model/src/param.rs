@@ -1306,13 +1306,19 @@ pub fn by_name_or_alias(name: &str) -> Option<&'static ParamSpec> {
     by_name(name).or_else(|| PARAMS.iter().copied().find(|p| p.aliases.contains(&name)))
 }
 
-/// Every declared parameter at its default.
+/// Every declared parameter at its default: built once (sorted by name, a hundred and more
+/// entries), then copied; every chart, readout and parsed link starts from it.
 impl Default for ParamValues {
     fn default() -> Self {
-        let mut map = NameMap::new();
-        for p in PARAMS {
-            map.insert(p.name, p.default);
-        }
-        ParamValues(map)
+        static DEFAULTS: std::sync::OnceLock<ParamValues> = std::sync::OnceLock::new();
+        DEFAULTS
+            .get_or_init(|| {
+                let mut map = NameMap::new();
+                for p in PARAMS {
+                    map.insert(p.name, p.default);
+                }
+                ParamValues(map)
+            })
+            .clone()
     }
 }

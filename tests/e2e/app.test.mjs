@@ -1,115 +1,14 @@
-// End-to-end tests: the release build in dist/, served on 127.0.0.1, driven by the system Chromium.
+// End-to-end tests: the release build in dist/, served on 127.0.0.1, driven by the system Chromium
+// (the shared set-up and helpers in live.mjs; the longest tests in audit.test.mjs).
 // Run by scripts/test.sh after `trunk build --release` (whose post-build step builds the CLI, target/tool/amplify):
 //   node --test tests/e2e/
-// Fails on any console error, page error, failed request, or request leaving 127.0.0.1.
-// Screenshots go to test-artifacts/ (git-ignored).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { serve } from './server.mjs';
-import { launch, droppedByRedirect } from './browser.mjs';
 import { cli, pageEqualsCli } from './cli.mjs';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const DIST = resolve(ROOT, 'dist');
-const ARTIFACTS = resolve(ROOT, 'test-artifacts');
-const AMPLIFY = process.env.AMPLIFY_BIN || resolve(ROOT, 'target', 'tool', 'amplify');
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let server, origin, context;
-
-before(async () => {
-  server = await serve(DIST);
-  origin = `http://127.0.0.1:${server.address().port}`;
-  context = await launch();
-});
-
-after(async () => {
-  await context?.close();
-  server?.close();
-});
-
-/** Open a page and record every problem: console errors, page errors, failed or foreign requests. */
-async function open(path, opts = {}) {
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  // Every address the page has shown: a later navigation to an old `?embed=` link drops its
-  // preloads just as the first one does.
-  const visited = [path];
-  page.on('framenavigated', (f) => { if (f === page.mainFrame()) visited.push(f.url()); });
-  // A request the page had in flight when the test itself navigated away (a `page.goto` while the
-  // compute worker was still fetching its module, say) is cut short by the browser, not failed.
-  const started = new Map();
-  let navigations = 0;
-  page.on('framenavigated', (f) => { if (f === page.mainFrame()) navigations++; });
-  page.on('request', (r) => started.set(r, navigations));
-  page.on('requestfailed', (r) => {
-    if (visited.some((u) => droppedByRedirect(u, r))) return;
-    if (r.failure()?.errorText === 'net::ERR_ABORTED' && started.get(r) < navigations) return;
-    problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
-  });
-  page.on('request', (r) => {
-    const u = r.url();
-    if (!u.startsWith((opts.origin || origin) + '/') && !u.startsWith('data:')) problems.push(`request left 127.0.0.1: ${u}`);
-  });
-  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  await page.goto((opts.origin || origin) + path);
-  // The pre-rendered page is there at once; the live app replaces it when the wasm has started.
-  await page.waitForFunction(() => document.documentElement.dataset.app === 'live');
-  return { page, problems };
-}
-
-async function painted(page) {
-  await page.waitForFunction(() => {
-    const c = [...document.querySelectorAll('canvas')];
-    return c.length > 0 && c.every((x) => x.dataset.painted === 'true');
-  });
-}
-
-/** Wait until the layout has stopped moving: the figures painted and every canvas, legend and
- * caption box the same over five animation frames in a row (after a resize the app redraws at
- * the new size; no fixed wait, which a slow machine can outlast). */
-async function settled(page) {
-  await painted(page);
-  await page.waitForFunction(() => {
-    const boxes = [...document.querySelectorAll('canvas, .figure-legend, .figure-summary')]
-      .map((e) => { const b = e.getBoundingClientRect(); return `${b.x},${b.y},${b.width},${b.height}`; })
-      .join(';') + `|${document.documentElement.scrollHeight}`;
-    const w = window;
-    if (w.__lastBoxes === boxes) w.__sameFrames = (w.__sameFrames || 0) + 1;
-    else { w.__lastBoxes = boxes; w.__sameFrames = 0; }
-    return w.__sameFrames >= 5;
-  }, null, { polling: 'raf', timeout: 60_000 });
-}
-
-const value = (page, testid) => page.getAttribute(`[data-testid="${testid}"]`, 'data-value');
-
-/** The readout's full-precision value is exactly the CLI's double (same math, same libm). */
-async function sameAsCli(page, testid, expected) {
-  const v = await value(page, testid);
-  assert.ok(v !== null && v !== '', `${testid} has no value`);
-  assert.equal(Number(v), expected, `${testid}: app ${v}, CLI ${expected}`);
-}
-
-
-/** Every number on screen equals `amplify page <id> --json` at the settings the page's URL holds
- * (once a page that refines shows its refined numbers): each readout the CLI gives a number has
- * exactly that double in `data-value`, each without one shows none. The one check of "the page's
- * numbers are the CLI's", for every page. */
-async function readoutsEqualCli(page) {
-  await page.waitForFunction(() => {
-    const s = document.querySelector('[data-testid=accounting-status]');
-    return document.documentElement.dataset.app === 'live' && (!s || s.dataset.state === 'final');
-  }, null, { timeout: 120_000 });
-  const { want, compared } = await pageEqualsCli(page);
-  const id = want.page;
-  assert.ok(compared >= 1, `${id}: no readout compared`);
-  return want;
-}
+import { ARTIFACTS, DIST, open, painted, readoutsEqualCli, sameAsCli, settled, value } from './live.mjs';
 
 /** Every page's numbers at settings other than the defaults (and a run of phases, randomized
  * response, sampling without replacement), against `amplify page <id> --json` at the same
@@ -373,18 +272,6 @@ test('limits page: every figure paints, readouts and the sentence equal the CLI'
   await page.screenshot({ path: `${ARTIFACTS}/limits.png`, fullPage: true });
   assert.deepEqual(problems, []);
   await page.close();
-});
-
-test('every registry figure embeds and paints', async () => {
-  const figures = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
-  assert.ok(figures.length >= 21);
-  for (const f of figures) {
-    const { page, problems } = await open(`/?embed=${f.id}`);
-    await painted(page);
-    assert.equal(await page.locator('canvas').count(), 1, f.id);
-    assert.deepEqual(problems, [], f.id);
-    await page.close();
-  }
 });
 
 test('accuracy page: readouts equal the CLI, the simulation runs in slices and matches the CLI for the same seed', async () => {
@@ -836,36 +723,6 @@ test('colour theme follows the system, the toggle overrides it and is remembered
   await page.close();
 });
 
-test('accessibility audit (axe-core): no serious or critical violation on any page or embed, light and dark', async () => {
-  const AXE = readFileSync(resolve(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-  const figures = JSON.parse(execFileSync(AMPLIFY, ['figures', '--json'], { encoding: 'utf8' }));
-  const urls = [
-    ...['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration'].map((p) => `/?page=${p}`),
-    ...figures.map((f) => `/?embed=${f.id}`),
-  ];
-  const found = [];
-  for (const scheme of ['light', 'dark']) {
-    for (const url of scheme === 'light' ? urls : urls.filter((u) => u.includes('page='))) {
-      const { page, problems } = await open(url);
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-      if (!url.endsWith('=home')) await painted(page);
-      // Evaluated through the debugging protocol, so the page's Content-Security-Policy (no
-      // inline scripts) stays as it is.
-      await page.evaluate(AXE);
-      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-        .filter((x) => x.impact === 'serious' || x.impact === 'critical')
-        .map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`));
-      found.push(...v.map((x) => `${url} [${scheme}] ${x}`));
-      // Every page and embed has exactly one level-1 heading (an embed's is its figure's title).
-      assert.equal(await page.locator('h1').count(), 1, `${url}: one h1`);
-      assert.deepEqual(problems, [], url);
-      await page.close();
-    }
-  }
-  assert.deepEqual(found, []);
-});
-
 test('pointer readout: a crosshair with every series value at the pointer, gone when the pointer leaves', async () => {
   const { page, problems } = await open('/?page=subsampling&eps=1&p=0.01');
   await painted(page);
@@ -892,31 +749,3 @@ test('pointer readout: a crosshair with every series value at the pointer, gone 
   await page.close();
 });
 
-test('360 px wide: every page fits without sideways scrolling; offline after the first load, pages still work', async () => {
-  const { page, problems } = await open('/?page=home');
-  await page.setViewportSize({ width: 360, height: 800 });
-  for (const p of ['home', 'subsampling', 'limits', 'accuracy', 'renyi', 'training', 'risk', 'shuffling', 'iteration']) {
-    if (p !== 'home') {
-      await page.click(`[data-testid=nav-${p}]`);
-      await painted(page);
-    }
-    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(wide <= 360, `${p}: ${wide} px wide at 360`);
-    // After the first load nothing needs the network: go offline and keep navigating. (The
-    // pages' prose arrives from the app's own host once the first page has started.)
-    if (p === 'home') {
-      // The prose and the compute module (its worker started once the page is live).
-      await page.waitForFunction(() => document.documentElement.dataset.contentState === 'ready'
-        && document.documentElement.dataset.computeState === 'ready');
-      await page.context().setOffline(true);
-    } else {
-      // Every page's explanation is there, read from the content file, not the loading line.
-      const prose = await page.$$eval('section.explain', (ss) => ss.map((s) => s.textContent));
-      assert.ok(prose.length > 0 && prose.every((t) => t.length > 200 && !t.includes('Loading the explanation')), p);
-    }
-  }
-  await page.context().setOffline(false);
-  await page.setViewportSize({ width: 1280, height: 900 });
-  assert.deepEqual(problems, []);
-  await page.close();
-});
