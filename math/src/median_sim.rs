@@ -49,6 +49,15 @@ impl Population {
         }
     }
 
+    /// The distribution as the paper names it, for labels.
+    pub fn name(self) -> &'static str {
+        match self {
+            Population::LogNormal => "Lognormal(5, 0.5)",
+            Population::Bimodal => "bimodal",
+            Population::Beta => "Beta(2, 10)",
+        }
+    }
+
     /// Parse a machine name.
     pub fn from_id(s: &str) -> Option<Population> {
         Population::ALL.into_iter().find(|p| p.id() == s)

@@ -19,6 +19,7 @@ use super::{
 use amp_format::short_number;
 use amp_model::accuracy::sim_config;
 use amp_model::param as p;
+use amp_model::risk::percent;
 use amp_model::params::{ParamValues, ShowNaive};
 
 const POINTS: usize = 160;
@@ -328,7 +329,7 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
         LegendCorner::UpperRight,
     );
     c.bands.push(Band {
-        label: format!("N = {} records", pop.sorted.len()),
+        label: format!("{} population, N = {}", cfg.population.name(), pop.sorted.len()),
         points: band,
     });
     c.series.push(Series {
@@ -396,6 +397,15 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
             String::new()
         },
     );
+    // The paper's Figure 1 draws one population on both sides; here the releases beside it have
+    // their own control, so say when the two differ.
+    let released = values.choice(p::ESTIMATES_POPULATION).population();
+    if released != cfg.population {
+        c.summary.push_str(&format!(
+            " The figure of the whole population's releases draws another population, {}.",
+            released.name()
+        ));
+    }
     Ok(c)
 }
 
@@ -525,7 +535,11 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
         ],
     );
     c.series.push(Series {
-        label: format!("the data's whole range R = {}", short_number(range, 4)),
+        label: format!(
+            "the {} population's range R = {}",
+            population.name(),
+            short_number(range, 4)
+        ),
         points: vec![(0.3, range), (9.7, range)],
         role: Role::Reference,
     });
@@ -654,44 +668,75 @@ pub fn noise_magnitude(values: &ParamValues, sim: &Simulation) -> ChartResult {
     Ok(c)
 }
 
-/// `sample-medians` (Figure 11): the non-private sample medians for the two sample sizes, the
-/// population median as a line.
-pub fn sample_medians(values: &ParamValues, sim: &Simulation) -> ChartResult {
+/// `sample-medians` (Figure 11): where the non-private sample medians fall, for the two sample
+/// sizes: a histogram of each (the share of runs per bin, as step outlines on one axis), the
+/// population median as a dashed line. The paper draws violins; a box plot would span the empty
+/// gap between the two modes of the bimodal population and hide the point of the figure, that the
+/// sample medians avoid the population median.
+pub fn sample_medians(_values: &ParamValues, sim: &Simulation) -> ChartResult {
     needs_full_runs(sim)?;
     let truth = sim.population().median();
+    let mut cells = Vec::new();
+    for &rate in &VIOLIN_RATES {
+        let cl = cell(sim, VIOLIN_EPS[0], rate)?;
+        cells.push((cl.n, &cl.sample_median));
+    }
+    let (mut mn, mut mx) = (truth, truth);
+    for v in cells.iter().flat_map(|(_, m)| m.iter()) {
+        (mn, mx) = (mn.min(*v), mx.max(*v));
+    }
+    let pad = (mx - mn).max(1e-9) * 0.05;
+    let (lo, hi) = (mn - pad, mx + pad);
+    const BINS: usize = 40;
+    let width = (hi - lo) / BINS as f64;
     let mut c = chart(
-        Axis::numeric("sample size", false, 0.4, 2.6),
-        Axis::numeric("sample median", false, 0.0, 1.0),
+        Axis::numeric("sample median", false, lo, hi),
+        Axis::numeric("share of runs", false, 0.0, 1.0),
         LegendCorner::UpperRight,
     );
-    let mut all = vec![truth];
-    for (k, &rate) in VIOLIN_RATES.iter().enumerate() {
-        let cl = cell(sim, VIOLIN_EPS[0], rate)?;
-        let b = box_of(&cl.sample_median, (k + 1) as f64, k);
-        all.extend_from_slice(&[b.stats[0], b.stats[4]]);
-        c.x.categories
-            .push(((k + 1) as f64, format!("n = {}", cl.n)));
-        c.boxes.push(b);
-    }
-    let (mn, mx) = all
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
-            (a.min(v), b.max(v))
+    let mut top: f64 = 0.0;
+    let mut parts = Vec::new();
+    for (k, (n, medians)) in cells.iter().enumerate() {
+        let mut counts = [0usize; BINS];
+        for &v in medians.iter() {
+            counts[(((v - lo) / width) as usize).min(BINS - 1)] += 1;
+        }
+        let total = medians.len().max(1) as f64;
+        let mut steps = Vec::with_capacity(2 * BINS);
+        for (b, &count) in counts.iter().enumerate() {
+            let share = count as f64 / total;
+            top = top.max(share);
+            steps.push((lo + b as f64 * width, share));
+            steps.push((lo + (b + 1) as f64 * width, share));
+        }
+        c.series.push(Series {
+            label: format!("n = {n}"),
+            points: steps,
+            role: Role::Family(k),
         });
-    let pad = (mx - mn).max(1e-9) * 0.1;
-    c.y.min = mn - pad;
-    c.y.max = mx + pad;
+        let near = medians.iter().filter(|v| (*v - truth).abs() <= width).count() as f64;
+        let below = medians.iter().filter(|v| **v < truth).count() as f64;
+        parts.push(format!(
+            "n = {n}: {} below it, {} within one bin ({}) of it",
+            percent(below / total),
+            percent(near / total),
+            short_number(width, 2)
+        ));
+    }
+    c.y.max = (top * 1.15).max(1e-3);
     c.series.push(Series {
         label: format!("population median {}", short_number(truth, 4)),
-        points: vec![(0.4, truth), (2.6, truth)],
+        points: vec![(truth, 0.0), (truth, c.y.max)],
         role: Role::HighlightBound,
     });
     c.summary = format!(
-        "Box plots of the sample medians over {} runs ({}), for the two sample sizes, with the \
-         population median {} as a dashed line.",
+        "Histograms of the sample medians over {} runs ({} population), the share of runs in each \
+         of {BINS} bins, for the two sample sizes, with the population median {} as a dashed \
+         line. {}.",
         sim.config().runs,
-        values.choice(p::POPULATION).id(),
-        short_number(truth, 4)
+        sim.population().kind.name(),
+        short_number(truth, 4),
+        parts.join("; ")
     );
     Ok(c)
 }
