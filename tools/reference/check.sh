@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The mpmath reference tables (math/tests/data/<name>.csv, each written by tools/reference/<name>.py)
-# reproduce from their generators. Regenerating all ten takes about six minutes, so each
+# reproduce from their generators. Regenerating all eleven takes about nine minutes, so each
 # table is regenerated only when its generator or the table itself changed since it was last
 # regenerated and found equal: tools/reference/verified.sha256 records, for each generator, the
 # SHA-256 of the generator and of its table at that moment (and the mpmath version). A table whose

@@ -1,11 +1,13 @@
 //! The (ε, δ) side that Wang's slides ("Privacy amplification by subsampling and Rényi DP") compare
 //! RDP against: the Gaussian mechanism's exact δ(ε) and its inverse (Balle & Wang 2018), the
-//! per-step (ε, δ) of a base mechanism, and naive and advanced composition of the amplified
-//! per-step guarantee.
+//! per-step (ε, δ) of a base mechanism, and naive, advanced and optimal composition of the
+//! amplified per-step guarantee.
 
 use super::{Mechanism, Sampling};
 use crate::root::{brent, Tolerance};
-use crate::special::{exp, exp_m1, ln, ln_1p, ln_normal_cdf};
+use crate::special::{
+    exp, exp_m1, ln, ln_1p, ln_1p_exp, ln_binomial_whole, ln_normal_cdf, log_add_exp,
+};
 use crate::MathError;
 
 /// δ(ε) of the Gaussian mechanism with sensitivity 1 and noise σ, exactly:
@@ -156,32 +158,164 @@ pub fn advanced_composition(
         });
     }
     let rate = sampling.rate();
-    let eval = |slack: f64, per_step: f64| -> Result<Composed, MathError> {
+    best_split(mech, rate, steps, delta, |slack, per_step| {
         let (e0, d0) = base_epsilon_delta(mech, per_step)?;
         let (e, d) = amplified(e0, d0, rate);
         Ok(Composed {
-            epsilon: libm::sqrt(2.0 * steps * -ln(slack)) * e + steps * e * exp_m1(e),
-            delta: steps * d + slack,
+            epsilon: libm::sqrt(2.0 * steps * -ln(slack * delta)) * e + steps * e * exp_m1(e),
+            delta: steps * d + slack * delta,
         })
-    };
+    })
+}
+
+/// The smallest ε of `eval(t, δ₀)` over 16 log-spaced splits of the target δ: a fraction t ∈
+/// [10⁻⁴, 0.99] of it left to the composition theorem, the rest spent by the k steps, whose
+/// per-step base δ₀ is then (1 − t)δ/(kγ), capped at ½. Only the Gaussian has a δ to split; the
+/// others are evaluated once, at t = 1 and δ₀ = 0.
+fn best_split(
+    mech: &Mechanism,
+    rate: f64,
+    steps: f64,
+    delta: f64,
+    eval: impl Fn(f64, f64) -> Result<Composed, MathError>,
+) -> Result<Composed, MathError> {
     if !matches!(mech, Mechanism::Gaussian { .. }) || rate == 0.0 {
-        return eval(delta, 0.0);
+        return eval(1.0, 0.0);
     }
-    let mut best: Option<Composed> = None;
+    let mut best: Result<Composed, MathError> = Err(MathError::NoConvergence { iterations: 16 });
     const SPLITS: i32 = 16;
     for i in 0..SPLITS {
-        // The slack δ̃ takes a fraction t ∈ [10⁻⁴, 0.99] of δ.
         let t = libm::pow(
             10.0,
             -4.0 + (4.0 + libm::log10(0.99)) * i as f64 / (SPLITS - 1) as f64,
         );
         let per_step = ((1.0 - t) * delta / (steps * rate)).min(0.5);
-        let c = eval(t * delta, per_step)?;
-        if best.is_none_or(|b| c.epsilon < b.epsilon) {
-            best = Some(c);
+        // A split that leaves no room (the steps' δ alone over the target) is skipped; the
+        // error is kept only if every split fails.
+        match (eval(t, per_step), &best) {
+            (Ok(c), Ok(b)) if c.epsilon >= b.epsilon => {}
+            (Ok(c), _) => best = Ok(c),
+            (Err(e), Err(_)) => best = Err(e),
+            (Err(_), Ok(_)) => {}
         }
     }
-    best.ok_or(MathError::NoConvergence { iterations: 16 })
+    best
+}
+
+/// Largest k [`optimal_composition_epsilon`] accepts: its cost is one pass over k/2 terms.
+pub const OPTIMAL_MAX_STEPS: f64 = 1e6;
+
+/// The optimal composition of k mechanisms that are each (ε, δ)-DP: the smallest ε_k such that
+/// every k-fold adaptive composition of (ε, δ)-DP mechanisms is (ε_k, δ_k)-DP (Kairouz, Oh &
+/// Viswanath 2015, "The composition theorem for differential privacy", Theorem 3.3; Murtagh &
+/// Vadhan 2016 for the profile between its grid points). The worst case is k independent
+/// copies of the (ε, δ) randomized-response pair, whose privacy profile is
+///
+/// δ_k(ε′) = 1 − (1 − δ)^k·(1 − Σ_l C(k, l)·max(0, e^{(k−l)ε} − e^{ε′ + lε})/(1 + e^ε)^k).
+///
+/// On [(k − 2i)ε, (k − 2i + 2)ε] only the terms l < i are positive, so the sum is A_i − e^{ε′}B_i
+/// with two partial sums kept as logarithms (log-sum-exp); the interval that holds the target is
+/// found in one pass over i (from 40 standard deviations below the binomial's mean, where the
+/// terms start to count) and ε′ solved there in closed form. Exact for the worst (ε, δ)-DP
+/// mechanism, so for any given mechanism an upper bound (its own tight accounting may be lower).
+/// Any neighbouring relation (the one the per-step guarantee holds for). Domain: ε ∈ (0, 500],
+/// δ ∈ [0, 1), k a whole number in [1, 10⁶], δ_k ∈ (0, 1); 0 when ε′ = 0 already meets δ_k, kε
+/// when δ_k = 1 − (1 − δ)^k; an error when the steps' δ alone exceed δ_k. Accuracy: a few ulp per term, about 1e-12 relative in ε_k.
+pub fn optimal_composition_epsilon(
+    epsilon: f64,
+    delta: f64,
+    steps: f64,
+    delta_total: f64,
+) -> Result<f64, MathError> {
+    crate::check_epsilon("ε", epsilon)?;
+    crate::check_delta("δ", delta)?;
+    crate::check_delta("δ_k", delta_total)?;
+    check_steps(steps)?;
+    if steps.fract() != 0.0 || steps > OPTIMAL_MAX_STEPS {
+        return Err(MathError::OutOfDomain {
+            name: "k",
+            value: steps,
+            expected: "a whole number up to 10⁶ for the optimal composition",
+        });
+    }
+    if delta >= 1.0 || delta_total == 0.0 || delta_total >= 1.0 {
+        return Err(MathError::OutOfDomain {
+            name: "δ",
+            value: if delta >= 1.0 { delta } else { delta_total },
+            expected: "δ below 1 and δ_k strictly between 0 and 1",
+        });
+    }
+    // The share of δ_k left for the randomized-response part: 1 − (1 − δ_k)/(1 − δ)^k.
+    let target = -exp_m1(ln_1p(-delta_total) - steps * ln_1p(-delta));
+    if target <= 0.0 && target >= -1e-12 * delta_total {
+        // δ_k is exactly what the k steps' δ spend (up to rounding): the theorem's point i = 0,
+        // (kε, 1 − (1 − δ)^k).
+        return Ok(steps * epsilon);
+    }
+    if target <= 0.0 {
+        return Err(MathError::NoSolution {
+            reason: format!(
+                "{steps} steps at δ = {delta:e} already spend more than δ = {delta_total:e}"
+            ),
+        });
+    }
+    let k = steps as u64;
+    let norm = steps * ln_1p_exp(epsilon);
+    let (mut la, mut lb) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    // The terms of A are the Bin(k, 1/(1 + e^ε)) probabilities (times e^0), those of B are
+    // smaller still below k/2: terms more than 40 standard deviations below A's mean are under
+    // e^−800 of the sum and underflow anyway, so the pass starts there (k/2 − kε/4 + O(√k)
+    // terms instead of k/2 at small ε).
+    let flip = 1.0 / (1.0 + exp(epsilon));
+    let skip = steps * flip - 40.0 * libm::sqrt(steps * flip * (1.0 - flip)) - 1.0;
+    let first = if skip > 0.0 { skip as u64 } else { 0 };
+    for i in first + 1..=k.div_ceil(2) + 1 {
+        let l = i - 1;
+        let lc = ln_binomial_whole(k, l) - norm;
+        la = log_add_exp(la, lc + (k - l) as f64 * epsilon);
+        lb = log_add_exp(lb, lc + l as f64 * epsilon);
+        let left = ((k as f64 - 2.0 * i as f64) * epsilon).max(0.0);
+        // The sum at the interval's left end: A_i·(1 − e^{left + log B_i − log A_i}).
+        let at_left = exp(la) * -exp_m1(left + lb - la);
+        if at_left >= target || left == 0.0 {
+            let e = la + ln_1p(-target * exp(-la)) - lb;
+            return Ok(if e.is_nan() { left } else { e.max(left) });
+        }
+    }
+    Ok(0.0)
+}
+
+/// Optimal composition of k steps of the amplified (ε′, δ′) guarantee
+/// ([`optimal_composition_epsilon`]), the target δ split as in [`advanced_composition`] for the
+/// Gaussian. The best any theorem can do knowing only each step's (ε′, δ′); an upper bound.
+/// k a whole number up to 10⁶.
+pub fn optimal_composition(
+    mech: &Mechanism,
+    sampling: Sampling,
+    steps: f64,
+    delta: f64,
+) -> Result<Composed, MathError> {
+    check_steps(steps)?;
+    crate::check_delta("δ", delta)?;
+    let rate = sampling.rate();
+    let eval = |per_step: f64| -> Result<Composed, MathError> {
+        let (e0, d0) = base_epsilon_delta(mech, per_step)?;
+        let (e, d) = amplified(e0, d0, rate);
+        Ok(Composed {
+            epsilon: optimal_composition_epsilon(e, d, steps, delta)?,
+            delta,
+        })
+    };
+    let split = best_split(mech, rate, steps, delta, |_, per_step| eval(per_step));
+    // Unlike advanced composition, the theorem needs no slack of its own: the whole δ may go to
+    // the steps ((1 − δ/k)^k ≥ 1 − δ leaves a sliver), which is best at k = 1.
+    match (split, per_step_base_delta(mech, delta, steps, rate)) {
+        (Ok(c), d0) if d0 > 0.0 => Ok(match eval(d0) {
+            Ok(all) if all.epsilon < c.epsilon => all,
+            _ => c,
+        }),
+        (split, _) => split,
+    }
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ mod subsampled_gaussian;
 pub use bounds::{poisson_upper, wor_lower, wor_upper, wor_upper_gaussian};
 pub use composition::{
     advanced_composition, base_epsilon_delta, gaussian_delta, gaussian_epsilon, naive_composition,
-    Composed,
+    optimal_composition, optimal_composition_epsilon, Composed, OPTIMAL_MAX_STEPS,
 };
 pub use conversion::{
     delta_for_epsilon, epsilon_at_order, epsilon_for_delta, epsilon_for_delta_over_steps,

@@ -19,8 +19,8 @@ use super::{
 use amp_format::short_number;
 use amp_model::accuracy::sim_config;
 use amp_model::param as p;
-use amp_model::risk::percent;
 use amp_model::params::{ParamValues, ShowNaive};
+use amp_model::risk::percent;
 
 const POINTS: usize = 160;
 
@@ -329,7 +329,11 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
         LegendCorner::UpperRight,
     );
     c.bands.push(Band {
-        label: format!("{} population, N = {}", cfg.population.name(), pop.sorted.len()),
+        label: format!(
+            "{} population, N = {}",
+            cfg.population.name(),
+            pop.sorted.len()
+        ),
         points: band,
     });
     c.series.push(Series {
@@ -714,7 +718,10 @@ pub fn sample_medians(_values: &ParamValues, sim: &Simulation) -> ChartResult {
             points: steps,
             role: Role::Family(k),
         });
-        let near = medians.iter().filter(|v| (*v - truth).abs() <= width).count() as f64;
+        let near = medians
+            .iter()
+            .filter(|v| (*v - truth).abs() <= width)
+            .count() as f64;
         let below = medians.iter().filter(|v| **v < truth).count() as f64;
         parts.push(format!(
             "n = {n}: {} below it, {} within one bin ({}) of it",
