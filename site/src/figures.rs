@@ -431,7 +431,7 @@ pub static FIGURES: &[FigureSpec] = &[
             p::group::RDP_SAMPLING.params,
             &[p::STEPS.spec, p::DELTA.spec]
         ],
-        compute: Compute::Direct(renyi::composition_fig),
+        compute: Compute::Deferred(heavy::chart(renyi::composition_fig)),
     },
     FigureSpec {
         id: FigureId::RdpOptimalOrder,

@@ -540,7 +540,7 @@ pub fn private_estimates(values: &ParamValues) -> ChartResult {
     );
     c.series.push(Series {
         label: format!(
-            "the {} population's range R = {}",
+            "the {} population's whole range R = {}",
             population.name(),
             short_number(range, 4)
         ),
