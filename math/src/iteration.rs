@@ -50,10 +50,12 @@
 //! They are closed forms, computed to within a few ulp. Conversion to (ε, δ) uses the crate's
 //! RDP → (ε, δ) conversions ([`crate::rdp`]), minimised over [`orders`].
 //!
-//! Not covered here: several passes (Feldman et al. treat them in a later theorem), strongly
+//! Many passes over the same records on a bounded set (Altschuler & Talwar 2022, arXiv
+//! 2205.13710: the loss stops growing with T) are in [`many_passes`]. Not covered: strongly
 //! convex losses (exponential rather than 1/(T − t + 1) decay; Balle, Barthe, Gaboardi & Geumlek
-//! 2019, arXiv 1905.12264), and the bounded-domain result of Altschuler & Talwar 2022
-//! (arXiv 2205.13710) that the loss stops growing with T.
+//! 2019, arXiv 1905.12264).
+
+pub mod many_passes;
 
 use crate::rdp::{
     check_order, default_orders, epsilon_for_delta_over_steps, Conversion, Converted, Curve,
