@@ -1,10 +1,12 @@
 //! The iteration page's model (Brown, lecture notes "Privacy amplification", §3): the one pass of
 //! noisy SGD the parameters describe, whether amplification by iteration applies to it (Feldman,
 //! Mironov, Talwar & Thakurta 2018), and the readouts of its last iterate's privacy by the position
-//! of the record, read by the iteration and home pages and the page's figures.
+//! of the record, read by the iteration and home pages and the page's figures; and the run over
+//! many passes on a bounded set (Brown, Theorem 3.1) with its readouts.
 
+use amp_math::iteration::many_passes::{closed_form_curve, last_iterate, Batches, ManyPasses};
 use amp_math::iteration::{check_step_size, composition_epsilon, iteration_epsilon, OnePassSgd};
-use amp_math::rdp::Conversion;
+use amp_math::rdp::{epsilon_for_delta, Conversion};
 
 use crate::param as p;
 use crate::params::ParamValues;
@@ -63,5 +65,82 @@ pub fn readouts(values: &ParamValues) -> Readouts {
         composition: composition_epsilon(&sgd, delta, Conversion::Improved)
             .map(|c| c.epsilon)
             .map_err(ModelError::from),
+    }
+}
+
+/// The run over many passes the parameters describe (Brown, Theorem 3.1; Altschuler & Talwar
+/// 2022): noise σ and diameter D in units of the gradient bound L (L = 1).
+pub fn many_passes(values: &ParamValues) -> ManyPasses {
+    let records = values.count(p::PASS_RECORDS);
+    let batches = values.choice(p::PASS_BATCHES);
+    ManyPasses {
+        steps: values.count(p::PASS_STEPS),
+        records,
+        batch: match batches {
+            Batches::Full => records,
+            _ => values.count(p::PASS_BATCH),
+        },
+        batches,
+        diameter: values.real(p::DIAMETER),
+        sigma: values.real(p::SIGMA),
+        step_size: values.real(p::STEP_SIZE),
+        lipschitz: 1.0,
+    }
+}
+
+/// The many-pass readouts: the last iterate after T steps, composition, the plateau, the burn-in
+/// and the closed form where it holds.
+pub struct ManyPassReadouts {
+    /// ε at δ of the last iterate after T steps (the worst record).
+    pub last: Result<f64, ModelError>,
+    /// ε at δ when every iterate is released.
+    pub composition: Result<f64, ModelError>,
+    /// ε at δ of the last iterate for any number of steps.
+    pub plateau: Result<f64, ModelError>,
+    /// Steps from which the last iterate's bound no longer grows.
+    pub burn_in: Result<f64, ModelError>,
+    /// ε at δ of the closed form 8αL²/(n²σ²)·min{T, Dn/(Lη)}, where its conditions hold.
+    pub closed_form: Result<f64, ModelError>,
+}
+
+/// [`ManyPassReadouts`] at the parameters (improved RDP conversion).
+pub fn many_pass_readouts(values: &ParamValues) -> ManyPassReadouts {
+    let run = many_passes(values);
+    let delta = values.real(p::DELTA);
+    let fail = |e: ModelError| ManyPassReadouts {
+        last: Err(e.clone()),
+        composition: Err(e.clone()),
+        plateau: Err(e.clone()),
+        burn_in: Err(e.clone()),
+        closed_form: Err(e),
+    };
+    if let Some(why) = inapplicable(values) {
+        return fail(ModelError::NotApplicable(why));
+    }
+    let li = match last_iterate(&run, delta, Conversion::Improved) {
+        Ok(li) => li,
+        Err(e) => return fail(e.into()),
+    };
+    ManyPassReadouts {
+        last: Ok(li.last.epsilon),
+        composition: Ok(li.composition.epsilon),
+        plateau: Ok(li.plateau.epsilon),
+        burn_in: Ok(li.burn_in),
+        closed_form: closed_form_epsilon(&run, delta),
+    }
+}
+
+/// ε at δ of the closed form, or why it is not shown.
+pub fn closed_form_epsilon(run: &ManyPasses, delta: f64) -> Result<f64, ModelError> {
+    if run.batches != Batches::Poisson {
+        return Err(ModelError::NotApplicable(
+            "the closed form is stated for Poisson batches".into(),
+        ));
+    }
+    match closed_form_curve(run)? {
+        Some(curve) => Ok(epsilon_for_delta(&curve, delta, Conversion::Improved)?.epsilon),
+        None => Err(ModelError::NotApplicable(
+            "its conditions do not hold here (Mironov, Talwar & Zhang need q ≤ 1/5 and a noise multiplier bσ/(2√2·L) of at least 4)".into(),
+        )),
     }
 }

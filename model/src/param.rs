@@ -4,6 +4,7 @@
 //! not compile. Sliders, number fields, the URL codec, validation messages and the CLI's flags
 //! are derived from [`PARAMS`].
 
+use amp_math::iteration::many_passes::Batches;
 use amp_math::median_sim::Population;
 use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
@@ -1028,6 +1029,95 @@ declare_params! {
         },
         default: Value::Real(1.0),
     };
+
+    /// Steps T of a run over many passes (`pass-steps`).
+    PASS_STEPS: Count = ParamSpec {
+        aliases: &[],
+        name: "pass-steps",
+        symbol: "T",
+        label: "Steps T, all passes",
+        unit: "steps",
+        #[cfg(feature = "prose")]
+        help: "Noisy gradient steps over as many passes as it takes; only the last iterate is released.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 100_000_000),
+            odd: false,
+        },
+        default: Value::Count(100_000),
+    };
+
+    /// Records n of the many-pass run (`pass-records`).
+    PASS_RECORDS: Count = ParamSpec {
+        aliases: &[],
+        name: "pass-records",
+        symbol: "n",
+        label: "Records n",
+        unit: "records",
+        #[cfg(feature = "prose")]
+        help: "Records in the data set the run passes over again and again.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (10, 10_000_000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// How the many-pass run forms its batches (`pass-batches`).
+    PASS_BATCHES: Pick<Batches> = ParamSpec {
+        aliases: &[],
+        name: "pass-batches",
+        symbol: "batches",
+        label: "Batches",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "Full batch: every record in every step. Cyclic: batches of b in a fixed public order. Poisson: each record joins each step with probability b/n.",
+        domain: options::<Batches>(),
+        default: Value::Choice(0),
+    };
+
+    /// Records per batch b of the many-pass run (`pass-batch`).
+    PASS_BATCH: Count = ParamSpec {
+        aliases: &[],
+        name: "pass-batch",
+        symbol: "b",
+        label: "Batch size b",
+        unit: "records",
+        #[cfg(feature = "prose")]
+        help: "Records per step (the expected number for Poisson batches); for cyclic batches it must divide n.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 100_000),
+            odd: false,
+        },
+        default: Value::Count(10),
+    };
+
+    /// Diameter D of the set of models (`diameter`).
+    DIAMETER: Real = ParamSpec {
+        aliases: &[],
+        name: "diameter",
+        symbol: "D",
+        label: "Diameter D of the model set",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "Every iterate is projected onto a convex set of this diameter (in units of the gradient bound's length scale); the bound stops growing because two runs can never be further apart than D.",
+        domain: Domain::Real {
+            min: 1e-9,
+            max: 1e9,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.001, 1000.0),
+        },
+        default: Value::Real(1.0),
+    };
 }
 
 /// The parameter groups: parameters declared together with the rules that say when each matters
@@ -1280,8 +1370,21 @@ pub mod group {
         SCALE_4
     );
 
+    /// The batches of a run over many passes: the batch size matters unless every step uses
+    /// every record.
+    pub const PASS_BATCHES: Group = Group {
+        name: "pass-batches",
+        params: &[super::PASS_BATCHES.spec, PASS_BATCH.spec],
+        rules: &[Rule {
+            param: PASS_BATCH.spec,
+            when: super::PASS_BATCHES.spec,
+            is: &["cyclic", "poisson"],
+        }],
+    };
+
     /// Every group, for the relevance rules and the tests.
     pub static GROUPS: &[&Group] = &[
+        &PASS_BATCHES,
         &NOISE,
         &MECHANISM,
         &SUBSAMPLING,

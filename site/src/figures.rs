@@ -137,6 +137,7 @@ figure_ids! {
     SubsampledRr = "subsampled-rr";
     IterationPrivacyByPosition = "iteration-privacy-by-position";
     IterationNoiseSchedule = "iteration-noise-schedule";
+    IterationManyPasses = "iteration-many-passes";
 }
 
 /// A registered figure.
@@ -238,6 +239,19 @@ static RUN_PARAMS: &[&ParamSpec] = params![
 static ITERATION_PARAMS: &[&ParamSpec] = &[
     p::ITERATIONS.spec,
     p::STEP_BATCH.spec,
+    p::SIGMA.spec,
+    p::STEP_SIZE.spec,
+    p::SMOOTHNESS.spec,
+    p::DELTA.spec,
+];
+
+/// The many-pass run's controls (Brown, Theorem 3.1).
+static MANY_PASS_PARAMS: &[&ParamSpec] = &[
+    p::PASS_STEPS.spec,
+    p::PASS_RECORDS.spec,
+    p::PASS_BATCHES.spec,
+    p::PASS_BATCH.spec,
+    p::DIAMETER.spec,
     p::SIGMA.spec,
     p::STEP_SIZE.spec,
     p::SMOOTHNESS.spec,
@@ -666,6 +680,12 @@ pub static FIGURES: &[FigureSpec] = &[
         title: "Where the noise goes: three schedules with the same total noise",
         params: ITERATION_PARAMS,
         compute: Compute::Direct(iteration::noise_schedule),
+    },
+    FigureSpec {
+        id: FigureId::IterationManyPasses,
+        title: "The last iterate over many passes: composition, then a plateau",
+        params: MANY_PASS_PARAMS,
+        compute: Compute::Deferred(heavy::chart(iteration::many_passes)),
     },
 ];
 

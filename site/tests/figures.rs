@@ -3,6 +3,7 @@
 #![allow(clippy::disallowed_methods)] // std's functions are an independent check here
 
 use amp_chart::svg::SIZE;
+use amp_math::iteration::many_passes::Batches;
 use amp_math::subsampling::Scheme;
 use amp_model::param::by_name;
 use amp_model::param::{self as p, group};
@@ -272,6 +273,16 @@ fn refusal_is_expected(values: &ParamValues, e: &ModelError) -> bool {
         // The noise schedules compare amplification by iteration, which needs η ≤ 2/β.
         || (values.real(p::STEP_SIZE) > 2.0 / values.real(p::SMOOTHNESS)
             && msg.contains("amplification by iteration does not apply"))
+        // Many passes: a batch larger than the data set, cyclic batches that do not divide it.
+        || (values.choice(p::PASS_BATCHES) != Batches::Full
+            && values.count(p::PASS_BATCH) > values.count(p::PASS_RECORDS)
+            && msg.contains("larger than the data set"))
+        || (values.choice(p::PASS_BATCHES) == Batches::Cyclic
+            && !values.count(p::PASS_RECORDS).is_multiple_of(values.count(p::PASS_BATCH))
+            && msg.contains("need b to divide n"))
+        // Many passes: ε = 0 at every length (δ this large, or this much noise for n records).
+        || (msg.contains("ε is zero at every run length")
+            && amp_model::iteration::many_pass_readouts(values).plateau == Ok(0.0))
     {
         return true;
     }
@@ -486,6 +497,7 @@ fn controls_sweep(page: Page) {
         let budget = match Page::of(f.id) {
             Page::Training | Page::Shuffling if f.is_deferred() => 40,
             Page::Risk if f.is_deferred() => 12,
+            Page::Iteration if f.is_deferred() => 60,
             Page::Training => 150,
             Page::Risk => 60,
             _ => usize::MAX,

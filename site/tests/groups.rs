@@ -47,6 +47,9 @@ fn old_is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
     if shows(p::RANDOMIZER.spec) && is(p::K.spec) {
         return values.choice(p::RANDOMIZER) == RandomizerKind::KRr;
     }
+    if shows(p::PASS_BATCHES.spec) && is(p::PASS_BATCH.spec) {
+        return values.choice(p::PASS_BATCHES) != amp_math::iteration::many_passes::Batches::Full;
+    }
     if !shows(p::SCHEME.spec) {
         return true;
     }

@@ -187,8 +187,9 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // compute worker once the page is live (203.5 KB brotli, 236.3 gzipped, when split off; 204.8
     // and 237.9 with issue 38's readouts and captions; 208.1 with issue 50's optimal composition,
     // when the Rényi page's composition figure moved here from the page's module, which went from
-    // 277.3 to 273.3).
-    'amp-compute_bg': 209,
+    // 277.3 to 273.3; 216.6 with issue 50's many-pass last-iterate accountant (Brown Thm 3.1:
+    // three batch schemes, the burn-in search, the closed form) and its figure and readouts).
+    'amp-compute_bg': 219,
     'amp-compute': 2, // its glue
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet

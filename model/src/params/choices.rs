@@ -56,6 +56,7 @@ macro_rules! choices {
     };
 }
 
+use amp_math::iteration::many_passes::Batches;
 use amp_math::median_sim::Population;
 use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
@@ -64,6 +65,12 @@ choices!(impl Scheme {
     Poisson = "poisson", "Poisson, rate p";
     WithoutReplacement = "without-replacement", "m of n, without replacement";
     WithReplacement = "with-replacement", "m draws of n, with replacement";
+});
+
+choices!(impl Batches {
+    Poisson = "poisson", "Poisson, rate b/n";
+    Full = "full", "Full batch";
+    Cyclic = "cyclic", "Cyclic, fixed order";
 });
 
 choices!(impl Population {

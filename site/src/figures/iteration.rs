@@ -3,15 +3,16 @@
 //! amplification by iteration (Feldman, Mironov, Talwar & Thakurta 2018). The run and the readouts
 //! are the model's ([`amp_model::iteration`]).
 
+use amp_math::iteration::many_passes::{Accountant, Batches, ClosedForm};
 use amp_math::iteration::{
     composition_epsilon, epsilon_by_position, epsilon_by_position_scheduled, plot_positions,
     NoiseSchedule, OnePassSgd,
 };
-use amp_math::rdp::Conversion;
+use amp_math::rdp::{epsilon_for_delta, Conversion};
 
 use super::{log_range, Axis, Chart, ChartResult, LegendCorner, Marker, ModelError, Role, Series};
 use amp_format::short_number;
-use amp_model::iteration::{inapplicable, run};
+use amp_model::iteration::{inapplicable, many_passes as many_pass_run, run};
 use amp_model::param as p;
 use amp_model::params::ParamValues;
 
@@ -87,7 +88,7 @@ pub fn privacy_by_position(values: &ParamValues) -> ChartResult {
     let first = amplified.first().map(|p| p.1);
     let summary = match first {
         Some(e1) => format!(
-            "ε at δ = {} of the last iterate of {} noisy SGD steps (b = {} records per step, σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification. Below: the first record's ε as the run grows from 1 to 100 times your T: it only falls.",
+            "ε at δ = {} of the last iterate of {} noisy SGD steps (b = {} records per step, σ = {} in units of the gradient bound, replace-one), by the step t at which a record is used: {} for the first record, rising to {} for the last, which is also what every record gets without amplification. Below: the first record's ε as a one-pass run grows from 1 to 100 times your T (more steps, each with its own records): it only falls. Many passes over the same records are the figure further down.",
             short_number(delta, 3),
             big_t,
             sgd.batch,
@@ -154,7 +155,7 @@ fn first_record_over_runs(sgd: &OnePassSgd, delta: f64, flat: f64) -> ChartResul
     let (lo, hi) = log_range(points.iter().map(|p| &p.1).chain([&flat]));
     let mut c = Chart::new(
         Axis::numeric(
-            "steps T of the run (the record used first)",
+            "steps T of a one-pass run (the record used first)",
             true,
             1.0,
             longest as f64,
@@ -268,5 +269,147 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
     let mut chart = position_chart((x_min, x_max), (y_lo, y_hi), summary);
     chart.series = series;
     chart.notes = notes;
+    Ok(chart)
+}
+
+/// Run lengths for the many-pass figure: 64 points spaced evenly in log from 1 to `top`, with the
+/// reader's T and the burn-in, whole, sorted, without repeats.
+fn run_lengths(top: u64, extra: [u64; 2]) -> Vec<u64> {
+    let mut v: Vec<u64> = super::log_grid(1.0, top as f64, 64)
+        .iter()
+        .map(|x| (x.round() as u64).max(1))
+        .chain(extra)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// `iteration-many-passes` (Brown, Theorem 3.1, after Altschuler & Talwar 2022): ε at δ of the
+/// last iterate after T steps over many passes on a bounded set, against releasing every iterate,
+/// for T from 1 to ten times the burn-in (or the reader's T), log axes; the burn-in marked, the
+/// plateau drawn, and for Poisson batches the closed form where its conditions hold.
+pub fn many_passes(values: &ParamValues) -> ChartResult {
+    if let Some(why) = inapplicable(values) {
+        return Err(ModelError::NotApplicable(why));
+    }
+    let run = many_pass_run(values);
+    let delta = values.real(p::DELTA);
+    let accountant = Accountant::new(&run)?;
+    let li = accountant.last_iterate(delta, Conversion::Improved)?;
+    let burn = (li.burn_in.round() as u64).max(1);
+    let top = burn
+        .max(run.steps)
+        .saturating_mul(10)
+        .clamp(100, 1_000_000_000_000);
+    let lengths = run_lengths(top, [run.steps, burn]);
+    let eps = accountant.over_steps(&lengths, delta, Conversion::Improved)?;
+    let pos = |e: f64| e.is_finite() && e > 0.0;
+    let pick =
+        |f: fn(&(amp_math::rdp::Converted, amp_math::rdp::Converted)) -> f64| -> Vec<(f64, f64)> {
+            lengths
+                .iter()
+                .zip(&eps)
+                .map(|(&t, c)| (t as f64, f(c)))
+                .filter(|p| pos(p.1))
+                .collect()
+        };
+    let last = pick(|c| c.0.epsilon);
+    let composed = pick(|c| c.1.epsilon);
+    let mut closed = Vec::new();
+    if run.batches == Batches::Poisson {
+        if let Some(cf) = ClosedForm::of(&run)? {
+            for &t in &lengths {
+                let e = epsilon_for_delta(&cf.curve(t), delta, Conversion::Improved)?.epsilon;
+                if pos(e) {
+                    closed.push((t as f64, e));
+                }
+            }
+        }
+    }
+    if last.is_empty() {
+        return Err(ModelError::NotApplicable(
+            "ε is zero at every run length at this δ and noise, so there is nothing to draw on a log axis".into(),
+        ));
+    }
+    let plateau = li.plateau.epsilon;
+    let (y_lo, y_hi) = log_range(
+        last.iter()
+            .chain(&composed)
+            .chain(&closed)
+            .map(|p| &p.1)
+            .chain([&plateau]),
+    );
+    let batches = match run.batches {
+        Batches::Full => format!("full batches of all n = {} records", run.records),
+        Batches::Cyclic => format!(
+            "cyclic batches of b = {} of n = {} records",
+            run.batch, run.records
+        ),
+        Batches::Poisson => format!(
+            "Poisson batches at rate b/n = {}/{}",
+            run.batch, run.records
+        ),
+    };
+    let at_t = eps
+        .get(lengths.iter().position(|&t| t == run.steps).unwrap_or(0))
+        .map_or(f64::NAN, |c| c.0.epsilon);
+    let summary = format!(
+        "ε at δ = {} of the last iterate of noisy gradient descent with {}, σ = {}, η = {}, diameter D = {} (L = 1, replace-one, the worst record), against releasing every iterate, for runs of 1 to {} steps. The two agree until the burn-in at about {} steps; from there the last iterate stays at the plateau ε = {} while composition keeps growing. At your T = {}: {}.",
+        short_number(delta, 3),
+        batches,
+        short_number(run.sigma, 4),
+        short_number(run.step_size, 4),
+        short_number(run.diameter, 4),
+        short_number(top as f64, 3),
+        short_number(burn as f64, 4),
+        short_number(plateau, 4),
+        run.steps,
+        short_number(at_t, 4),
+    );
+    let mut chart = Chart::new(
+        Axis::numeric("steps T over many passes", true, 1.0, top as f64),
+        Axis::numeric("ε of the last iterate at δ", true, y_lo, y_hi),
+        LegendCorner::UpperLeft,
+        summary,
+    );
+    chart.series.push(Series {
+        label: "every iterate released (composition)".into(),
+        points: composed,
+        role: Role::Bound(0),
+    });
+    chart.series.push(Series {
+        label: "last iterate only".into(),
+        points: last,
+        role: Role::Highlight,
+    });
+    chart.series.push(Series {
+        label: format!("plateau ε = {}", short_number(plateau, 3)),
+        points: vec![(burn as f64, plateau), (top as f64, plateau)],
+        role: Role::Reference,
+    });
+    if closed.is_empty() {
+        if run.batches == Batches::Poisson {
+            chart.notes.push("The closed form 8αL²/(n²σ²)·min{T, Dn/(Lη)} is not drawn: its conditions (q ≤ 1/5, noise multiplier bσ/(2√2) ≥ 4) do not hold here.".into());
+        }
+    } else {
+        chart.series.push(Series {
+            label: "closed form 8αL²/(n²σ²)·min{T, Dn/(Lη)}".into(),
+            points: closed,
+            role: Role::Bound(1),
+        });
+    }
+    chart.markers.push(Marker {
+        x: burn as f64,
+        y: plateau,
+        label: format!("burn-in ≈ {} steps", short_number(burn as f64, 3)),
+    });
+    if pos(at_t) {
+        chart.markers.push(Marker {
+            x: run.steps as f64,
+            y: at_t,
+            label: format!("your T: {}", short_number(at_t, 3)),
+        });
+    }
     Ok(chart)
 }
