@@ -10,8 +10,17 @@
 use amp_site::pages::{Page, Prose, Section};
 
 const TABLE: &str = include_str!("../../docs/source-coverage.tsv");
-const COLUMNS: [&str; 9] = [
-    "id", "source", "location", "item", "kind", "page", "anchor", "status", "note",
+const COLUMNS: [&str; 10] = [
+    "id",
+    "source",
+    "location",
+    "item",
+    "kind",
+    "page",
+    "anchor",
+    "status",
+    "depends_on",
+    "note",
 ];
 const SOURCES: [&str; 5] = ["steinke1", "steinke2", "hdk", "wang", "brown"];
 const KINDS: [&str; 7] = [
@@ -109,7 +118,8 @@ fn every_item_of_the_sources_is_where_the_table_says() {
             problems.push(format!("line {row}: {} columns", cols.len()));
             continue;
         }
-        let [id, source, location, item, kind, page, anchor, status, _note] = cols[..] else {
+        let [id, source, location, item, kind, page, anchor, status, depends_on, _note] = cols[..]
+        else {
             unreachable!()
         };
         let at = format!("line {row} ({id})");
@@ -134,6 +144,13 @@ fn every_item_of_the_sources_is_where_the_table_says() {
             continue;
         };
         counts[slot] += 1;
+        // A live item names the parameter it moves with (site/tests/coverage_live.rs changes it).
+        let names_parameter = amp_model::param::by_name(depends_on).is_some();
+        if (status == "live") != names_parameter || (!names_parameter && depends_on != "-") {
+            problems.push(format!(
+                "{at}: depends_on {depends_on:?} for a {status} item"
+            ));
+        }
         if status == "missing" {
             continue;
         }
