@@ -4,7 +4,7 @@
 //! of the record, read by the iteration and home pages and the page's figures; and the run over
 //! many passes on a bounded set (Brown, Theorem 3.1) with its readouts.
 
-use amp_math::iteration::many_passes::{closed_form_curve, last_iterate, Batches, ManyPasses};
+use amp_math::iteration::many_passes::{closed_form_curve, Accountant, Batches, ManyPasses};
 use amp_math::iteration::{check_step_size, composition_epsilon, iteration_epsilon, OnePassSgd};
 use amp_math::rdp::{epsilon_for_delta, Conversion};
 
@@ -101,6 +101,29 @@ pub struct ManyPassReadouts {
     pub burn_in: Result<f64, ModelError>,
     /// ε at δ of the closed form 8αL²/(n²σ²)·min{T, Dn/(Lη)}, where its conditions hold.
     pub closed_form: Result<f64, ModelError>,
+    /// The attacker's view: the largest true-positive rate at a false-positive rate of
+    /// [`ATTACK_FPR`] that the last iterate's RDP curve after T steps allows ([`attack_tpr`]).
+    pub attack: Result<f64, ModelError>,
+}
+
+/// The false-positive rate of the many-pass attacker readout: an attacker who wrongly accuses 1%
+/// of non-members.
+pub const ATTACK_FPR: f64 = 0.01;
+
+/// The largest TPR at FPR `fpr` that an RDP curve allows: the profile δ(ε) it implies (improved
+/// conversion, [`crate::renyi::drawn_rdp_delta`]) at 65 points ε ∈ [0, ε(10⁻¹²)], then the least
+/// of the (ε, δ) regions' TPR ([`amp_math::risk::profile_tpr`]; Kairouz, Oh & Viswanath 2015,
+/// Theorem 2.1). An upper bound on any membership test: every point is a valid guarantee, and a
+/// guarantee from a Rényi bound holds both ways round under replace-one.
+pub fn attack_tpr(curve: &amp_math::rdp::Curve, fpr: f64) -> Result<f64, ModelError> {
+    let far = epsilon_for_delta(curve, 1e-12, Conversion::Improved)?.epsilon;
+    let points: Vec<(f64, f64)> = (0..=64)
+        .filter_map(|i| {
+            let e = far * i as f64 / 64.0;
+            crate::renyi::drawn_rdp_delta(curve, e).map(|d| (e, d))
+        })
+        .collect();
+    Ok(amp_math::risk::profile_tpr(&points, fpr)?)
 }
 
 /// [`ManyPassReadouts`] at the parameters (improved RDP conversion).
@@ -112,21 +135,31 @@ pub fn many_pass_readouts(values: &ParamValues) -> ManyPassReadouts {
         composition: Err(e.clone()),
         plateau: Err(e.clone()),
         burn_in: Err(e.clone()),
-        closed_form: Err(e),
+        closed_form: Err(e.clone()),
+        attack: Err(e),
     };
     if let Some(why) = inapplicable(values) {
         return fail(ModelError::NotApplicable(why));
     }
-    let li = match last_iterate(&run, delta, Conversion::Improved) {
+    let accountant = match Accountant::new(&run) {
+        Ok(a) => a,
+        Err(e) => return fail(e.into()),
+    };
+    let li = match accountant.last_iterate(delta, Conversion::Improved) {
         Ok(li) => li,
         Err(e) => return fail(e.into()),
     };
+    let attack = accountant
+        .last_curve(run.steps)
+        .map_err(ModelError::from)
+        .and_then(|c| attack_tpr(&c, ATTACK_FPR));
     ManyPassReadouts {
         last: Ok(li.last.epsilon),
         composition: Ok(li.composition.epsilon),
         plateau: Ok(li.plateau.epsilon),
         burn_in: Ok(li.burn_in),
         closed_form: closed_form_epsilon(&run, delta),
+        attack,
     }
 }
 

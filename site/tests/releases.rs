@@ -163,3 +163,68 @@ fn the_error_split_in_the_caption_is_the_noise_and_the_sampling_parts() {
         );
     }
 }
+
+/// `sample-medians` (Figure 11) shows what the paper shows for the bimodal population: the sample
+/// medians fall in the two modes, and the bin holding the population median (in the gap between
+/// them) is nearly empty. The bin at the median is recounted from the simulation's raw sample
+/// medians and checked against the chart's histogram.
+#[test]
+fn sample_medians_avoid_the_bimodal_population_median() {
+    use amp_math::median_sim::{Population, Simulation};
+    let pairs = [
+        ("N", "10001"),
+        ("runs", "200"),
+        ("seed", "3"),
+        ("population", "bimodal"),
+    ];
+    let mut v = ParamValues::default();
+    for (k, x) in pairs {
+        let spec = amp_model::param::by_name(k).unwrap();
+        v.set(spec, spec.parse(x).unwrap()).unwrap();
+    }
+    let mut sim = Simulation::new(amp_model::accuracy::sim_config(&v).unwrap()).unwrap();
+    sim.run_to_end();
+    assert_eq!(sim.population().kind, Population::Bimodal);
+    let c = FigureId::SampleMedians
+        .spec()
+        .chart_with(&v, Some(&sim))
+        .unwrap();
+    let truth = sim.population().median();
+    for rate in [0.1, 0.01] {
+        // The figure draws the cells at ε = 0.1 (each cell draws its own samples).
+        let cell = sim
+            .cells()
+            .iter()
+            .find(|c| c.rate == rate && c.epsilon == 0.1)
+            .unwrap();
+        let m = &cell.sample_median;
+        // Both sides of the gap are populated: the medians are bimodal, not centred on the truth.
+        let below = m.iter().filter(|x| **x < truth).count() as f64 / m.len() as f64;
+        assert!((0.2..=0.8).contains(&below), "rate {rate}: {below} below");
+        let series = c
+            .series
+            .iter()
+            .find(|s| s.label == format!("n = {}", cell.n))
+            .unwrap_or_else(|| panic!("no series for n = {}", cell.n));
+        let peak = series.points.iter().map(|p| p.1).fold(0.0, f64::max);
+        let at_truth = series
+            .points
+            .chunks(2)
+            .find(|b| b[0].0 <= truth && truth < b[1].0)
+            .map(|b| b[0].1)
+            .expect("a bin holding the population median");
+        // The chart's bin at the truth, counted independently from the raw medians.
+        let width = series.points[1].0 - series.points[0].0;
+        let lo = series.points[0].0 + width * ((truth - series.points[0].0) / width).floor();
+        let counted =
+            m.iter().filter(|x| **x >= lo && **x < lo + width).count() as f64 / m.len() as f64;
+        assert!(
+            (counted - at_truth).abs() < 1e-12,
+            "rate {rate}: {counted} vs {at_truth}"
+        );
+        assert!(
+            at_truth <= 0.25 * peak,
+            "rate {rate}: the bin at the population median holds {at_truth}, the fullest {peak}"
+        );
+    }
+}

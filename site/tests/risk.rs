@@ -304,3 +304,41 @@ fn drawn_rdp_profile_bounds_the_refined_one_closely() {
         100.0 * worst
     );
 }
+
+/// The iteration page's attacker view ([`amp_model::iteration::attack_tpr`]) on a curve that is
+/// exactly a Gaussian mechanism's, ε(α) = αμ²/2: it never claims less than the Gaussian's own
+/// optimal test reaches, Φ(Φ⁻¹(α) + μ) (Dong, Roth & Su 2019; values from mpmath at 30 digits),
+/// and it stays within the loss of reading a Rényi curve as (ε, δ) pairs.
+#[test]
+fn the_attacker_view_of_a_renyi_curve_bounds_the_gaussian_test() {
+    use amp_math::rdp::{default_orders, Curve};
+    for (mu, exact) in [
+        (0.25, 0.018_930_894_265_546_31),
+        (0.5, 0.033_898_939_122_842_78),
+        (1.0, 0.092_362_248_073_693_94),
+        (2.0, 0.372_080_585_435_494_3),
+    ] {
+        let orders = default_orders();
+        let rdp = orders.iter().map(|a| a * mu * mu / 2.0).collect();
+        let tpr = amp_model::iteration::attack_tpr(&Curve::sampled(orders, rdp), 0.01).unwrap();
+        assert!(tpr >= exact, "μ = {mu}: {tpr} below the Gaussian's {exact}");
+        assert!(
+            tpr <= 1.6 * exact,
+            "μ = {mu}: {tpr} against the Gaussian's {exact}"
+        );
+    }
+}
+
+/// The attacker view of the many-pass bound moves as the bound does: it grows with T before the
+/// burn-in (about 20,000 steps at the defaults) and stays put after it.
+#[test]
+fn the_many_pass_attacker_view_levels_off_after_the_burn_in() {
+    let at = |t: &str| {
+        amp_model::iteration::many_pass_readouts(&values(&[("pass-steps", t)]))
+            .attack
+            .unwrap()
+    };
+    let (a, b, c, d) = (at("100"), at("2000"), at("200000"), at("2000000"));
+    assert!(0.01 < a && a < b && b < c, "{a} {b} {c}");
+    assert!((c - d).abs() <= 1e-9 * c, "{c} {d}");
+}

@@ -1,14 +1,15 @@
 //! `amplify iteration`: ε at δ of the last iterate of one pass of noisy SGD for the first record,
 //! the middle one, and without amplification (Feldman, Mironov, Talwar & Thakurta 2018; Brown,
 //! lecture notes "Privacy amplification"), and of a run over many passes on a bounded set: after T
-//! steps, with every iterate released, the plateau, the burn-in and the closed form where it holds
-//! (Brown, Theorem 3.1; Altschuler & Talwar 2022). The numbers are the iteration page's readouts.
+//! steps, with every iterate released, the plateau, the burn-in, the closed form where it holds and
+//! the attacker's view (Brown, Theorem 3.1; Altschuler & Talwar 2022). The numbers are the
+//! iteration page's readouts.
 
 use amp_model::param as p;
 use amp_model::params::ChoiceEnum;
 use amp_site::pages::iteration::{
-    FIRST, MANY_BURN_IN, MANY_CLOSED_FORM, MANY_COMPOSITION, MANY_LAST, MANY_PLATEAU, MIDDLE,
-    PLAIN, SPEC as ITERATION,
+    FIRST, MANY_ATTACK, MANY_BURN_IN, MANY_CLOSED_FORM, MANY_COMPOSITION, MANY_LAST, MANY_PLATEAU,
+    MIDDLE, PLAIN, SPEC as ITERATION,
 };
 use amp_site::pages::Precision;
 use clap::{ArgMatches, Command};
@@ -55,6 +56,9 @@ struct ManyPasses {
     burn_in_steps: f64,
     /// `null` where the closed form's conditions do not hold.
     epsilon_closed_form: Option<f64>,
+    /// The attacker's view: the most members a test that wrongly accuses 1% of non-members can
+    /// catch, from the last iterate's Rényi curve after T steps (an upper bound).
+    attack_tpr_at_fpr_1_percent: f64,
 }
 
 pub fn run(m: &ArgMatches) -> Result<String, String> {
@@ -72,6 +76,7 @@ pub fn run(m: &ArgMatches) -> Result<String, String> {
                 epsilon_plateau: reading(&r, &MANY_PLATEAU)?,
                 burn_in_steps: reading(&r, &MANY_BURN_IN)?,
                 epsilon_closed_form: reading(&r, &MANY_CLOSED_FORM).ok(),
+                attack_tpr_at_fpr_1_percent: reading(&r, &MANY_ATTACK)?,
             },
             delta: v.real(p::DELTA),
             relation: amp_math::iteration::RELATION.id(),

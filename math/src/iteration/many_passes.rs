@@ -458,6 +458,20 @@ impl Accountant {
         Ok(eps.chunks(2).map(|p| (p[0], p[1])).collect())
     }
 
+    /// The last iterate's RDP curve after `steps` steps (the worst record): for Poisson batches
+    /// the table's bound minimised over the window and the noise split at each order, for the
+    /// fixed schedules the one-use curve αρ times the best window's cost. An upper bound on
+    /// D_α(w_T ‖ w′_T) at each order (replace one), so every (ε, δ) read off it holds both ways
+    /// round.
+    pub fn last_curve(&self, steps: u64) -> Result<Curve, MathError> {
+        check_count("T", steps)?;
+        if let Some(table) = &self.table {
+            return Ok(table.curve(Some(steps)));
+        }
+        let cost = fixed_schedule_best(&self.run.with_steps(steps))?.0;
+        Ok(one_use_curve(&self.run).times(cost))
+    }
+
     /// [`LastIterate`] at δ. Upper bounds (replace one); the burn-in is read off the bound
     /// ([`burn_in`]).
     pub fn last_iterate(

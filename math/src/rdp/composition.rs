@@ -97,6 +97,14 @@ fn amplified(eps: f64, delta: f64, rate: f64) -> (f64, f64) {
     (ln_1p(rate * exp_m1(eps)), rate * delta)
 }
 
+/// One step's amplified (ε′, δ′): the mechanism's (ε, δ) at the per-step base δ
+/// ([`base_epsilon_delta`]), then [`amplified`] at the sampling rate. What the three composition
+/// theorems below compose.
+fn amplified_step(mech: &Mechanism, base_delta: f64, rate: f64) -> Result<(f64, f64), MathError> {
+    let (e0, d0) = base_epsilon_delta(mech, base_delta)?;
+    Ok(amplified(e0, d0, rate))
+}
+
 /// Naive (basic) composition of k steps of the amplified (ε, δ) guarantee: (kε′, kδ′) (Dwork,
 /// Kenthapadi, McSherry, Mironov & Naor 2006). For the Gaussian the base δ is chosen as
 /// δ_total/(kγ) (capped below 1) so the total is the target δ. Upper bound.
@@ -108,9 +116,7 @@ pub fn naive_composition(
 ) -> Result<Composed, MathError> {
     check_steps(steps)?;
     let rate = sampling.rate();
-    let base_delta = per_step_base_delta(mech, delta, steps, rate);
-    let (e0, d0) = base_epsilon_delta(mech, base_delta)?;
-    let (e, d) = amplified(e0, d0, rate);
+    let (e, d) = amplified_step(mech, per_step_base_delta(mech, delta, steps, rate), rate)?;
     Ok(Composed {
         epsilon: steps * e,
         delta: steps * d,
@@ -159,8 +165,7 @@ pub fn advanced_composition(
     }
     let rate = sampling.rate();
     best_split(mech, rate, steps, delta, |slack, per_step| {
-        let (e0, d0) = base_epsilon_delta(mech, per_step)?;
-        let (e, d) = amplified(e0, d0, rate);
+        let (e, d) = amplified_step(mech, per_step, rate)?;
         Ok(Composed {
             epsilon: libm::sqrt(2.0 * steps * -ln(slack * delta)) * e + steps * e * exp_m1(e),
             delta: steps * d + slack * delta,
@@ -299,8 +304,7 @@ pub fn optimal_composition(
     crate::check_delta("δ", delta)?;
     let rate = sampling.rate();
     let eval = |per_step: f64| -> Result<Composed, MathError> {
-        let (e0, d0) = base_epsilon_delta(mech, per_step)?;
-        let (e, d) = amplified(e0, d0, rate);
+        let (e, d) = amplified_step(mech, per_step, rate)?;
         Ok(Composed {
             epsilon: optimal_composition_epsilon(e, d, steps, delta)?,
             delta,

@@ -69,6 +69,13 @@ pub const MANY_CLOSED_FORM: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Upper,
 };
+/// Readout: the attacker's view of the many-pass bound.
+pub const MANY_ATTACK: ReadoutSpec = ReadoutSpec {
+    id: "iteration-many-attack",
+    label: "Attacker's view: at most this share of members caught by a test that wrongly accuses 1% of non-members (from the last iterate's Rényi curve at T)",
+    digits: 3,
+    bound: BoundKind::Upper,
+};
 /// Sentence `iteration-warning`.
 pub const WARNING: NoteSpec = NoteSpec {
     id: "iteration-warning",
@@ -128,6 +135,7 @@ pub static SPEC: PageSpec = PageSpec {
                     &MANY_PLATEAU,
                     &MANY_BURN_IN,
                     &MANY_CLOSED_FORM,
+                    &MANY_ATTACK,
                 ])
             }],
         }),
@@ -159,5 +167,6 @@ pub fn readouts(v: &ParamValues, _: Precision) -> Readings {
     r.push(&MANY_PLATEAU, m.plateau, R);
     r.push(&MANY_BURN_IN, m.burn_in, R);
     r.push(&MANY_CLOSED_FORM, m.closed_form, R);
+    r.push(&MANY_ATTACK, m.attack, R);
     r
 }
