@@ -591,6 +591,40 @@ fn iteration_curve_rises_to_the_unamplified_step_and_is_withheld_when_steps_expa
     assert!(readouts(&values).first.is_err());
 }
 
+/// The many-pass figure's summary says where its two curves part, as its data show: full batches
+/// agree with composition until the burn-in (2Dn/(ηL) = 20,000 steps at n = 1000, D = 1, η = 0.1),
+/// cyclic batches of 10 of 1000 only through the first epoch of 100 steps.
+#[test]
+fn the_many_pass_summary_says_where_the_curves_part() {
+    let f = FigureId::IterationManyPasses.spec();
+    let mut values = ParamValues::default();
+    values
+        .set(
+            p::PASS_BATCHES.spec,
+            p::PASS_BATCHES.spec.parse("full").unwrap(),
+        )
+        .unwrap();
+    let full = f.chart(&values).unwrap().summary;
+    assert!(
+        full.contains("agree until the burn-in at about 20000 steps"),
+        "{full}"
+    );
+    values
+        .set(
+            p::PASS_BATCHES.spec,
+            p::PASS_BATCHES.spec.parse("cyclic").unwrap(),
+        )
+        .unwrap();
+    let cyclic = f.chart(&values).unwrap().summary;
+    let upto: f64 = cyclic
+        .split("agree up to about ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{cyclic}"));
+    assert!((90.0..=100.0).contains(&upto), "{cyclic}");
+}
+
 /// Each parameter at its domain's minimum, default and maximum (not just the sliders' ends), in
 /// combination, an evenly spread sample of at most 60 combinations per figure: no panic, every
 /// drawn series finite (check_chart), and anything the figure cannot draw refused with a reason

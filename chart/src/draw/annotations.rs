@@ -21,8 +21,9 @@ pub(super) struct LabelBox {
 
 /// Where a marker's label goes: the offset of the text's top-left corner from the point. Of the
 /// four places beside the point (above right, above left, below right, below left; the side away
-/// from the nearer edge first), the one inside the plotting area that covers the fewest curve and
-/// band pixels; if none is inside, the one that leaves the area least.
+/// from the nearer edge first), the one inside the plotting area that overlaps the labels already
+/// placed (`taken`) least and then covers the fewest curve and band pixels; if none is inside,
+/// the one that leaves the area least.
 fn label_offset(
     point: (i32, i32),
     (tw, th): (i32, i32),
@@ -30,6 +31,7 @@ fn label_offset(
     gap: i32,
     plot: (std::ops::Range<i32>, std::ops::Range<i32>),
     data: &[(i32, i32)],
+    taken: &[LabelBox],
 ) -> (i32, i32) {
     let right_first = point.0 < plot.0.start + (plot.0.end - plot.0.start) * 2 / 3;
     let (right, left) = (gap, -gap - tw);
@@ -48,11 +50,19 @@ fn label_offset(
             + (x1 - plot.0.end).max(0)
             + (plot.1.start - y0).max(0)
             + (y1 - plot.1.end).max(0);
+        let overlap: i32 = taken
+            .iter()
+            .map(|b| {
+                let w = (x1.min(b.right) - x0.max(b.left)).max(0);
+                let h = (y1.min(b.bottom) - y0.max(b.top)).max(0);
+                w * h
+            })
+            .sum();
         let covered = data
             .iter()
             .filter(|&&(x, y)| x0 <= x && x <= x1 && y0 <= y && y <= y1)
             .count();
-        (outside, covered)
+        (outside, overlap, covered)
     };
     let mut best = order[0];
     let mut best_cost = cost(best);
@@ -100,6 +110,7 @@ pub(super) fn draw_markers<DB: DrawingBackend>(
             theme.px(8.0) as i32,
             plot.clone(),
             data,
+            &boxes,
         );
         boxes.push(LabelBox {
             point,
@@ -168,7 +179,7 @@ mod label_tests {
     /// A plotting area 0..400 × 0..300 (y grows downwards) and a label 100 × 14 with 3 px of
     /// padding, 8 px from its point.
     fn place(point: (i32, i32), data: &[(i32, i32)]) -> (i32, i32) {
-        label_offset(point, (100, 14), 3, 8, (0..400, 0..300), data)
+        label_offset(point, (100, 14), 3, 8, (0..400, 0..300), data, &[])
     }
 
     #[test]
@@ -189,8 +200,47 @@ mod label_tests {
         let near_edge: Vec<(i32, i32)> = (30..130).map(|x| (x, 135)).collect();
         assert_eq!(place((20, 150), &near_edge), (8, 8));
         // A plot too narrow for the label on either side: the side it overflows least.
-        let narrow = |point| label_offset(point, (100, 14), 3, 8, (0..150, 0..300), &[]);
+        let narrow = |point| label_offset(point, (100, 14), 3, 8, (0..150, 0..300), &[], &[]);
         assert_eq!(narrow((60, 150)), (8, -22));
         assert_eq!(narrow((100, 150)), (-108, -22));
+    }
+
+    #[test]
+    fn a_label_keeps_clear_of_the_labels_placed_before_it() {
+        use super::LabelBox;
+        // A label already above left of the point: above right is free, so that.
+        let left = LabelBox {
+            point: (0, 0),
+            left: 40,
+            top: 125,
+            right: 145,
+            bottom: 145,
+        };
+        assert_eq!(
+            label_offset((150, 150), (100, 14), 3, 8, (0..400, 0..300), &[], &[left]),
+            (8, -22)
+        );
+        // Labels above on both sides: below, even where a curve runs (a label over a label
+        // hides both).
+        let right = LabelBox {
+            point: (0, 0),
+            left: 155,
+            top: 125,
+            right: 260,
+            bottom: 145,
+        };
+        let below: Vec<(i32, i32)> = (160..260).map(|x| (x, 165)).collect();
+        assert_eq!(
+            label_offset(
+                (150, 150),
+                (100, 14),
+                3,
+                8,
+                (0..400, 0..300),
+                &below,
+                &[left, right]
+            ),
+            (-108, 8)
+        );
     }
 }

@@ -30,7 +30,7 @@
 //! ## Where the statements come from
 //!
 //! The paper texts could not be opened from this workplace (only their abstracts), so the
-//! statements were taken from `shared/docs/math-reference.md` and from the code each group
+//! statements were taken from the project's math reference notes and from the code each group
 //! published with its paper, and each was re-derived here before it was implemented:
 //!
 //! - EFMRTT19: the formula and its validity box are those of math-reference.md, which match the

@@ -316,17 +316,7 @@ pub fn many_passes(values: &ParamValues) -> ChartResult {
         };
     let last = pick(|c| c.0.epsilon);
     let composed = pick(|c| c.1.epsilon);
-    let mut closed = Vec::new();
-    if run.batches == Batches::Poisson {
-        if let Some(cf) = ClosedForm::of(&run)? {
-            for &t in &lengths {
-                let e = epsilon_for_delta(&cf.curve(t), delta, Conversion::Improved)?.epsilon;
-                if pos(e) {
-                    closed.push((t as f64, e));
-                }
-            }
-        }
-    }
+    let closed = closed_form_points(&run, &lengths, delta)?;
     if last.is_empty() {
         return Err(ModelError::NotApplicable(
             "ε is zero at every run length at this δ and noise, so there is nothing to draw on a log axis".into(),
@@ -340,32 +330,16 @@ pub fn many_passes(values: &ParamValues) -> ChartResult {
             .map(|p| &p.1)
             .chain([&plateau]),
     );
-    let batches = match run.batches {
-        Batches::Full => format!("full batches of all n = {} records", run.records),
-        Batches::Cyclic => format!(
-            "cyclic batches of b = {} of n = {} records",
-            run.batch, run.records
-        ),
-        Batches::Poisson => format!(
-            "Poisson batches at rate b/n = {}/{}",
-            run.batch, run.records
-        ),
-    };
     let at_t = eps
         .get(lengths.iter().position(|&t| t == run.steps).unwrap_or(0))
         .map_or(f64::NAN, |c| c.0.epsilon);
-    let summary = format!(
-        "ε at δ = {} of the last iterate of noisy gradient descent with {}, σ = {}, η = {}, diameter D = {} (L = 1, replace-one, the worst record), against releasing every iterate, for runs of 1 to {} steps. The two agree until the burn-in at about {} steps; from there the last iterate stays at the plateau ε = {} while composition keeps growing. At your T = {}: {}.",
-        short_number(delta, 3),
-        batches,
-        short_number(run.sigma, 4),
-        short_number(run.step_size, 4),
-        short_number(run.diameter, 4),
-        short_number(top as f64, 3),
-        short_number(burn as f64, 4),
-        short_number(plateau, 4),
-        run.steps,
-        short_number(at_t, 4),
+    let summary = many_pass_summary(
+        &run,
+        delta,
+        top,
+        (agree_until(&last, &composed), burn),
+        plateau,
+        at_t,
     );
     let mut chart = Chart::new(
         Axis::numeric("steps T over many passes", true, 1.0, top as f64),
@@ -378,15 +352,16 @@ pub fn many_passes(values: &ParamValues) -> ChartResult {
         points: composed,
         role: Role::Bound(0),
     });
+    // The plateau across the whole range, under the last iterate's curve: the level it climbs to.
+    chart.series.push(Series {
+        label: format!("plateau ε = {}", short_number(plateau, 3)),
+        points: vec![(1.0, plateau), (top as f64, plateau)],
+        role: Role::Reference,
+    });
     chart.series.push(Series {
         label: "last iterate only".into(),
         points: last,
         role: Role::Highlight,
-    });
-    chart.series.push(Series {
-        label: format!("plateau ε = {}", short_number(plateau, 3)),
-        points: vec![(burn as f64, plateau), (top as f64, plateau)],
-        role: Role::Reference,
     });
     if closed.is_empty() {
         if run.batches == Batches::Poisson {
@@ -402,7 +377,7 @@ pub fn many_passes(values: &ParamValues) -> ChartResult {
     chart.markers.push(Marker {
         x: burn as f64,
         y: plateau,
-        label: format!("burn-in ≈ {} steps", short_number(burn as f64, 3)),
+        label: format!("burn-in ≈ {}", short_number(burn as f64, 3)),
     });
     if pos(at_t) {
         chart.markers.push(Marker {
@@ -412,4 +387,88 @@ pub fn many_passes(values: &ParamValues) -> ChartResult {
         });
     }
     Ok(chart)
+}
+
+/// The closed form 8αL²/(n²σ²)·min{T, Dn/(Lη)} at δ for each run length, for Poisson batches
+/// where its conditions hold (else none).
+fn closed_form_points(
+    run: &amp_math::iteration::many_passes::ManyPasses,
+    lengths: &[u64],
+    delta: f64,
+) -> Result<Vec<(f64, f64)>, ModelError> {
+    let mut closed = Vec::new();
+    if run.batches != Batches::Poisson {
+        return Ok(closed);
+    }
+    if let Some(cf) = ClosedForm::of(run)? {
+        for &t in lengths {
+            let e = epsilon_for_delta(&cf.curve(t), delta, Conversion::Improved)?.epsilon;
+            if e.is_finite() && e > 0.0 {
+                closed.push((t as f64, e));
+            }
+        }
+    }
+    Ok(closed)
+}
+
+/// The longest run (of the drawn lengths) up to which the last iterate's bound equals
+/// composition's (within 0.1%): full and Poisson batches agree until about the burn-in, cyclic
+/// batches only during the first epoch (later uses are followed by more noisy steps).
+fn agree_until(last: &[(f64, f64)], composed: &[(f64, f64)]) -> f64 {
+    let mut upto = 0.0;
+    for (l, c) in last.iter().zip(composed) {
+        if l.0 != c.0 || (l.1 - c.1).abs() > 1e-3 * c.1 {
+            break;
+        }
+        upto = l.0;
+    }
+    upto
+}
+
+/// The many-pass figure's summary: the run, where the two curves part, the burn-in, the plateau
+/// and the reader's T.
+fn many_pass_summary(
+    run: &amp_math::iteration::many_passes::ManyPasses,
+    delta: f64,
+    top: u64,
+    (agree, burn): (f64, u64),
+    plateau: f64,
+    at_t: f64,
+) -> String {
+    let batches = match run.batches {
+        Batches::Full => format!("full batches of all n = {} records", run.records),
+        Batches::Cyclic => format!(
+            "cyclic batches of b = {} of n = {} records",
+            run.batch, run.records
+        ),
+        Batches::Poisson => format!(
+            "Poisson batches at rate b/n = {}/{}",
+            run.batch, run.records
+        ),
+    };
+    let parting = if agree >= 0.5 * burn as f64 {
+        format!(
+            "The two agree until the burn-in at about {} steps",
+            short_number(burn as f64, 4)
+        )
+    } else {
+        format!(
+            "The two agree up to about {} steps, after which the last iterate's bound grows more slowly (each later use is followed by more noisy steps), until the burn-in at about {} steps",
+            short_number(agree.max(1.0), 4),
+            short_number(burn as f64, 4)
+        )
+    };
+    format!(
+        "ε at δ = {} of the last iterate of noisy gradient descent with {}, σ = {}, η = {}, diameter D = {} (L = 1, replace-one, the worst record), against releasing every iterate, for runs of 1 to {} steps. {}; from there the last iterate stays at the plateau ε = {} while composition keeps growing. At your T = {}: {}.",
+        short_number(delta, 3),
+        batches,
+        short_number(run.sigma, 4),
+        short_number(run.step_size, 4),
+        short_number(run.diameter, 4),
+        short_number(top as f64, 3),
+        parting,
+        short_number(plateau, 4),
+        run.steps,
+        short_number(at_t, 4),
+    )
 }
