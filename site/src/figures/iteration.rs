@@ -273,12 +273,14 @@ pub fn noise_schedule(values: &ParamValues) -> ChartResult {
 }
 
 /// Run lengths for the many-pass figure: 64 points spaced evenly in log from 1 to `top`, with the
-/// reader's T and the burn-in, whole, sorted, without repeats.
-fn run_lengths(top: u64, extra: [u64; 2]) -> Vec<u64> {
+/// reader's T, the burn-in and the end of the first epoch and the step after it (where cyclic
+/// batches part from composition), whole, within [1, top], sorted, without repeats.
+fn run_lengths(top: u64, extra: [u64; 4]) -> Vec<u64> {
     let mut v: Vec<u64> = super::log_grid(1.0, top as f64, 64)
         .iter()
         .map(|x| (x.round() as u64).max(1))
         .chain(extra)
+        .filter(|t| (1..=top).contains(t))
         .collect();
     v.sort_unstable();
     v.dedup();
@@ -302,7 +304,8 @@ pub fn many_passes(values: &ParamValues) -> ChartResult {
         .max(run.steps)
         .saturating_mul(10)
         .clamp(100, 1_000_000_000_000);
-    let lengths = run_lengths(top, [run.steps, burn]);
+    let epoch = run.epoch_steps();
+    let lengths = run_lengths(top, [run.steps, burn, epoch, epoch + 1]);
     let eps = accountant.over_steps(&lengths, delta, Conversion::Improved)?;
     let pos = |e: f64| e.is_finite() && e > 0.0;
     let pick =
