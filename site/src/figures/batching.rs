@@ -46,15 +46,18 @@ fn epoch_counts(reader: u64) -> Vec<u64> {
     v
 }
 
-/// `batching-comparison`: ε at δ against whole epochs for the three samplers at the reader's σ,
-/// |x| and B (zero-out, sensitivity 1), each as a band with its certified upper line; log y axis.
-pub fn comparison(values: &ParamValues) -> ChartResult {
-    let t = setting(values)?;
-    t.check_records(Some(amp_model::params::Batching::Shuffle))?;
-    let sigma = gaussian_sigma(&t)?;
-    let e = epochs(&t);
-    let counts = epoch_counts(e.upper);
-    let tt = e.steps_per_epoch;
+/// One sampler's band: (epochs, lower bound, upper bound) per epoch count.
+type Band = Vec<(f64, f64, f64)>;
+
+/// The three samplers' bands for `batching-comparison` at each epoch count: (epochs, lower,
+/// upper) per sampler, the first reason a point could not be computed, and the balls-in-bins
+/// log-grid step used.
+fn comparison_bands(
+    t: &amp_model::training::Training,
+    sigma: f64,
+    tt: u64,
+    counts: &[u64],
+) -> Result<([Band; 3], Option<String>, f64), ModelError> {
     // Poisson: one PLD, composed for every count's steps at once.
     let ks: Vec<u64> = counts.iter().map(|&c| c * tt).collect();
     let k_max = *ks.last().unwrap_or(&1);
@@ -70,13 +73,13 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
     let plds = allocation_plds(sigma, tt, g)?;
     let b_up = plds
         .0
-        .self_compose_many(&counts)
+        .self_compose_many(counts)
         .map_err(|x| x.to_string())?;
     let b_lo = plds
         .1
-        .self_compose_many(&counts)
+        .self_compose_many(counts)
         .map_err(|x| x.to_string())?;
-    let mut bands: [Vec<(f64, f64, f64)>; 3] = Default::default();
+    let mut bands: [Band; 3] = Default::default();
     let mut why: Option<String> = None;
     let mut push =
         |i: usize, x: f64, lo: Result<f64, String>, up: Result<f64, String>| match (lo, up) {
@@ -110,6 +113,19 @@ pub fn comparison(values: &ParamValues) -> ChartResult {
             b_up[j].epsilon_for_delta(t.delta).map_err(err),
         );
     }
+    Ok((bands, why, g))
+}
+
+/// `batching-comparison`: ε at δ against whole epochs for the three samplers at the reader's σ,
+/// |x| and B (zero-out, sensitivity 1), each as a band with its certified upper line; log y axis.
+pub fn comparison(values: &ParamValues) -> ChartResult {
+    let t = setting(values)?;
+    t.check_records(Some(amp_model::params::Batching::Shuffle))?;
+    let sigma = gaussian_sigma(&t)?;
+    let e = epochs(&t);
+    let counts = epoch_counts(e.upper);
+    let tt = e.steps_per_epoch;
+    let (bands, why, g) = comparison_bands(&t, sigma, tt, &counts)?;
     if bands.iter().all(|b| b.len() < 2) {
         return Err(ModelError::NotApplicable(why.unwrap_or_else(|| {
             "at this noise and δ, ε = 0 for every sampler (δ already covers the whole \
@@ -234,85 +250,11 @@ pub fn noise(values: &ParamValues) -> ChartResult {
     let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
     let mut balls_left_out = false;
     for &b in &bs {
-        let steps_per_epoch = ((n as f64 / b as f64).round() as u64).max(1);
-        let q = b as f64 / n as f64;
-        let steps = e.upper * steps_per_epoch;
-        let x = b as f64;
-        // Fixed batches first (closed form): the others need at most a few times its σ.
-        let shuffle = sigma_for(
-            |s| {
-                deterministic_epsilon(s, e.upper, Neighbours::ZeroOut, t.delta)
-                    .map_err(|x| x.to_string())
-            },
-            target,
-            0.1,
-            1000.0,
-        );
-        let (lo, hi) = shuffle.map_or((0.1, 1000.0), |s| (s / 30.0, s * 1.5));
-        let poisson = sigma_for(
-            |s| {
-                let noise = Noise::Gaussian(s);
-                let h = pld::step_for_budget(noise, q, steps, CALIBRATION)
-                    .map_err(|x| x.to_string())?;
-                noise
-                    .upper_epsilon(q, steps, t.delta, h)
-                    .map_err(|x| x.to_string())
-            },
-            target,
-            lo,
-            hi,
-        );
-        let shuffle_needs = sigma_for(
-            |s| {
-                // Coarser slices and grid than the readouts: still a lower bound.
-                reshuffled_lower_epsilon_at(s, steps_per_epoch, e.lower, t.delta, 2_000, 1e-3)
-                    .map_err(|x| x.to_string())
-            },
-            target,
-            lo,
-            hi,
-        );
-        // Balls in bins needs about Poisson's σ: search near it first (the search widens itself
-        // when the answer is outside), with the certified PLD only; never more than the fixed
-        // batches' σ (the closed form above): balls in bins is the fixed schedule with its steps
-        // in a random order the attacker does not see, a post-processing of it.
-        let (b_lo, b_hi) = poisson.map_or((lo, hi), |p| ((p / 2.0).max(lo), (p * 2.0).min(hi)));
-        let b_hi = shuffle.map_or(b_hi, |s| b_hi.min(s));
-        let b_lo = b_lo.min(b_hi);
-        let balls_drawn =
-            steps_per_epoch <= NOISE_BALLS_MAX_STEPS_PER_EPOCH && e.upper <= NOISE_BALLS_MAX_EPOCHS;
+        let (sigmas, balls_drawn) = noise_at_batch(&t, &e, target, b);
         balls_left_out |= !balls_drawn;
-        let balls = if balls_drawn {
-            sigma_for(
-                |s| {
-                    let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
-                    let up = amp_math::batching::allocation_pld(
-                        s,
-                        steps_per_epoch,
-                        g,
-                        Estimate::Pessimistic,
-                    )
-                    .map_err(|x| x.to_string())?;
-                    let all = if e.upper == 1 {
-                        up
-                    } else {
-                        up.self_compose(e.upper).map_err(|x| x.to_string())?
-                    };
-                    all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
-                },
-                target,
-                b_lo,
-                b_hi,
-            )
-        } else {
-            None
-        };
-        for (i, s) in [poisson, shuffle, balls, shuffle_needs]
-            .into_iter()
-            .enumerate()
-        {
+        for (i, s) in sigmas.into_iter().enumerate() {
             if let Some(s) = s {
-                lines[i].push((x, s));
+                lines[i].push((b as f64, s));
             }
         }
     }
@@ -377,6 +319,90 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         c.notes.push(FIRST_PHASE_ONLY.into());
     }
     Ok(c)
+}
+
+/// One batch size of `batching-noise`: the σ of Poisson sampling, shuffled batches (enough),
+/// balls in bins and shuffled batches (needed at least), each `None` where no σ up to 1,000
+/// reaches the target; and whether balls in bins was calibrated at all (its size limits).
+fn noise_at_batch(
+    t: &amp_model::training::Training,
+    e: &amp_model::batching::Epochs,
+    target: f64,
+    b: u64,
+) -> ([Option<f64>; 4], bool) {
+    let n = t.dataset;
+    let steps_per_epoch = ((n as f64 / b as f64).round() as u64).max(1);
+    let q = b as f64 / n as f64;
+    let steps = e.upper * steps_per_epoch;
+    // Fixed batches first (closed form): the others need at most a few times its σ.
+    let shuffle = sigma_for(
+        |s| {
+            deterministic_epsilon(s, e.upper, Neighbours::ZeroOut, t.delta)
+                .map_err(|x| x.to_string())
+        },
+        target,
+        0.1,
+        1000.0,
+    );
+    let (lo, hi) = shuffle.map_or((0.1, 1000.0), |s| (s / 30.0, s * 1.5));
+    let poisson = sigma_for(
+        |s| {
+            let noise = Noise::Gaussian(s);
+            let h =
+                pld::step_for_budget(noise, q, steps, CALIBRATION).map_err(|x| x.to_string())?;
+            noise
+                .upper_epsilon(q, steps, t.delta, h)
+                .map_err(|x| x.to_string())
+        },
+        target,
+        lo,
+        hi,
+    );
+    let shuffle_needs = sigma_for(
+        |s| {
+            // Coarser slices and grid than the readouts: still a lower bound.
+            reshuffled_lower_epsilon_at(s, steps_per_epoch, e.lower, t.delta, 2_000, 1e-3)
+                .map_err(|x| x.to_string())
+        },
+        target,
+        lo,
+        hi,
+    );
+    // Balls in bins needs about Poisson's σ: search near it first (the search widens itself
+    // when the answer is outside), with the certified PLD only; never more than the fixed
+    // batches' σ (the closed form above): balls in bins is the fixed schedule with its steps
+    // in a random order the attacker does not see, a post-processing of it.
+    let (b_lo, b_hi) = poisson.map_or((lo, hi), |p| ((p / 2.0).max(lo), (p * 2.0).min(hi)));
+    let b_hi = shuffle.map_or(b_hi, |s| b_hi.min(s));
+    let b_lo = b_lo.min(b_hi);
+    let balls_drawn =
+        steps_per_epoch <= NOISE_BALLS_MAX_STEPS_PER_EPOCH && e.upper <= NOISE_BALLS_MAX_EPOCHS;
+    let balls = if balls_drawn {
+        sigma_for(
+            |s| {
+                let g = log_step_within(s, steps_per_epoch, 8e-3, NOISE_FIGURE_BUDGET);
+                let up = amp_math::batching::allocation_pld(
+                    s,
+                    steps_per_epoch,
+                    g,
+                    Estimate::Pessimistic,
+                )
+                .map_err(|x| x.to_string())?;
+                let all = if e.upper == 1 {
+                    up
+                } else {
+                    up.self_compose(e.upper).map_err(|x| x.to_string())?
+                };
+                all.epsilon_for_delta(t.delta).map_err(|x| x.to_string())
+            },
+            target,
+            b_lo,
+            b_hi,
+        )
+    } else {
+        None
+    };
+    ([poisson, shuffle, balls, shuffle_needs], balls_drawn)
 }
 
 /// Which of the three drawn samplers (Poisson, shuffled, balls in bins) is the reader's own, if
