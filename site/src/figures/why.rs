@@ -39,11 +39,6 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
     let top = n0.iter().chain(&n1).map(|q| q.1).fold(0.0, f64::max) * 1.08;
     let rate_s = short_number(rate, 4);
     let laplace = noise == Noise::Laplace;
-    let (noise_name, scale_name) = if laplace {
-        ("Laplace", "b")
-    } else {
-        ("Gaussian", "σ")
-    };
     let x = Axis::numeric("output o (f(x) = 0, f(x′) = 1)", false, lo, hi);
 
     let mut upper = Chart::new(
@@ -125,6 +120,21 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
         }
     }
 
+    upper.summary = densities_summary(&d, eps, rate, amplified, disclosed);
+    upper.lower = Some(Box::new(lower));
+    Ok(upper)
+}
+
+/// The summary of `neighbour-densities` / `known-inclusion`: the setting, what the two panels
+/// show, and what the loss says about ε (pure DP for the Laplace, none for the Gaussian).
+fn densities_summary(d: &Density, eps: f64, rate: f64, amplified: f64, disclosed: bool) -> String {
+    let laplace = d.noise == Noise::Laplace;
+    let (noise_name, scale_name) = if laplace {
+        ("Laplace", "b")
+    } else {
+        ("Gaussian", "σ")
+    };
+    let rate_s = short_number(rate, 4);
     let eps_s = short_number(eps, 4);
     let scale_s = short_number(d.scale, 4);
     let setting = format!(
@@ -149,7 +159,7 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
          which is what its (ε, δ) and Rényi guarantees register."
             .to_string()
     };
-    upper.summary = format!(
+    format!(
         "Two panels against the output, for {setting}. Above: the output densities on the two \
          neighbouring datasets{}. Below: the privacy loss log(P/Q) at each output. {verdict}",
         if disclosed {
@@ -157,9 +167,7 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
         } else {
             ", without sampling and with the person's data in the sample only with probability p"
         }
-    );
-    upper.lower = Some(Box::new(lower));
-    Ok(upper)
+    )
 }
 
 /// `neighbour-densities`: the sample hidden.
