@@ -180,6 +180,49 @@ pub fn mean_variance_vs_rate(values: &ParamValues) -> ChartResult {
 /// Rates drawn in `mean-noise-ratio`.
 const R_FAMILY: [f64; 4] = [1e-4, 0.01, 0.1, 0.5];
 
+/// The lower panel of `mean-noise-ratio` with the naive formula shown: r − 1 at ε ≤ 10⁻⁴, stable
+/// and naive, where the naive formula's rounding lifts r above 1.
+fn naive_panel(grid: &[f64], rate: f64, naive_pts: &[(f64, f64)]) -> Chart {
+    // Lower panel: r − 1 in the tiny-ε regime, where the artifact lives.
+    let tiny: Vec<f64> = grid.iter().copied().filter(|&e| e <= 1e-4).collect();
+    let stable: Vec<(f64, f64)> = tiny
+        .iter()
+        .filter_map(|&e| mean_noise_ratio(e, rate).ok().map(|v| (e, v - 1.0)))
+        .collect();
+    let raw: Vec<(f64, f64)> = naive_pts
+        .iter()
+        .filter(|p| p.0 <= 1e-4)
+        .map(|&(e, v)| (e, v - 1.0))
+        .collect();
+    let a = raw
+        .iter()
+        .chain(stable.iter())
+        .map(|p| p.1.abs())
+        .fold(1e-12f64, f64::max)
+        .min(2.0);
+    let mut lower = chart(
+        Axis::numeric("ε", true, 1e-14, 1e-4),
+        Axis::numeric("r − 1", false, -1.1 * a, 1.1 * a),
+        LegendCorner::LowerRight,
+    );
+    lower.series.push(Series {
+        label: "r = 1".into(),
+        points: vec![(1e-14, 0.0), (1e-4, 0.0)],
+        role: Role::Reference,
+    });
+    lower.series.push(Series {
+        label: "stable: always below 0".into(),
+        points: stable,
+        role: Role::Highlight,
+    });
+    lower.series.push(Series {
+        label: "naive: rounding noise".into(),
+        points: raw,
+        role: Role::Scatter(5),
+    });
+    lower
+}
+
 /// `mean-noise-ratio` (eq. 8, Figure 5): r(ε, n/N) against ε, computed stably; with `naive=show`
 /// the naive double-precision formula beside it, and below, r − 1 at tiny ε where the naive one
 /// rises above 1 (impossible: r ≤ 1 always).
@@ -240,44 +283,7 @@ pub fn mean_noise_ratio_fig(values: &ParamValues) -> ChartResult {
             points: naive_pts.clone(),
             role: Role::Scatter(5),
         });
-        // Lower panel: r − 1 in the tiny-ε regime, where the artifact lives.
-        let tiny: Vec<f64> = grid.iter().copied().filter(|&e| e <= 1e-4).collect();
-        let stable: Vec<(f64, f64)> = tiny
-            .iter()
-            .filter_map(|&e| mean_noise_ratio(e, rate).ok().map(|v| (e, v - 1.0)))
-            .collect();
-        let raw: Vec<(f64, f64)> = naive_pts
-            .iter()
-            .filter(|p| p.0 <= 1e-4)
-            .map(|&(e, v)| (e, v - 1.0))
-            .collect();
-        let a = raw
-            .iter()
-            .chain(stable.iter())
-            .map(|p| p.1.abs())
-            .fold(1e-12f64, f64::max)
-            .min(2.0);
-        let mut lower = chart(
-            Axis::numeric("ε", true, 1e-14, 1e-4),
-            Axis::numeric("r − 1", false, -1.1 * a, 1.1 * a),
-            LegendCorner::LowerRight,
-        );
-        lower.series.push(Series {
-            label: "r = 1".into(),
-            points: vec![(1e-14, 0.0), (1e-4, 0.0)],
-            role: Role::Reference,
-        });
-        lower.series.push(Series {
-            label: "stable: always below 0".into(),
-            points: stable,
-            role: Role::Highlight,
-        });
-        lower.series.push(Series {
-            label: "naive: rounding noise".into(),
-            points: raw,
-            role: Role::Scatter(5),
-        });
-        c.lower = Some(Box::new(lower));
+        c.lower = Some(Box::new(naive_panel(&grid, rate, &naive_pts)));
     }
     c.summary = format!(
         "The ratio r of the population mean's noise variance to the sample mean's, against ε on a \
