@@ -301,22 +301,25 @@ pub fn mean_noise_ratio_fig(values: &ParamValues) -> ChartResult {
     Ok(c)
 }
 
-/// `population-density` (Figures 1 and 9): a histogram density of the generated population with
-/// its median marked.
-pub fn population_density(values: &ParamValues) -> ChartResult {
-    let cfg = sim_config(values)?;
-    let pop = generate_population(cfg.population, cfg.population_size, cfg.seed).map_err(err)?;
-    let (mn, mx) = (pop.sorted[0], pop.sorted[pop.sorted.len() - 1]);
-    let bins = 80usize;
+/// A density histogram of sorted values over their range: the bin width, the density per bin,
+/// and its step outline (each bin flat over its width) as a curve and as a band from 0.
+struct Histogram {
+    width: f64,
+    dens: Vec<f64>,
+    steps: Vec<(f64, f64)>,
+    band: Vec<(f64, f64, f64)>,
+}
+
+fn histogram(sorted: &[f64], bins: usize) -> Histogram {
+    let (mn, mx) = (sorted[0], sorted[sorted.len() - 1]);
     let width = ((mx - mn) / bins as f64).max(f64::MIN_POSITIVE);
     let mut counts = vec![0usize; bins];
-    for &v in &pop.sorted {
+    for &v in sorted {
         let b = (((v - mn) / width) as usize).min(bins - 1);
         counts[b] += 1;
     }
-    let total = pop.sorted.len() as f64;
+    let total = sorted.len() as f64;
     let dens: Vec<f64> = counts.iter().map(|&c| c as f64 / (total * width)).collect();
-    // A step outline: each bin flat over its width.
     let mut steps = Vec::with_capacity(2 * bins);
     let mut band = Vec::with_capacity(2 * bins);
     for (b, &d) in dens.iter().enumerate() {
@@ -326,6 +329,27 @@ pub fn population_density(values: &ParamValues) -> ChartResult {
         band.push((a, 0.0, d));
         band.push((z, 0.0, d));
     }
+    Histogram {
+        width,
+        dens,
+        steps,
+        band,
+    }
+}
+
+/// `population-density` (Figures 1 and 9): a histogram density of the generated population with
+/// its median marked.
+pub fn population_density(values: &ParamValues) -> ChartResult {
+    let cfg = sim_config(values)?;
+    let pop = generate_population(cfg.population, cfg.population_size, cfg.seed).map_err(err)?;
+    let (mn, mx) = (pop.sorted[0], pop.sorted[pop.sorted.len() - 1]);
+    let bins = 80usize;
+    let Histogram {
+        width,
+        dens,
+        steps,
+        band,
+    } = histogram(&pop.sorted, bins);
     let ymax = dens.iter().copied().fold(0.0, f64::max) * 1.1;
     let median = pop.median();
     let mb = (((median - mn) / width) as usize).min(bins - 1);
