@@ -561,17 +561,67 @@ fn rounds_axis(r: u64) -> u64 {
     r.saturating_mul(10).clamp(1000, 100_000)
 }
 
+/// `shuffle-rounds`' certified band: ε at δ of the clone pair's loss distribution composed R
+/// times, for each R of `rs`, from one release on the grid of the longest run `last` (every R from
+/// one forward transform, at the quick bucket budget); (R, lower, upper), lower kept positive.
+fn rounds_band(
+    leaf: &amp_math::accounting::Event,
+    last: u64,
+    rs: &[u64],
+    delta: f64,
+) -> Result<Vec<(f64, f64, f64)>, ModelError> {
+    use amp_math::pld::Band as PldBand;
+    let err = |e: amp_math::MathError| e.to_string();
+    let acc = amp_model::training::accountant(
+        amp_model::training::QUICK,
+        amp_math::accounting::EpochSettings::FINE,
+    );
+    let (step, up, lo) = acc.release(leaf, last).map_err(err)?;
+    let ups = up.self_compose_many(rs).map_err(err)?;
+    let los = lo.self_compose_many(rs).map_err(err)?;
+    let mut band = Vec::with_capacity(rs.len());
+    for ((&r, u), l) in rs.iter().zip(ups).zip(los) {
+        let b = PldBand {
+            step,
+            upper: u,
+            lower: l,
+        };
+        if let Ok((hi, lo)) = b.epsilon(delta) {
+            if hi.is_finite() && hi > 0.0 {
+                band.push((r as f64, lo.max(hi * 1e-6).min(hi), hi));
+            }
+        }
+    }
+    Ok(band)
+}
+
+/// `shuffle-rounds`' Rényi line: ε at δ of the clone pair's Rényi curve composed R times.
+fn rounds_rdp(leaf: &amp_math::accounting::Event, rs: &[u64], delta: f64) -> Vec<(f64, f64)> {
+    use amp_math::accounting::{Accountant, RdpAccountant};
+    use amp_math::shuffle::rdp_orders;
+    let rdp_acc = RdpAccountant {
+        orders: rdp_orders(),
+        ..Default::default()
+    };
+    rs.iter()
+        .filter_map(|&r| {
+            rdp_acc
+                .epsilon(&leaf.clone().repeated(r), delta)
+                .ok()
+                .filter(|b| b.upper.is_finite() && b.upper > 0.0)
+                .map(|b| (r as f64, b.upper))
+        })
+        .collect()
+}
+
 /// `shuffle-epsilon-vs-rounds`: central ε after R rounds against R (log axes) at the reader's
 /// n, ε₀ and δ: the clone pair's privacy loss distribution composed R times (a certified band;
 /// Koskela, Heikkilä & Honkela 2023 compose this pair numerically), the one-round ε composed by
 /// the classic theorems (the better of basic and advanced), and Rényi DP of the same pair
 /// composed. FMT23's stronger clones for k-ary randomized response, FMT21's otherwise.
 pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
-    use amp_math::accounting::{Accountant, Event, RdpAccountant};
-    use amp_math::pld::Band as PldBand;
-    use amp_math::shuffle::{
-        clone_numerical, clone_numerical_delta, composed_guarantee_epsilon, rdp_orders,
-    };
+    use amp_math::accounting::Event;
+    use amp_math::shuffle::{clone_numerical, clone_numerical_delta, composed_guarantee_epsilon};
     use amp_model::shuffle::{rounds, stronger_allowed};
     let (eps0, n, delta) = setting(values);
     let stronger = stronger_allowed(values);
@@ -587,29 +637,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
         users: n,
         stronger,
     };
-    let err = |e: amp_math::MathError| e.to_string();
-    // The band: one release on the grid of the longest run, every R from one forward transform,
-    // at the quick bucket budget (the marker at the reader's R is the refined readout).
-    let acc = amp_model::training::accountant(
-        amp_model::training::QUICK,
-        amp_math::accounting::EpochSettings::FINE,
-    );
-    let (step, up, lo) = acc.release(&leaf, last).map_err(err)?;
-    let ups = up.self_compose_many(&rs).map_err(err)?;
-    let los = lo.self_compose_many(&rs).map_err(err)?;
-    let mut band = Vec::with_capacity(rs.len());
-    for ((&r, u), l) in rs.iter().zip(ups).zip(los) {
-        let b = PldBand {
-            step,
-            upper: u,
-            lower: l,
-        };
-        if let Ok((hi, lo)) = b.epsilon(delta) {
-            if hi.is_finite() && hi > 0.0 {
-                band.push((r as f64, lo.max(hi * 1e-6).min(hi), hi));
-            }
-        }
-    }
+    let band = rounds_band(&leaf, last, &rs, delta)?;
     // The classic compositions of the one-round guarantee.
     let one_round = |d: f64| clone_numerical(eps0, n, stronger, d).map(|x| x.1);
     let one_round_delta = |e: f64| clone_numerical_delta(e, eps0, n, stronger).map(|x| x.1);
@@ -622,20 +650,7 @@ pub fn epsilon_vs_rounds(values: &ParamValues) -> ChartResult {
                 .map(|(e, _)| (r as f64, e))
         })
         .collect();
-    let rdp_acc = RdpAccountant {
-        orders: rdp_orders(),
-        ..Default::default()
-    };
-    let rdp: Vec<(f64, f64)> = rs
-        .iter()
-        .filter_map(|&r| {
-            rdp_acc
-                .epsilon(&leaf.clone().repeated(r), delta)
-                .ok()
-                .filter(|b| b.upper.is_finite() && b.upper > 0.0)
-                .map(|b| (r as f64, b.upper))
-        })
-        .collect();
+    let rdp = rounds_rdp(&leaf, &rs, delta);
     if band.len() < 2 && naive.len() < 2 && rdp.len() < 2 {
         return Err(ModelError::from(format!(
             "at δ = {} the central ε is 0 at every R shown: nothing to draw on log axes",
