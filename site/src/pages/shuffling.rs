@@ -282,8 +282,17 @@ fn row(r: &ShuffleEpsilon) -> TableRow {
 /// Every number of the page. Shuffling bounds: replace one; the Poisson-sample comparison: add or
 /// remove one; subsampled randomized response: replace one (the record's bit).
 pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
-    const R: Relation = RELATION;
     let mut r = Readings::default();
+    one_round(v, &mut r);
+    many_rounds(v, precision, &mut r);
+    inverses(v, &mut r);
+    r
+}
+
+/// One round: every bound once (the exact clone bound and the published method's range
+/// included), the tightest, the clone bound's two ends, the bounds table.
+fn one_round(v: &ParamValues, r: &mut Readings) {
+    const R: Relation = RELATION;
     // Every bound once (the exact clone bound and the published method's range included); the
     // tightest and the clone bound's two ends are read from these rows.
     let rows = probe::span("shuffle:table", || table(v));
@@ -343,7 +352,12 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         )),
     );
     r.table(&BOUNDS, rows.map(|rs| rs.iter().map(row).collect()));
+}
 
+/// R rounds: the clone pair's composed loss distribution, the one-round ε composed, the attacker
+/// after R rounds and the local ε₀ for the target over R rounds.
+fn many_rounds(v: &ParamValues, precision: Precision, r: &mut Readings) {
+    const R: Relation = RELATION;
     // R rounds: the clone pair's composed loss distribution, and the one-round ε composed.
     // Quick while a control moves (a smaller bucket budget, the inverse to 1e-3), refined once the
     // controls rest (the CLI's numbers).
@@ -393,6 +407,12 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         rounds_local_for_target(v, stronger, buckets, rel)
     });
     r.push(&LOCAL_FOR_TARGET_ROUNDS, local_rounds, R);
+}
+
+/// The inverses (the local ε₀ for a target central ε, the base ε a subsample may spend) and
+/// subsampled randomized response.
+fn inverses(v: &ParamValues, r: &mut Readings) {
+    const R: Relation = RELATION;
     let local = probe::span("shuffle:inverse", || local_for_target(v));
     r.push(&LOCAL_FOR_TARGET, local.clone().map(|l| l.0), R);
     let sub = base_epsilon(v.real(p::TARGET_EPS), v.real(p::P))
@@ -430,5 +450,4 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         SUBSAMPLED_RR_RELATION,
     );
     r.push(&SRR_THEOREM, srr.map(|s| s.theorem), SUBSAMPLED_RR_RELATION);
-    r
 }
