@@ -485,7 +485,19 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         tpr_rows(&run, &a, eps, fit.as_ref().ok().map(|f| f.mu))
     });
     r.table(&TPR_TABLE, rows);
-    // Calibration.
+    calibrations(v, &run, relation, (cal_budget, cal_rel), &mut r);
+    r
+}
+
+/// The calibrations: the steps and the noise σ that hold the attacker to the reader's TPR, the
+/// σ for the reader's advantage and for the reader's ε, and the sentence comparing the two σ.
+fn calibrations(
+    v: &ParamValues,
+    run: &Result<Run, ModelError>,
+    relation: amp_math::Relation,
+    (cal_budget, cal_rel): (usize, f64),
+    r: &mut Readings,
+) {
     let noise = run.as_ref().map_err(Clone::clone).and_then(|r| {
         r.noise().map(|n| (*r, n)).ok_or_else(|| {
             ModelError::NotApplicable("randomized response has no noise to calibrate".to_string())
@@ -555,5 +567,4 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
         _ => None,
     };
     r.note(&CALIBRATION_NOTE, cal_text);
-    r
 }
