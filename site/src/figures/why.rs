@@ -5,7 +5,7 @@
 
 use amp_math::subsampling::amplified_epsilon;
 
-use super::{Axis, Chart, ChartResult, LegendCorner, Marker, Role, Series};
+use super::{Axis, Chart, ChartResult, LegendCorner, Marker, ModelError, Role, Series};
 use amp_format::short_number;
 use amp_model::param as p;
 use amp_model::params::{Noise, ParamValues};
@@ -38,7 +38,6 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
     let mix = curve(&|o| (1.0 - rate) * d.at(o, 0.0) + rate * d.at(o, 1.0));
     let top = n0.iter().chain(&n1).map(|q| q.1).fold(0.0, f64::max) * 1.08;
     let rate_s = short_number(rate, 4);
-    let laplace = noise == Noise::Laplace;
     let x = Axis::numeric("output o (f(x) = 0, f(x′) = 1)", false, lo, hi);
 
     let mut upper = Chart::new(
@@ -70,6 +69,27 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
         role: Role::Family(0),
     });
 
+    let (lower, amplified) = loss_panel(&d, &grid, (x, lo, hi), rate, eps, disclosed)?;
+    upper.summary = densities_summary(&d, eps, rate, amplified, disclosed);
+    upper.lower = Some(Box::new(lower));
+    Ok(upper)
+}
+
+/// The lower panel of `neighbour-densities` / `known-inclusion`: the privacy loss at each
+/// output, without sampling (or disclosed) and with the sample hidden, with ε′ (and ε) marked
+/// for the Laplace; and ε′ itself.
+fn loss_panel(
+    d: &Density,
+    grid: &[f64],
+    (x, lo, hi): (Axis, f64, f64),
+    rate: f64,
+    eps: f64,
+    disclosed: bool,
+) -> Result<(Chart, f64), ModelError> {
+    let curve =
+        |f: &dyn Fn(f64) -> f64| -> Vec<(f64, f64)> { grid.iter().map(|&o| (o, f(o))).collect() };
+    let rate_s = short_number(rate, 4);
+    let laplace = d.noise == Noise::Laplace;
     let plain = curve(&|o| d.loss(o));
     let hidden = curve(&|o| mixed_loss(rate, d.loss(o)));
     let (ylo, yhi) = plain
@@ -120,9 +140,7 @@ fn densities(values: &ParamValues, disclosed: bool) -> ChartResult {
         }
     }
 
-    upper.summary = densities_summary(&d, eps, rate, amplified, disclosed);
-    upper.lower = Some(Box::new(lower));
-    Ok(upper)
+    Ok((lower, amplified))
 }
 
 /// The summary of `neighbour-densities` / `known-inclusion`: the setting, what the two panels
