@@ -4,7 +4,7 @@
 use amp_math::rdp::{
     advanced_composition, default_orders, epsilon_for_delta, epsilon_for_delta_over_steps,
     guarantee_is_exact, naive_composition, optimal_composition, subsampled, Bound, Conversion,
-    Curve, Mechanism, Sampling,
+    Converted, Curve, Mechanism, Sampling,
 };
 use amp_math::MathError;
 
@@ -13,7 +13,7 @@ use amp_format::short_number;
 use amp_model::param as p;
 use amp_model::params::ParamValues;
 use amp_model::renyi::{
-    cached_curve, check_delta, mechanism, mechanism_label, setting, step_curve,
+    cached_curve, check_delta, mechanism, mechanism_label, setting, step_curve, RdpSetting,
 };
 
 /// Orders on the α axis of the curve figures: 90 log-spaced orders on [1.01, 1000], rounded to
@@ -154,20 +154,22 @@ pub fn base(values: &ParamValues) -> ChartResult {
     })
 }
 
-/// `rdp-subsampled`: base, upper bound, lower bound and (Poisson Gaussian) exact curves against α.
-pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
-    let st = setting(values)?;
-    let alpha = values.real(p::ALPHA);
-    let orders = plot_orders();
+/// The series of the subsampled-RDP figure, its notes, and whether the exact curve is known.
+type SubsampledSeries = (Vec<Series>, Vec<String>, bool);
+
+/// The subsampled-RDP figure's curves over `orders`: the base mechanism, the upper bound(s), the
+/// lower bound and, where known, the exact curve; with the notes and whether the exact curve is
+/// known.
+fn subsampled_series(st: &RdpSetting, orders: &[f64]) -> SubsampledSeries {
     let mech = st.mech;
     let mut series = vec![Series {
         label: format!("base mechanism ({})", mechanism_label(&mech)),
-        points: curve_points(&orders, |a| mech.rdp(a)),
+        points: curve_points(orders, |a| mech.rdp(a)),
         role: Role::Reference,
     }];
     series.push(Series {
         label: format!("upper bound ({})", st.upper_source()),
-        points: curve_points(&orders, |a| subsampled(&mech, st.sampling, Bound::Upper, a)),
+        points: curve_points(orders, |a| subsampled(&mech, st.sampling, Bound::Upper, a)),
         role: Role::Bound(1),
     });
     if let (Sampling::WithoutReplacement { gamma }, Mechanism::Gaussian { .. }) =
@@ -176,7 +178,7 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
         // The general bound the Gaussian-specific one improves on (WBK 2019, Theorem 9).
         series.push(Series {
             label: "upper bound for any mechanism (their Theorem 9)".into(),
-            points: curve_points(&orders, |a| amp_math::rdp::wor_upper(&mech, gamma, a)),
+            points: curve_points(orders, |a| amp_math::rdp::wor_upper(&mech, gamma, a)),
             role: Role::Bound(3),
         });
     }
@@ -195,7 +197,7 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
                 Mechanism::Gaussian { .. } => "exact (Mironov, Talwar & Zhang)".into(),
                 _ => "exact (the larger direction of the divergence)".into(),
             },
-            points: curve_points(&orders, |a| subsampled(&mech, st.sampling, Bound::Exact, a)),
+            points: curve_points(orders, |a| subsampled(&mech, st.sampling, Bound::Exact, a)),
             role: Role::Highlight,
         });
         if let (Mechanism::Gaussian { sigma }, Sampling::Poisson { q }) = (mech, st.sampling) {
@@ -221,6 +223,51 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
             mechanism_label(&mech)
         ));
     }
+    (series, notes, exact_known)
+}
+
+/// The summary of the subsampled-RDP figure at order `alpha`: the upper and lower bounds there
+/// and, when the exact curve is known, its value `here`.
+fn subsampled_summary(
+    st: &RdpSetting,
+    alpha: f64,
+    exact_known: bool,
+    here: f64,
+    upper_at: Option<f64>,
+    lower_at: Option<f64>,
+) -> String {
+    let mech = st.mech;
+    format!(
+        "RDP of the subsampled {} ({}) against α on log axes: the base curve, the upper and \
+         lower bounds{}. At α = {}: upper bound {}, lower bound (at α = {}) {}{}.",
+        mechanism_label(&mech),
+        st.sampling_label(),
+        match (exact_known, st.sampling, mech) {
+            (true, _, _) => " and the exact curve",
+            (false, Sampling::WithoutReplacement { .. }, Mechanism::Gaussian { .. }) => {
+                " (the Gaussian's own, Theorem 27, under the general Theorem 9)"
+            }
+            _ => "",
+        },
+        short_number(alpha, 4),
+        upper_at.map_or("none".into(), |v| short_number(v, 4)),
+        short_number(alpha.round().max(2.0), 4),
+        lower_at.map_or("none".into(), |v| short_number(v, 4)),
+        if exact_known {
+            format!(", exact {}", short_number(here, 4))
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// `rdp-subsampled`: base, upper bound, lower bound and (Poisson Gaussian) exact curves against α.
+pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
+    let st = setting(values)?;
+    let alpha = values.real(p::ALPHA);
+    let orders = plot_orders();
+    let mech = st.mech;
+    let (series, notes, exact_known) = subsampled_series(&st, &orders);
     let here = subsampled(
         &mech,
         st.sampling,
@@ -265,28 +312,7 @@ pub fn subsampled_fig(values: &ParamValues) -> ChartResult {
         outlines: vec![],
         lower: None,
         notes,
-        summary: format!(
-            "RDP of the subsampled {} ({}) against α on log axes: the base curve, the upper and \
-             lower bounds{}. At α = {}: upper bound {}, lower bound (at α = {}) {}{}.",
-            mechanism_label(&mech),
-            st.sampling_label(),
-            match (exact_known, st.sampling, mech) {
-                (true, _, _) => " and the exact curve",
-                (false, Sampling::WithoutReplacement { .. }, Mechanism::Gaussian { .. }) => {
-                    " (the Gaussian's own, Theorem 27, under the general Theorem 9)"
-                }
-                _ => "",
-            },
-            short_number(alpha, 4),
-            upper_at.map_or("none".into(), |v| short_number(v, 4)),
-            short_number(alpha.round().max(2.0), 4),
-            lower_at.map_or("none".into(), |v| short_number(v, 4)),
-            if exact_known {
-                format!(", exact {}", short_number(here, 4))
-            } else {
-                String::new()
-            }
-        ),
+        summary: subsampled_summary(&st, alpha, exact_known, here, upper_at, lower_at),
     })
 }
 
@@ -305,17 +331,18 @@ fn steps_axis(grid: &[f64]) -> Axis {
     }
 }
 
-/// `rdp-composition`: ε against k at the reader's δ, for RDP with both conversions and for naive
-/// and advanced composition of the amplified (ε, δ) guarantee.
-pub fn composition_fig(values: &ParamValues) -> ChartResult {
-    let st = setting(values)?;
-    let delta = check_delta(values)?;
-    let steps = values.real(p::STEPS);
-    let grid = steps_grid(steps);
-    let curve = step_curve(&st)?;
-    let exact = guarantee_is_exact(&st.mech, st.sampling);
+/// The composition figure's curves of ε against the step counts of `grid` at `delta`: RDP with
+/// both conversions (and from the general upper bound where the exact curve is drawn), then
+/// naive, advanced and optimal composition of the amplified (ε, δ).
+fn composition_series(
+    st: &RdpSetting,
+    curve: &Curve,
+    grid: &[f64],
+    delta: f64,
+    exact: bool,
+) -> Vec<Series> {
     let conv_points = |c: &Curve, conv: Conversion| -> Vec<(f64, f64)> {
-        epsilon_for_delta_over_steps(c, &grid, delta, conv)
+        epsilon_for_delta_over_steps(c, grid, delta, conv)
             .map(|all| {
                 grid.iter()
                     .zip(all)
@@ -329,17 +356,17 @@ pub fn composition_fig(values: &ParamValues) -> ChartResult {
     let mut series = vec![
         Series {
             label: format!("{rdp_name}, improved conversion"),
-            points: conv_points(&curve, Conversion::Improved),
+            points: conv_points(curve, Conversion::Improved),
             role: Role::Highlight,
         },
         Series {
             label: format!("{rdp_name}, classic conversion"),
-            points: conv_points(&curve, Conversion::Classic),
+            points: conv_points(curve, Conversion::Classic),
             role: Role::Family(1),
         },
     ];
     if exact && st.sampling != Sampling::Full && st.sampling.rate() < 1.0 {
-        if let Ok(c) = cached_curve(&st, true) {
+        if let Ok(c) = cached_curve(st, true) {
             series.push(Series {
                 label: "RDP from the general upper bound, improved".into(),
                 points: conv_points(&c, Conversion::Improved),
@@ -376,11 +403,45 @@ pub fn composition_fig(values: &ParamValues) -> ChartResult {
         points: comp_points(optimal_composition),
         role: Role::Family(5),
     });
-    let here = epsilon_for_delta(&curve.times(steps), delta, Conversion::Improved)?;
-    let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
+    series
+}
+
+/// The composition figure's summary at the reader's `steps`: RDP's ε there (`here`, improved
+/// conversion) and what naive, advanced and optimal composition give.
+fn composition_summary(st: &RdpSetting, delta: f64, steps: f64, here: &Converted) -> String {
     let adv_here = advanced_composition(&st.mech, st.sampling, steps, delta).ok();
     let naive_here = naive_composition(&st.mech, st.sampling, steps, delta).ok();
     let optimal_here = optimal_composition(&st.mech, st.sampling, steps, delta).ok();
+    format!(
+        "Overall ε at δ = {} against the number of compositions k (log axes) for the {} with {}. \
+         At k = {}: RDP with the improved conversion gives ε = {} (order {}), naive composition \
+         {}, advanced composition {}, optimal composition of the per-step (ε, δ) {}.",
+        short_number(delta, 3),
+        mechanism_label(&st.mech),
+        st.sampling_label(),
+        short_number(steps, 6),
+        short_number(here.epsilon, 4),
+        short_number(here.order, 4),
+        naive_here.map_or("none".into(), |c| short_number(c.epsilon, 4)),
+        adv_here.map_or("none".into(), |c| short_number(c.epsilon, 4)),
+        optimal_here.map_or("none (computed up to k = 10⁶)".into(), |c| short_number(
+            c.epsilon, 4
+        )),
+    )
+}
+
+/// `rdp-composition`: ε against k at the reader's δ, for RDP with both conversions and for naive
+/// and advanced composition of the amplified (ε, δ) guarantee.
+pub fn composition_fig(values: &ParamValues) -> ChartResult {
+    let st = setting(values)?;
+    let delta = check_delta(values)?;
+    let steps = values.real(p::STEPS);
+    let grid = steps_grid(steps);
+    let curve = step_curve(&st)?;
+    let exact = guarantee_is_exact(&st.mech, st.sampling);
+    let series = composition_series(&st, &curve, &grid, delta, exact);
+    let here = epsilon_for_delta(&curve.times(steps), delta, Conversion::Improved)?;
+    let (ylo, yhi) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| &p.1)));
     Ok(Chart {
         x: steps_axis(&grid),
         y: Axis {
@@ -397,7 +458,11 @@ pub fn composition_fig(values: &ParamValues) -> ChartResult {
             vec![Marker {
                 x: steps,
                 y: here.epsilon,
-                label: format!("k = {}: ε = {}", short_number(steps, 6), short_number(here.epsilon, 4)),
+                label: format!(
+                    "k = {}: ε = {}",
+                    short_number(steps, 6),
+                    short_number(here.epsilon, 4)
+                ),
             }]
         } else {
             vec![]
@@ -407,20 +472,7 @@ pub fn composition_fig(values: &ParamValues) -> ChartResult {
         outlines: vec![],
         lower: None,
         notes: vec![],
-        summary: format!(
-            "Overall ε at δ = {} against the number of compositions k (log axes) for the {} with {}. \
-             At k = {}: RDP with the improved conversion gives ε = {} (order {}), naive composition \
-             {}, advanced composition {}, optimal composition of the per-step (ε, δ) {}.",
-            short_number(delta, 3),
-            mechanism_label(&st.mech),
-            st.sampling_label(),
-            short_number(steps, 6),
-            short_number(here.epsilon, 4),
-            short_number(here.order, 4),
-            naive_here.map_or("none".into(), |c| short_number(c.epsilon, 4)),
-            adv_here.map_or("none".into(), |c| short_number(c.epsilon, 4)),
-            optimal_here.map_or("none (computed up to k = 10⁶)".into(), |c| short_number(c.epsilon, 4)),
-        ),
+        summary: composition_summary(&st, delta, steps, &here),
     })
 }
 

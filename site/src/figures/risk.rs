@@ -285,21 +285,85 @@ fn tpr_over_steps(run: &Run, q: f64, ks: &[u64]) -> Result<Vec<(f64, f64)>, Mode
         .collect()
 }
 
-/// `tpr-vs-steps`: the attacker's TPR at the reader's FPR as the run goes on, with Poisson
-/// sampling at the reader's q and without sampling (every record in every step).
-pub fn tpr_vs_steps(values: &ParamValues) -> ChartResult {
-    let run = setting(values)?;
-    // Ten times the reader's run, or the run itself when that is more than the budget allows.
+/// The step counts of the TPR-against-steps figure: the last one (the axis's end), the counts
+/// drawn, and the TPR band at the FPR after each.
+type StepsBand = (u64, Vec<u64>, Vec<(f64, f64)>);
+
+/// The last step count, the step counts and the TPR band at each: ten times the reader's run, or
+/// the run itself when that is more than the budget allows.
+fn steps_and_band(run: &Run) -> Result<StepsBand, ModelError> {
     let mut last = (run.steps.saturating_mul(10)).clamp(10, MAX_STEPS);
     let mut ks = step_grid(last, 16);
-    let band = match tpr_over_steps(&run, run.q, &ks) {
+    let band = match tpr_over_steps(run, run.q, &ks) {
         Ok(b) => b,
         Err(_) => {
             last = run.steps.max(2);
             ks = step_grid(last, 16);
-            tpr_over_steps(&run, run.q, &ks)?
+            tpr_over_steps(run, run.q, &ks)?
         }
     };
+    Ok((last, ks, band))
+}
+
+/// The series without sampling (every record in every step) over `ks`, and its TPR after the
+/// reader's steps where that is exact (the Gaussian; `None` otherwise).
+fn no_sampling_series(run: &Run, ks: &[u64]) -> Result<(Series, Option<f64>), ModelError> {
+    let x_of = |k: u64| k as f64;
+    // Without sampling: exact for the Gaussian (μ = √k/σ), a PLD band otherwise.
+    let full: Vec<(f64, f64)> = match run.source {
+        Source::Noise(Noise::Gaussian(sigma)) => ks
+            .iter()
+            .filter_map(|&k| {
+                let mu = gaussian_mu(sigma, k).ok()?;
+                Some((x_of(k), gdp_tpr(mu, run.fpr).ok()?))
+            })
+            .collect(),
+        _ => tpr_over_steps(run, 1.0, ks)?
+            .into_iter()
+            .zip(ks)
+            .map(|(b, &k)| (x_of(k), b.0))
+            .collect(),
+    };
+    let full_at_k = match run.source {
+        Source::Noise(Noise::Gaussian(sigma)) => gaussian_mu(sigma, run.steps)
+            .ok()
+            .and_then(|mu| gdp_tpr(mu, run.fpr).ok()),
+        _ => None,
+    };
+    let series = Series {
+        label: "no sampling: every record in every step".into(),
+        points: full,
+        role: Role::Family(1),
+    };
+    Ok((series, full_at_k))
+}
+
+/// The summary of the TPR-against-steps figure, from the certified TPR after the reader's steps
+/// (`here`) and, where known, the TPR without sampling (`full_at_k`).
+fn tpr_vs_steps_summary(run: &Run, here: f64, sampled: bool, full_at_k: Option<f64>) -> String {
+    format!(
+        "At α = {}, the attacker's TPR after k = {} steps of {} is at most {}{}; it grows with k \
+         towards 1.{}",
+        percent(run.fpr),
+        group_digits(run.steps),
+        run.label(),
+        percent(here),
+        if sampled {
+            format!(" with Poisson sampling at q = {}", short_number(run.q, 3))
+        } else {
+            String::new()
+        },
+        full_at_k
+            .map(|t| format!(" Without sampling it would be {}.", percent(t)))
+            .unwrap_or_default()
+    )
+}
+
+/// `tpr-vs-steps`: the attacker's TPR at the reader's FPR as the run goes on, with Poisson
+/// sampling at the reader's q and without sampling (every record in every step).
+pub fn tpr_vs_steps(values: &ParamValues) -> ChartResult {
+    let run = setting(values)?;
+    let (last, ks, band) = steps_and_band(&run)?;
     let x_of = |k: u64| k as f64;
     let mut c = Chart::new(
         Axis::numeric("steps k", true, 1.0, last as f64),
@@ -342,32 +406,9 @@ pub fn tpr_vs_steps(values: &ParamValues) -> ChartResult {
     });
     let mut full_at_k = None;
     if sampled {
-        // Without sampling: exact for the Gaussian (μ = √k/σ), a PLD band otherwise.
-        let full: Vec<(f64, f64)> = match run.source {
-            Source::Noise(Noise::Gaussian(sigma)) => ks
-                .iter()
-                .filter_map(|&k| {
-                    let mu = gaussian_mu(sigma, k).ok()?;
-                    Some((x_of(k), gdp_tpr(mu, run.fpr).ok()?))
-                })
-                .collect(),
-            _ => tpr_over_steps(&run, 1.0, &ks)?
-                .into_iter()
-                .zip(&ks)
-                .map(|(b, &k)| (x_of(k), b.0))
-                .collect(),
-        };
-        full_at_k = match run.source {
-            Source::Noise(Noise::Gaussian(sigma)) => gaussian_mu(sigma, run.steps)
-                .ok()
-                .and_then(|mu| gdp_tpr(mu, run.fpr).ok()),
-            _ => None,
-        };
-        c.series.push(Series {
-            label: "no sampling: every record in every step".into(),
-            points: full,
-            role: Role::Family(1),
-        });
+        let (full, at_k) = no_sampling_series(&run, &ks)?;
+        full_at_k = at_k;
+        c.series.push(full);
     } else {
         c.notes.push(
             "Randomized response is accounted without sampling here: each step releases the \
@@ -386,30 +427,13 @@ pub fn tpr_vs_steps(values: &ParamValues) -> ChartResult {
         y: here.0,
         label: format!("k = {}: TPR ≤ {}", group_digits(run.steps), percent(here.0)),
     });
-    c.summary = format!(
-        "At α = {}, the attacker's TPR after k = {} steps of {} is at most {}{}; it grows with k \
-         towards 1.{}",
-        percent(run.fpr),
-        group_digits(run.steps),
-        run.label(),
-        percent(here.0),
-        if sampled {
-            format!(" with Poisson sampling at q = {}", short_number(run.q, 3))
-        } else {
-            String::new()
-        },
-        full_at_k
-            .map(|t| format!(" Without sampling it would be {}.", percent(t)))
-            .unwrap_or_default()
-    );
+    c.summary = tpr_vs_steps_summary(&run, here.0, sampled, full_at_k);
     Ok(c)
 }
 
-/// `noise-for-risk`: the noise that keeps the attacker's TPR at the reader's FPR within the target,
-/// against the noise a target ε at δ needs, over sampling rates q = B/|x| at the reader's number
-/// of epochs (k·q passes over the data).
-pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
-    let run = setting(values)?;
+/// The noise of the reader's run and the TPR target it is calibrated to, or why the
+/// noise-for-risk figure is not drawn for this setting.
+fn noise_and_target(run: &Run) -> Result<(Noise, RiskTarget), ModelError> {
     if run.records > 1 {
         return Err(ModelError::NotApplicable(
             "this figure calibrates the noise at many settings, which is drawn for one record per \
@@ -430,17 +454,25 @@ pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
     target
         .check()
         .map_err(|e| ModelError::from(e.to_string()))?;
-    let epochs = run.steps as f64 * run.q;
-    let q_min = (epochs / 1e5).clamp(1e-5, 0.1).min(run.q);
-    let qs = log_grid(q_min, 1.0, 13);
+    Ok((noise, target))
+}
+
+/// Points (q, noise) of one calibrated curve.
+type NoisePoints = Vec<(f64, f64)>;
+
+/// The noise for the TPR target and the noise for the ε target at each sampling rate of `qs`
+/// (k = `epochs`/q steps); rates where no noise in the searched range meets a target are left out.
+fn noise_curves(
+    run: &Run,
+    noise: Noise,
+    target: RiskTarget,
+    qs: &[f64],
+    epochs: f64,
+) -> (NoisePoints, NoisePoints) {
     let steps_at = |q: f64| ((epochs / q).round() as u64).max(1);
-    let symbol = match noise {
-        Noise::Gaussian(_) => "σ",
-        Noise::Laplace(_) => "b",
-    };
     let mut risk_pts = Vec::new();
     let mut eps_pts = Vec::new();
-    for &q in &qs {
+    for &q in qs {
         let k = steps_at(q);
         if let Ok(s) = noise_for(
             noise,
@@ -465,6 +497,38 @@ pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
             eps_pts.push((q, s));
         }
     }
+    (risk_pts, eps_pts)
+}
+
+/// The summary of the noise-for-risk figure at `epochs` passes over the data.
+fn noise_for_risk_summary(run: &Run, epochs: f64) -> String {
+    format!(
+        "The noise that keeps the attacker's TPR at α = {} below {} against the noise for \
+         ε = {} at δ = {}, over sampling rates q at {} epochs (k = {}/q steps). Calibrating to \
+         the attack you care about usually needs less noise than calibrating to ε.",
+        percent(run.fpr),
+        percent(run.target_tpr),
+        short_number(run.target_eps, 3),
+        short_number(run.delta, 2),
+        short_number(epochs, 3),
+        short_number(epochs, 3)
+    )
+}
+
+/// `noise-for-risk`: the noise that keeps the attacker's TPR at the reader's FPR within the target,
+/// against the noise a target ε at δ needs, over sampling rates q = B/|x| at the reader's number
+/// of epochs (k·q passes over the data).
+pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
+    let run = setting(values)?;
+    let (noise, target) = noise_and_target(&run)?;
+    let epochs = run.steps as f64 * run.q;
+    let q_min = (epochs / 1e5).clamp(1e-5, 0.1).min(run.q);
+    let qs = log_grid(q_min, 1.0, 13);
+    let symbol = match noise {
+        Noise::Gaussian(_) => "σ",
+        Noise::Laplace(_) => "b",
+    };
+    let (risk_pts, eps_pts) = noise_curves(&run, noise, target, &qs, epochs);
     if risk_pts.len() < 2 && eps_pts.len() < 2 {
         return Err(
             "no noise in the searched range (0.2 to 10⁴) meets either target at enough rates to draw"
@@ -524,16 +588,6 @@ pub fn noise_for_risk(values: &ParamValues) -> ChartResult {
             "{missing} points left out: no noise between 0.2 and 10⁴ is the answer there."
         ));
     }
-    c.summary = format!(
-        "The noise that keeps the attacker's TPR at α = {} below {} against the noise for \
-         ε = {} at δ = {}, over sampling rates q at {} epochs (k = {}/q steps). Calibrating to \
-         the attack you care about usually needs less noise than calibrating to ε.",
-        percent(run.fpr),
-        percent(run.target_tpr),
-        short_number(run.target_eps, 3),
-        short_number(run.delta, 2),
-        short_number(epochs, 3),
-        short_number(epochs, 3)
-    );
+    c.summary = noise_for_risk_summary(&run, epochs);
     Ok(c)
 }
