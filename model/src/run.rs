@@ -336,24 +336,9 @@ fn text<'a>(obj: &'a Json, key: &str, at: &str) -> Result<&'a str, String> {
     }
 }
 
-fn phase(ph: &Json, at: &str) -> Result<Phase, String> {
-    let Json::Object(members) = ph else {
-        return Err(format!("{at}: must be an object"));
-    };
-    known(
-        members,
-        at,
-        &[
-            "mechanism",
-            "sigma",
-            "scale",
-            "eps",
-            "k",
-            "sampling",
-            "steps",
-            "epochs",
-        ],
-    )?;
+/// A phase's mechanism from its "mechanism" member and that mechanism's own parameters (any
+/// other mechanism's parameter refused).
+fn phase_mechanism(ph: &Json, at: &str) -> Result<Mechanism, String> {
     let field = |k: &str| format!("{at}.{k}");
     let kind = text(ph, "mechanism", &field("mechanism"))?;
     let refuse = |keys: &[&str]| -> Result<(), String> {
@@ -398,6 +383,29 @@ fn phase(ph: &Json, at: &str) -> Result<Phase, String> {
             ))
         }
     };
+    Ok(mechanism)
+}
+
+fn phase(ph: &Json, at: &str) -> Result<Phase, String> {
+    let Json::Object(members) = ph else {
+        return Err(format!("{at}: must be an object"));
+    };
+    known(
+        members,
+        at,
+        &[
+            "mechanism",
+            "sigma",
+            "scale",
+            "eps",
+            "k",
+            "sampling",
+            "steps",
+            "epochs",
+        ],
+    )?;
+    let field = |k: &str| format!("{at}.{k}");
+    let mechanism = phase_mechanism(ph, at)?;
     let sampling = match ph.get("sampling") {
         None => PhaseSampling::None,
         Some(s) => sampling(s, &field("sampling"))?,
