@@ -8,7 +8,7 @@ use amp_math::rdp::default_orders;
 use amp_math::rdp::Mechanism;
 use amp_model::param as p;
 use amp_model::params::{Batching, ChoiceEnum};
-use amp_model::run::Run;
+use amp_model::run::{Phase, Run};
 use amp_model::{batching, training};
 use clap::{Arg, ArgGroup, ArgMatches, Command};
 use serde::Serialize;
@@ -352,6 +352,47 @@ struct RunRecord {
     phases: Vec<PhaseRecord>,
 }
 
+/// The `i`th (from 0) phase's line of `account --run`: its mechanism and parameters, sampling, length, relation
+/// and ε alone at δ.
+fn phase_record(
+    acc: &dyn Accountant,
+    i: usize,
+    ph: &Phase,
+    delta: f64,
+) -> Result<PhaseRecord, String> {
+    let e = ph.event();
+    let b = acc
+        .epsilon(&e, delta)
+        .map_err(|x| format!("phase {}: {x}", i + 1))?;
+    let (mechanism, sigma, scale, eps, k) = match ph.mechanism {
+        Mechanism::Gaussian { sigma } => ("gaussian", Some(sigma), None, None, None),
+        Mechanism::Laplace { scale } => ("laplace", None, Some(scale), None, None),
+        Mechanism::RandomizedResponse { epsilon } => {
+            ("randomized-response", None, None, Some(epsilon), None)
+        }
+        Mechanism::KaryRandomizedResponse { epsilon, k } => (
+            "kary-randomized-response",
+            None,
+            None,
+            Some(epsilon),
+            Some(k),
+        ),
+    };
+    Ok(PhaseRecord {
+        mechanism,
+        sigma,
+        scale,
+        eps,
+        k,
+        sampling: ph.sampling.id(),
+        rate: ph.sampling.rate(),
+        steps: ph.steps(),
+        relation: e.relation().map_err(|x| x.to_string())?.id(),
+        epsilon: finite("epsilon", b.upper)?,
+        epsilon_lower: b.lower,
+    })
+}
+
 /// `--run FILE`: the whole run's ε at δ (the file's, or `--delta`), and each phase's alone.
 fn run_file(m: &ArgMatches) -> Result<String, String> {
     for (flag, given_it) in [
@@ -400,39 +441,7 @@ fn run_file(m: &ArgMatches) -> Result<String, String> {
         .phases
         .iter()
         .enumerate()
-        .map(|(i, ph)| {
-            let e = ph.event();
-            let b = acc
-                .epsilon(&e, delta)
-                .map_err(|x| format!("phase {}: {x}", i + 1))?;
-            let (mechanism, sigma, scale, eps, k) = match ph.mechanism {
-                Mechanism::Gaussian { sigma } => ("gaussian", Some(sigma), None, None, None),
-                Mechanism::Laplace { scale } => ("laplace", None, Some(scale), None, None),
-                Mechanism::RandomizedResponse { epsilon } => {
-                    ("randomized-response", None, None, Some(epsilon), None)
-                }
-                Mechanism::KaryRandomizedResponse { epsilon, k } => (
-                    "kary-randomized-response",
-                    None,
-                    None,
-                    Some(epsilon),
-                    Some(k),
-                ),
-            };
-            Ok(PhaseRecord {
-                mechanism,
-                sigma,
-                scale,
-                eps,
-                k,
-                sampling: ph.sampling.id(),
-                rate: ph.sampling.rate(),
-                steps: ph.steps(),
-                relation: e.relation().map_err(|x| x.to_string())?.id(),
-                epsilon: finite("epsilon", b.upper)?,
-                epsilon_lower: b.lower,
-            })
-        })
+        .map(|(i, ph)| phase_record(acc, i, ph, delta))
         .collect::<Result<Vec<_>, String>>()?;
     let record = RunRecord {
         epsilon: finite("epsilon", whole.upper)?,
