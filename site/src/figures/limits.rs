@@ -228,12 +228,18 @@ pub fn bound_vs_c(values: &ParamValues) -> ChartResult {
     Ok(ch)
 }
 
-/// `taylor-orders`: exact ε_p and its first-, second- and third-order Taylor approximations in ε
-/// (eq. 5) against ε at the reader's p; below, their relative errors.
-pub fn taylor_orders(values: &ParamValues) -> ChartResult {
-    let (eps, p) = (values.real(p::EPS), values.real(p::P));
-    let lo = (p * 1e-3).min(eps / 3.0).max(1e-12);
-    let hi = (p * 1e3).max(eps * 3.0).min(500.0);
+/// The curves of `taylor-orders`: exact ε_p, the three orders' approximations (positive values
+/// only), their relative errors, and the ε from which the second order is negative.
+type TaylorPoints = (
+    Vec<(f64, f64)>,
+    [Vec<(f64, f64)>; 3],
+    [Vec<(f64, f64)>; 3],
+    Option<f64>,
+);
+
+/// Exact ε_p and its first three Taylor orders in ε on a log grid of ε from `lo` to `hi` at rate
+/// `p`, with each order's relative error and where the second order turns negative.
+fn taylor_points(p: f64, lo: f64, hi: f64) -> TaylorPoints {
     let grid = log_grid(lo, hi, POINTS);
     let mut exact = Vec::new();
     let mut approx: [Vec<(f64, f64)>; 3] = Default::default();
@@ -260,6 +266,33 @@ pub fn taylor_orders(values: &ParamValues) -> ChartResult {
             }
         }
     }
+    (exact, approx, errors, negative_from)
+}
+
+/// The summary of `taylor-orders`, with the first order's relative error at the reader's ε.
+fn taylor_summary(eps: f64, p: f64) -> Result<String, String> {
+    let t = taylor_terms(eps, p).map_err(err)?;
+    let x = base_epsilon(eps, p).map_err(err)?;
+    let rel1 = ((t[0] - x) / x).abs();
+    Ok(format!(
+        "Top: ε_p = log(1 + (e^ε − 1)/p) against ε at p = {}, with its first-, second- and \
+         third-order Taylor approximations in ε. Bottom: their relative errors. The first-order \
+         story ε_p ≈ ε/p holds while ε is well below p; at your ε = {} (ε/p = {}) the first-order \
+         approximation is off by {}%.",
+        short_number(p, 4),
+        short_number(eps, 4),
+        short_number(eps / p, 3),
+        short_number(rel1 * 100.0, 3)
+    ))
+}
+
+/// `taylor-orders`: exact ε_p and its first-, second- and third-order Taylor approximations in ε
+/// (eq. 5) against ε at the reader's p; below, their relative errors.
+pub fn taylor_orders(values: &ParamValues) -> ChartResult {
+    let (eps, p) = (values.real(p::EPS), values.real(p::P));
+    let lo = (p * 1e-3).min(eps / 3.0).max(1e-12);
+    let hi = (p * 1e3).max(eps * 3.0).min(500.0);
+    let (exact, mut approx, mut errors, negative_from) = taylor_points(p, lo, hi);
     let ys = exact.iter().chain(approx.iter().flatten()).map(|p| &p.1);
     let (ylo, yhi) = log_range(ys);
     let yhi = yhi.min(exact.last().map(|p| p.1 * 100.0).unwrap_or(yhi));
@@ -334,19 +367,7 @@ pub fn taylor_orders(values: &ParamValues) -> ChartResult {
             role: Role::Bound(k),
         });
     }
-    let t = taylor_terms(eps, p).map_err(err)?;
-    let x = base_epsilon(eps, p).map_err(err)?;
-    let rel1 = ((t[0] - x) / x).abs();
-    top.summary = format!(
-        "Top: ε_p = log(1 + (e^ε − 1)/p) against ε at p = {}, with its first-, second- and \
-         third-order Taylor approximations in ε. Bottom: their relative errors. The first-order \
-         story ε_p ≈ ε/p holds while ε is well below p; at your ε = {} (ε/p = {}) the first-order \
-         approximation is off by {}%.",
-        short_number(p, 4),
-        short_number(eps, 4),
-        short_number(eps / p, 3),
-        short_number(rel1 * 100.0, 3)
-    );
+    top.summary = taylor_summary(eps, p)?;
     top.lower = Some(Box::new(bottom));
     Ok(top)
 }

@@ -297,6 +297,29 @@ pub fn privacy_profile(values: &ParamValues) -> ChartResult {
     Ok(c)
 }
 
+/// The noise `noise-for-target` calibrates at each batch size.
+type NoisePerBatch = (Vec<(f64, f64)>, Vec<(f64, f64)>, Vec<u64>);
+
+/// The noise for the target ε at each batch size over the reader's epochs: the points (B, σ),
+/// the points (B, σ/B), and the batch sizes at which no noise meets the target.
+fn noise_per_batch(t: &Training, batches: &[u64], epochs: f64, target: f64) -> NoisePerBatch {
+    let mut sigma = Vec::new();
+    let mut per = Vec::new();
+    let mut failed = Vec::new();
+    for &b in batches {
+        let q = b as f64 / t.dataset as f64;
+        let k = steps_for_epochs(epochs, q).min(MAX_STEPS);
+        match calibrate_at(t, q, k, target, CALIBRATION, 2e-3) {
+            Ok(s) => {
+                sigma.push((b as f64, s));
+                per.push((b as f64, s / b as f64));
+            }
+            Err(_) => failed.push(b),
+        }
+    }
+    (sigma, per, failed)
+}
+
 /// `noise-for-target`: the noise needed for the target ε at δ against the batch size, at the
 /// reader's epochs (k = epochs·|x|/B), and below it that noise per example of the batch, σ/B,
 /// which is what the averaged gradient carries.
@@ -325,20 +348,7 @@ pub fn noise_for_target(values: &ParamValues) -> ChartResult {
     batches.push(t.batch);
     amp_math::heap_sort_by(&mut batches, |a, b| a < b);
     batches.dedup();
-    let mut sigma = Vec::new();
-    let mut per = Vec::new();
-    let mut failed = Vec::new();
-    for &b in &batches {
-        let q = b as f64 / t.dataset as f64;
-        let k = steps_for_epochs(epochs, q).min(MAX_STEPS);
-        match calibrate_at(&t, q, k, target, CALIBRATION, 2e-3) {
-            Ok(s) => {
-                sigma.push((b as f64, s));
-                per.push((b as f64, s / b as f64));
-            }
-            Err(_) => failed.push(b),
-        }
-    }
+    let (sigma, per, failed) = noise_per_batch(&t, &batches, epochs, target);
     let name = match t.noise {
         Noise::Gaussian(_) => "noise multiplier σ",
         Noise::Laplace(_) => "Laplace scale b",
@@ -535,6 +545,85 @@ pub fn gaussian_noise_ratio(values: &ParamValues) -> ChartResult {
     Ok(c)
 }
 
+/// The caps `capped-batches` draws, and the largest M/B of its grid: 29 caps from B/4 to past
+/// B + 8√B (at least 2B) with the reader's cap, those below |x| only, sorted, without repeats.
+fn cap_grid(t: &Training) -> (Vec<u64>, f64) {
+    let (b, n) = (t.batch as f64, t.dataset);
+    let spread = (b * (1.0 - t.q)).sqrt();
+    let top = ((b + 8.0 * spread) / b).max(2.0);
+    let mut caps: Vec<u64> = (0..=28)
+        .map(|i| {
+            (b * (0.25 + (top - 0.25) * i as f64 / 28.0))
+                .round()
+                .max(1.0) as u64
+        })
+        .collect();
+    if t.max_batch > 0 {
+        caps.push(t.max_batch);
+    }
+    caps.retain(|&m| m < n);
+    amp_math::heap_sort_by(&mut caps, |a, b| a < b);
+    caps.dedup();
+    (caps, top)
+}
+
+/// The capped batches' points: (M/B, lower, upper) for the band, (M/B, upper) for the certified
+/// line, and the first reason a cap gave no ε.
+type CappedPoints = (Vec<(f64, f64, f64)>, Vec<(f64, f64)>, Option<String>);
+
+/// ε at δ of the first phase's steps of Poisson batches cut to each cap M, against M/B: the
+/// band's points, the certified upper line's points, and the first reason a cap was left out.
+fn capped_points(
+    acc: &amp_math::accounting::PldAccountant,
+    mech: amp_math::rdp::Mechanism,
+    t: &Training,
+    caps: &[u64],
+) -> CappedPoints {
+    use amp_math::accounting::Event;
+    let (b, n, k) = (t.batch as f64, t.dataset, t.steps);
+    let mut band = Vec::new();
+    let mut upper = Vec::new();
+    let mut why: Option<String> = None;
+    for &m in caps {
+        let run = Event::truncated_poisson(mech, t.q, m, n).repeated(k);
+        match acc.band(&run).and_then(|b| b.epsilon(t.delta)) {
+            Ok((eu, el)) => {
+                let x = m as f64 / b;
+                band.push((x, el.clamp(0.0, eu), eu));
+                upper.push((x, eu));
+            }
+            Err(e) => {
+                why.get_or_insert(e.to_string());
+            }
+        }
+    }
+    (band, upper, why)
+}
+
+/// The summary of `capped-batches`: the setting, uncapped ε (`plain`), and from which cap on (the
+/// knee, as M/B) the cap costs less than 1% of it.
+fn capped_summary(t: &Training, sigma: f64, plain: f64, knee: Option<f64>) -> String {
+    let (b, n, k) = (t.batch as f64, t.dataset, t.steps);
+    format!(
+        "ε at δ = {} of {} steps of Poisson batches (B = {}, |x| = {}, σ = {}) cut to at most \
+         M examples, against M/B. Without a cap ε ≤ {}; {}",
+        short_number(t.delta, 3),
+        group_digits(k),
+        group_digits(t.batch),
+        group_digits(n),
+        short_number(sigma, 4),
+        short_number(plain, 4),
+        match knee {
+            Some(x) => format!(
+                "from M ≈ {} (M/B = {}) on the cap costs less than 1% of that.",
+                group_digits((x * b).round() as u64),
+                short_number(x, 3)
+            ),
+            None => "no cap drawn here comes within 1% of it.".into(),
+        }
+    )
+}
+
 /// `capped-batches`: ε at δ against the cap M on the batch size, over the expected batch size B
 /// (x = M/B), for the first phase's rate and steps: the band of capped Poisson batches
 /// ([`amp_math::pld::truncated_poisson_gaussian`]; add/remove one example, the dataset's size
@@ -559,21 +648,7 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
         ));
     }
     let (b, n, k) = (t.batch as f64, t.dataset, t.steps);
-    let spread = (b * (1.0 - t.q)).sqrt();
-    let top = ((b + 8.0 * spread) / b).max(2.0);
-    let mut caps: Vec<u64> = (0..=28)
-        .map(|i| {
-            (b * (0.25 + (top - 0.25) * i as f64 / 28.0))
-                .round()
-                .max(1.0) as u64
-        })
-        .collect();
-    if t.max_batch > 0 {
-        caps.push(t.max_batch);
-    }
-    caps.retain(|&m| m < n);
-    amp_math::heap_sort_by(&mut caps, |a, b| a < b);
-    caps.dedup();
+    let (caps, top) = cap_grid(&t);
     if caps.len() < 2 {
         return Err(ModelError::NotApplicable(
             "the batch is nearly the whole dataset: no cap below |x| to draw".into(),
@@ -582,22 +657,7 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
     let mech = amp_model::training::mechanism(t.noise);
     let h = pld::step_for_budget(Noise::Gaussian(sigma / 2.0), t.q, k, FIGURE)?;
     let acc = PldAccountant::with_step(h);
-    let mut band = Vec::new();
-    let mut upper = Vec::new();
-    let mut why: Option<String> = None;
-    for &m in &caps {
-        let run = Event::truncated_poisson(mech, t.q, m, n).repeated(k);
-        match acc.band(&run).and_then(|b| b.epsilon(t.delta)) {
-            Ok((eu, el)) => {
-                let x = m as f64 / b;
-                band.push((x, el.clamp(0.0, eu), eu));
-                upper.push((x, eu));
-            }
-            Err(e) => {
-                why.get_or_insert(e.to_string());
-            }
-        }
-    }
+    let (band, upper, why) = capped_points(&acc, mech, &t, &caps);
     if upper.len() < 2 {
         return Err(ModelError::NotApplicable(
             why.unwrap_or_else(|| "no cap gives a finite ε at this δ".into()),
@@ -625,24 +685,7 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
             1.08 * y_max,
         ),
         LegendCorner::UpperRight,
-        format!(
-            "ε at δ = {} of {} steps of Poisson batches (B = {}, |x| = {}, σ = {}) cut to at most \
-             M examples, against M/B. Without a cap ε ≤ {}; {}",
-            short_number(t.delta, 3),
-            group_digits(k),
-            group_digits(t.batch),
-            group_digits(n),
-            short_number(sigma, 4),
-            short_number(plain.0, 4),
-            match knee {
-                Some(x) => format!(
-                    "from M ≈ {} (M/B = {}) on the cap costs less than 1% of that.",
-                    group_digits((x * b).round() as u64),
-                    short_number(x, 3)
-                ),
-                None => "no cap drawn here comes within 1% of it.".into(),
-            }
-        ),
+        capped_summary(&t, sigma, plain.0, knee),
     );
     c.bands.push(Band {
         label: format!(
@@ -684,6 +727,122 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
     Ok(c)
 }
 
+/// The numbers of bands `banded-noise` draws: a log grid from 1 to `b_max` with the powers of two
+/// and the reader's b (`mine`) up to `b_max`, sorted, without repeats.
+fn band_counts(b_max: u64, mine: u64) -> Vec<u64> {
+    let mut bands: Vec<u64> = log_grid(1.0, b_max as f64, 14)
+        .into_iter()
+        .map(|b| b.round().max(1.0) as u64)
+        .chain((0..40).map(|i| 1u64 << i).take_while(|&b| b <= b_max))
+        .chain(std::iter::once(mine))
+        .filter(|&b| b <= b_max)
+        .collect();
+    amp_math::heap_sort_by(&mut bands, |a, b| a < b);
+    bands.dedup();
+    bands
+}
+
+/// The points of `banded-noise`: (b, lower, upper) for the band, (b, upper) for the certified
+/// line, (b, σ) for the noise the target needs, and the first reason a b gave no ε.
+type BandedPoints = (
+    Vec<(f64, f64, f64)>,
+    Vec<(f64, f64)>,
+    Vec<(f64, f64)>,
+    Option<String>,
+);
+
+/// ε at δ at each number of bands b (band and certified upper line) and, for a target above 0,
+/// the noise multiplier that meets it there; the first reason a b was left out of ε.
+fn banded_points(
+    acc: &amp_math::accounting::PldAccountant,
+    base: &Training,
+    bands: &[u64],
+    target: f64,
+) -> BandedPoints {
+    use amp_model::training::calibrate;
+    let (mut band, mut upper, mut noise) = (Vec::new(), Vec::new(), Vec::new());
+    let mut why: Option<String> = None;
+    for &b in bands {
+        let Ok(tb) = base.banded(b) else { continue };
+        match acc
+            .band(&tb.poisson_event())
+            .and_then(|x| x.epsilon(tb.delta))
+        {
+            Ok((eu, el)) => {
+                band.push((b as f64, el.clamp(0.0, eu), eu));
+                upper.push((b as f64, eu));
+            }
+            Err(e) => {
+                why.get_or_insert(e.to_string());
+            }
+        }
+        if target > 0.0 {
+            if let Ok(s) = calibrate(&tb, target, CALIBRATION, 2e-3) {
+                noise.push((b as f64, s));
+            }
+        }
+    }
+    (band, upper, noise, why)
+}
+
+/// The summary of `banded-noise`: the setting, DP-SGD's ε (`dpsgd`, at b = 1), ε at the largest
+/// b drawn (`last`, as (b, ε)) and the target the lower panel calibrates for.
+fn banded_summary(
+    base: &Training,
+    sigma: f64,
+    dpsgd: Option<f64>,
+    last: (f64, f64),
+    target: f64,
+) -> String {
+    let (n, steps) = base.reader;
+    format!(
+        "ε at δ = {} of {} steps with σ = {} on {} examples in batches of {}, against the \
+         number of bands b of a banded matrix factorisation amplified by cyclic Poisson \
+         sampling (b groups used in turn, rate b·B/|x|, ⌈T/b⌉ participations; columns of norm \
+         ≤ 1). b = 1 is DP-SGD: ε ≤ {}; at b = {}, ε ≤ {}. Below: the noise multiplier σ \
+         that ε = {} needs at each b.",
+        short_number(base.delta, 3),
+        group_digits(steps),
+        short_number(sigma, 4),
+        group_digits(n),
+        group_digits(base.batch),
+        dpsgd.map_or("–".into(), |e| short_number(e, 4)),
+        group_digits(last.0 as u64),
+        short_number(last.1, 4),
+        short_number(target, 4)
+    )
+}
+
+/// The lower panel of `banded-noise`: the noise multiplier the target needs against b, on the
+/// upper panel's x axis, the reader's b (`mine`) marked where it was calibrated.
+fn banded_lower(x: Axis, noise: Vec<(f64, f64)>, target: f64, mine: u64) -> Chart {
+    let (lo, hi) = log_range(noise.iter().map(|p| &p.1));
+    let mut lower = Chart::new(
+        x,
+        Axis::numeric(
+            format!("σ for ε = {}", short_number(target, 4)),
+            true,
+            lo,
+            hi,
+        ),
+        LegendCorner::UpperLeft,
+        String::new(),
+    );
+    if let Some(s) = noise.iter().find(|p| p.0 == mine as f64).map(|p| p.1) {
+        lower.markers.push(Marker {
+            x: mine as f64,
+            y: s,
+            label: format!("b = {}: σ = {}", group_digits(mine), short_number(s, 4)),
+        });
+    }
+    lower.series.push(Series {
+        label: "noise multiplier for the target (certified)".into(),
+        points: noise,
+        role: Role::Highlight,
+    });
+    lower
+}
+
 /// `banded-noise`: ε at δ, and below it the noise multiplier a target ε needs, against the number
 /// of bands b of a banded matrix factorisation amplified by cyclic Poisson sampling
 /// ([`Training::banded`]: rate b·B/|x| for ⌈T/b⌉ steps; add/remove one example), at the reader's
@@ -692,7 +851,6 @@ pub fn capped_batches(values: &ParamValues) -> ChartResult {
 /// each σ calibrated to 0.2% (certified). Gaussian noise, one phase, Poisson batches without a cap.
 pub fn banded_noise(values: &ParamValues) -> ChartResult {
     use amp_model::params::Value;
-    use amp_model::training::calibrate;
     let mine = setting(values)?;
     let mut v = values.clone();
     v.set(p::BANDS.spec, Value::Count(1))
@@ -713,40 +871,11 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
     let Noise::Gaussian(sigma) = base.noise else {
         return Err(ModelError::NotApplicable("Gaussian noise only".into()));
     };
-    let mut bands: Vec<u64> = log_grid(1.0, b_max as f64, 14)
-        .into_iter()
-        .map(|b| b.round().max(1.0) as u64)
-        .chain((0..40).map(|i| 1u64 << i).take_while(|&b| b <= b_max))
-        .chain(std::iter::once(mine.bands))
-        .filter(|&b| b <= b_max)
-        .collect();
-    amp_math::heap_sort_by(&mut bands, |a, b| a < b);
-    bands.dedup();
+    let bands = band_counts(b_max, mine.bands);
     let target = values.real(p::TARGET_EPS);
     let h = pld::step_for_budget(base.noise, base.q, base.steps, FIGURE)?;
     let acc = amp_math::accounting::PldAccountant::with_step(h);
-    let (mut band, mut upper, mut noise) = (Vec::new(), Vec::new(), Vec::new());
-    let mut why: Option<String> = None;
-    for &b in &bands {
-        let Ok(tb) = base.banded(b) else { continue };
-        match acc
-            .band(&tb.poisson_event())
-            .and_then(|x| x.epsilon(tb.delta))
-        {
-            Ok((eu, el)) => {
-                band.push((b as f64, el.clamp(0.0, eu), eu));
-                upper.push((b as f64, eu));
-            }
-            Err(e) => {
-                why.get_or_insert(e.to_string());
-            }
-        }
-        if target > 0.0 {
-            if let Ok(s) = calibrate(&tb, target, CALIBRATION, 2e-3) {
-                noise.push((b as f64, s));
-            }
-        }
-    }
+    let (band, upper, noise, why) = banded_points(&acc, &base, &bands, target);
     if upper.len() < 2 {
         return Err(ModelError::NotApplicable(why.unwrap_or_else(|| {
             "no number of bands gives a finite ε at this δ".into()
@@ -766,22 +895,7 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
             1.08 * y_max,
         ),
         LegendCorner::UpperRight,
-        format!(
-            "ε at δ = {} of {} steps with σ = {} on {} examples in batches of {}, against the \
-             number of bands b of a banded matrix factorisation amplified by cyclic Poisson \
-             sampling (b groups used in turn, rate b·B/|x|, ⌈T/b⌉ participations; columns of norm \
-             ≤ 1). b = 1 is DP-SGD: ε ≤ {}; at b = {}, ε ≤ {}. Below: the noise multiplier σ \
-             that ε = {} needs at each b.",
-            short_number(base.delta, 3),
-            group_digits(steps),
-            short_number(sigma, 4),
-            group_digits(n),
-            group_digits(base.batch),
-            dpsgd.map_or("–".into(), |e| short_number(e, 4)),
-            group_digits(last.0 as u64),
-            short_number(last.1, 4),
-            short_number(target, 4)
-        ),
+        banded_summary(&base, sigma, dpsgd, last, target),
     );
     c.bands.push(Band {
         label: format!("band (PLD, grid step {})", short_number(h, 2)),
@@ -810,36 +924,6 @@ pub fn banded_noise(values: &ParamValues) -> ChartResult {
             short_number(target, 4)
         )));
     }
-    {
-        let (lo, hi) = log_range(noise.iter().map(|p| &p.1));
-        let mut lower = Chart::new(
-            x,
-            Axis::numeric(
-                format!("σ for ε = {}", short_number(target, 4)),
-                true,
-                lo,
-                hi,
-            ),
-            LegendCorner::UpperLeft,
-            String::new(),
-        );
-        if let Some(s) = at(&noise, mine.bands) {
-            lower.markers.push(Marker {
-                x: mine.bands as f64,
-                y: s,
-                label: format!(
-                    "b = {}: σ = {}",
-                    group_digits(mine.bands),
-                    short_number(s, 4)
-                ),
-            });
-        }
-        lower.series.push(Series {
-            label: "noise multiplier for the target (certified)".into(),
-            points: noise,
-            role: Role::Highlight,
-        });
-        c.lower = Some(Box::new(lower));
-    }
+    c.lower = Some(Box::new(banded_lower(x, noise, target, mine.bands)));
     Ok(c)
 }
