@@ -231,9 +231,7 @@ impl Reader<'_> {
         let n = self.len()?;
         (0..n).map(|_| self.num()).collect()
     }
-    fn chart(&mut self, depth: usize) -> Option<Chart> {
-        let x = self.axis()?;
-        let y = self.axis()?;
+    fn bands(&mut self) -> Option<Vec<Band>> {
         let n = self.len()?;
         let mut bands = Vec::new();
         for _ in 0..n {
@@ -244,6 +242,9 @@ impl Reader<'_> {
                 .collect::<Option<Vec<_>>>()?;
             bands.push(Band { label, points });
         }
+        Some(bands)
+    }
+    fn boxes(&mut self) -> Option<Vec<BoxStat>> {
         let n = self.len()?;
         let mut boxes = Vec::new();
         for _ in 0..n {
@@ -258,6 +259,9 @@ impl Reader<'_> {
                 color: self.count()?,
             });
         }
+        Some(boxes)
+    }
+    fn series(&mut self) -> Option<Vec<Series>> {
         let n = self.len()?;
         let mut series = Vec::new();
         for _ in 0..n {
@@ -273,6 +277,9 @@ impl Reader<'_> {
                 role,
             });
         }
+        Some(series)
+    }
+    fn markers(&mut self) -> Option<Vec<Marker>> {
         let n = self.len()?;
         let mut markers = Vec::new();
         for _ in 0..n {
@@ -282,6 +289,15 @@ impl Reader<'_> {
                 label: self.text()?,
             });
         }
+        Some(markers)
+    }
+    fn chart(&mut self, depth: usize) -> Option<Chart> {
+        let x = self.axis()?;
+        let y = self.axis()?;
+        let bands = self.bands()?;
+        let boxes = self.boxes()?;
+        let series = self.series()?;
+        let markers = self.markers()?;
         let legend = match self.fields.next()? {
             "ul" => LegendCorner::UpperLeft,
             "ur" => LegendCorner::UpperRight,

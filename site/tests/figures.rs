@@ -107,6 +107,13 @@ fn every_figure_renders_at_defaults() {
         let svg = render_svg(f, &values, SIZE).unwrap();
         check_svg(f.id.as_str(), &svg, &chart, f.title);
         check_exports(f, &values, &chart);
+        // The worker's text codec carries the whole chart, panels, notes and all.
+        assert_eq!(
+            Chart::adopt(&chart.carry()).as_ref(),
+            Some(&chart),
+            "{}",
+            f.id
+        );
     }
 }
 
