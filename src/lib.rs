@@ -89,32 +89,9 @@ pub fn render_crash(host: &web_sys::Element) {
     );
 }
 
-/// The whole app: navigation, notices, and the page or embed the URL asks for.
-#[component]
-pub fn App() -> impl IntoView {
-    // Spans of work inside the shared crate (the accountant, the shuffle bounds) become
-    // performance measures for the benchmark.
-    amp_site::probe::install(amp_site::probe::timeline::edge);
-    let state = AppState::from_location(&browser::location_path(), &browser::location_search());
-    provide_context(state);
-    let runner = sim::SimRunner::new();
-    provide_context(runner);
-    provide_context(prose::ProseStore::start());
-    provide_context(worker::provide_progress());
-    // The median simulation runs whenever something on screen needs it (the accuracy page or an
-    // embedded simulated figure), for the current population, N, runs and seed.
-    Effect::new(move |_| {
-        let needed = match state.view.get() {
-            View::Page(p) => p == Page::Accuracy,
-            View::Embed(spec) => spec.is_simulated(),
-        };
-        if needed {
-            if let Ok(config) = state.values.with(amp_model::accuracy::sim_config) {
-                runner.ensure(config);
-            }
-        }
-    });
-
+/// The URL follows the state (debounced), the state follows the browser's back and forward
+/// buttons, and a resize redraws; all undone when the app unmounts.
+fn follow_url_and_window(state: AppState) {
     // The URL follows the state: one history entry per page, replaced while controls move. The
     // write waits until the controls have been still for a moment (browsers throttle, and warn,
     // after a few hundred history writes in ten seconds, which a slider drag would exceed), and it
@@ -152,6 +129,10 @@ pub fn App() -> impl IntoView {
             h.clear();
         }
     });
+}
+
+/// The colour theme: the reader's stored choice, else the system's, followed live.
+fn follow_theme(state: AppState) {
     // Colour theme: the reader's stored choice, else the system's, which is followed live.
     state.theme.set(state::ThemeChoice::from_id(
         &browser::stored(THEME_KEY).unwrap_or_default(),
@@ -176,6 +157,36 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         browser::set_root_attribute("data-theme", if state.dark() { "dark" } else { "light" });
     });
+}
+
+/// The whole app: navigation, notices, and the page or embed the URL asks for.
+#[component]
+pub fn App() -> impl IntoView {
+    // Spans of work inside the shared crate (the accountant, the shuffle bounds) become
+    // performance measures for the benchmark.
+    amp_site::probe::install(amp_site::probe::timeline::edge);
+    let state = AppState::from_location(&browser::location_path(), &browser::location_search());
+    provide_context(state);
+    let runner = sim::SimRunner::new();
+    provide_context(runner);
+    provide_context(prose::ProseStore::start());
+    provide_context(worker::provide_progress());
+    // The median simulation runs whenever something on screen needs it (the accuracy page or an
+    // embedded simulated figure), for the current population, N, runs and seed.
+    Effect::new(move |_| {
+        let needed = match state.view.get() {
+            View::Page(p) => p == Page::Accuracy,
+            View::Embed(spec) => spec.is_simulated(),
+        };
+        if needed {
+            if let Ok(config) = state.values.with(amp_model::accuracy::sim_config) {
+                runner.ensure(config);
+            }
+        }
+    });
+
+    follow_url_and_window(state);
+    follow_theme(state);
     // The document's title names the page or the embedded figure.
     Effect::new(move |_| {
         browser::set_title(&document_title(state.view.get()));
