@@ -234,107 +234,19 @@ impl Event {
     pub fn validate(&self) -> Result<(), MathError> {
         match self {
             Event::Mechanism(m) => m.validate(),
-            Event::Sampled { sampler, mechanism } => {
-                mechanism.validate()?;
-                match *sampler {
-                    Sampler::Poisson { q } => crate::check_rate("q", q),
-                    Sampler::PoissonUser { q, records } => {
-                        crate::check_rate("q", q)?;
-                        if !(2..=crate::pld::MAX_RECORDS).contains(&records) {
-                            return Err(MathError::OutOfDomain {
-                                name: "records per user",
-                                value: records as f64,
-                                expected: "a whole number from 1 to 64",
-                            });
-                        }
-                        if !matches!(mechanism, Mechanism::Gaussian { .. }) {
-                            return Err(MathError::Unsupported {
-                                reason: "several records per user are accounted here for \
-                                         Gaussian noise only"
-                                    .into(),
-                            });
-                        }
-                        Ok(())
-                    }
-                    Sampler::TruncatedPoisson { q, max_batch, n } => {
-                        crate::check_rate("q", q)?;
-                        if n == 0 || max_batch == 0 {
-                            return Err(MathError::Inconsistent {
-                                reason: "a capped batch needs a dataset of at least one record \
-                                         and a cap of at least one"
-                                    .into(),
-                            });
-                        }
-                        if !matches!(mechanism, Mechanism::Gaussian { .. }) {
-                            return Err(MathError::Unsupported {
-                                reason: "capped Poisson batches are accounted here for Gaussian \
-                                         noise only"
-                                    .into(),
-                            });
-                        }
-                        Ok(())
-                    }
-                    Sampler::WithoutReplacement { m, n } | Sampler::WithReplacement { m, n } => {
-                        if m == 0 || n == 0 {
-                            return Err(MathError::Inconsistent {
-                                reason: "a sample needs at least one record of at least one".into(),
-                            });
-                        }
-                        if matches!(sampler, Sampler::WithoutReplacement { .. }) && m > n {
-                            return Err(MathError::Inconsistent {
-                                reason: format!(
-                                    "a sample of m = {m} without replacement cannot exceed the n = {n} records"
-                                ),
-                            });
-                        }
-                        Ok(())
-                    }
-                }
-            }
+            Event::Sampled { sampler, mechanism } => validate_sampled(sampler, mechanism),
             Event::Epochs {
                 mechanism,
                 steps_per_epoch,
                 upper_epochs,
                 lower_epochs,
                 ..
-            } => {
-                mechanism.validate()?;
-                if !matches!(mechanism, Mechanism::Gaussian { .. }) {
-                    return Err(MathError::Unsupported {
-                        reason:
-                            "shuffled and balls-in-bins batches are analysed here for Gaussian \
-                                 noise only"
-                                .into(),
-                    });
-                }
-                if *steps_per_epoch == 0 || *lower_epochs == 0 || lower_epochs > upper_epochs {
-                    return Err(MathError::Inconsistent {
-                        reason: "epochs need at least one step each, and at least one epoch".into(),
-                    });
-                }
-                Ok(())
-            }
+            } => validate_epochs(mechanism, *steps_per_epoch, *upper_epochs, *lower_epochs),
             Event::Allocation {
                 mechanism,
                 steps,
                 participations,
-            } => {
-                mechanism.validate()?;
-                if !matches!(mechanism, Mechanism::Gaussian { .. }) {
-                    return Err(MathError::Unsupported {
-                        reason: "random allocation is analysed here for Gaussian noise only".into(),
-                    });
-                }
-                if *participations == 0 || participations > steps {
-                    return Err(MathError::Inconsistent {
-                        reason: format!(
-                            "each example takes part in k = {participations} of T = {steps} \
-                             steps: k must be from 1 to T"
-                        ),
-                    });
-                }
-                Ok(())
-            }
+            } => validate_allocation(mechanism, *steps, *participations),
             Event::Shuffle { eps0, users, .. } => {
                 crate::shuffle::check_eps0(*eps0)?;
                 crate::shuffle::check_users(*users)
@@ -453,6 +365,113 @@ impl Event {
 /// randomizing a value.
 pub(super) fn is_additive(m: &Mechanism) -> bool {
     matches!(m, Mechanism::Gaussian { .. } | Mechanism::Laplace { .. })
+}
+
+/// The checks of one sampled release ([`Event::Sampled`]): the mechanism's own, then the
+/// sampler's rate, sizes and the noise it is accounted for.
+fn validate_sampled(sampler: &Sampler, mechanism: &Mechanism) -> Result<(), MathError> {
+    mechanism.validate()?;
+    match *sampler {
+        Sampler::Poisson { q } => crate::check_rate("q", q),
+        Sampler::PoissonUser { q, records } => {
+            crate::check_rate("q", q)?;
+            if !(2..=crate::pld::MAX_RECORDS).contains(&records) {
+                return Err(MathError::OutOfDomain {
+                    name: "records per user",
+                    value: records as f64,
+                    expected: "a whole number from 1 to 64",
+                });
+            }
+            if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+                return Err(MathError::Unsupported {
+                    reason: "several records per user are accounted here for \
+                             Gaussian noise only"
+                        .into(),
+                });
+            }
+            Ok(())
+        }
+        Sampler::TruncatedPoisson { q, max_batch, n } => {
+            crate::check_rate("q", q)?;
+            if n == 0 || max_batch == 0 {
+                return Err(MathError::Inconsistent {
+                    reason: "a capped batch needs a dataset of at least one record \
+                             and a cap of at least one"
+                        .into(),
+                });
+            }
+            if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+                return Err(MathError::Unsupported {
+                    reason: "capped Poisson batches are accounted here for Gaussian \
+                             noise only"
+                        .into(),
+                });
+            }
+            Ok(())
+        }
+        Sampler::WithoutReplacement { m, n } | Sampler::WithReplacement { m, n } => {
+            if m == 0 || n == 0 {
+                return Err(MathError::Inconsistent {
+                    reason: "a sample needs at least one record of at least one".into(),
+                });
+            }
+            if matches!(sampler, Sampler::WithoutReplacement { .. }) && m > n {
+                return Err(MathError::Inconsistent {
+                    reason: format!(
+                        "a sample of m = {m} without replacement cannot exceed the n = {n} records"
+                    ),
+                });
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The checks of whole epochs ([`Event::Epochs`]): Gaussian noise, at least one step per epoch
+/// and at least one epoch, the lower count not above the upper.
+fn validate_epochs(
+    mechanism: &Mechanism,
+    steps_per_epoch: u64,
+    upper_epochs: u64,
+    lower_epochs: u64,
+) -> Result<(), MathError> {
+    mechanism.validate()?;
+    if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+        return Err(MathError::Unsupported {
+            reason: "shuffled and balls-in-bins batches are analysed here for Gaussian \
+                     noise only"
+                .into(),
+        });
+    }
+    if steps_per_epoch == 0 || lower_epochs == 0 || lower_epochs > upper_epochs {
+        return Err(MathError::Inconsistent {
+            reason: "epochs need at least one step each, and at least one epoch".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The checks of random allocation ([`Event::Allocation`]): Gaussian noise and 1 ≤ k ≤ T.
+fn validate_allocation(
+    mechanism: &Mechanism,
+    steps: u64,
+    participations: u64,
+) -> Result<(), MathError> {
+    mechanism.validate()?;
+    if !matches!(mechanism, Mechanism::Gaussian { .. }) {
+        return Err(MathError::Unsupported {
+            reason: "random allocation is analysed here for Gaussian noise only".into(),
+        });
+    }
+    if participations == 0 || participations > steps {
+        return Err(MathError::Inconsistent {
+            reason: format!(
+                "each example takes part in k = {participations} of T = {steps} \
+                 steps: k must be from 1 to T"
+            ),
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -534,13 +534,7 @@ pub(super) fn published_delta(
     let (wlo, whi) = ((window.c_lo as i64).max(0), (window.c_hi as i64).min(big_n));
     // Every block end the loop can meet lies within 99 of the window: compute D there in one walk.
     let (dlo, dhi) = ((wlo - (STEP - 1)).max(0), whi + STEP - 1);
-    let mut divs = vec![0.0; (dhi - dlo + 1) as usize];
-    if eps < eps0 {
-        let k = CloneConsts::new(eps, eps0);
-        walk_divergences(&k, dhi as u64, dlo as u64, |c, v| {
-            divs[(c as i64 - dlo) as usize] = v;
-        });
-    }
+    let divs = published_divergences(eps, eps0, dlo, dhi);
     // A block reaching below c = 0 uses D_0 (the published code would evaluate a negative count).
     let d = |c: i64| divs[(c.max(0) - dlo) as usize];
     let mass = |lo: i64, hi: i64| -> f64 {
@@ -579,19 +573,7 @@ pub(super) fn published_delta(
         .collect();
     crate::heap_sort_by(&mut active, |a, b| a < b);
     active.dedup();
-    let stop = |dp: f64, dq: f64, used: f64| -> Option<f64> {
-        if dp.max(dq) > target {
-            return Some(target);
-        }
-        if 1.0 - used < dp && 1.0 - used < dq {
-            return Some(if upper_run {
-                dp.max(dq) + 1.0 - used
-            } else {
-                dp.max(dq)
-            });
-        }
-        None
-    };
+    let stop = |dp: f64, dq: f64, used: f64| published_stop(dp, dq, used, target, upper_run);
     let mut changed_after_last_test = true;
     let mut last_t = -1;
     for &t in &active {
@@ -634,6 +616,36 @@ pub(super) fn published_delta(
         }
     }
     dp.max(dq)
+}
+
+/// The divergences D_c at clone counts c = `dlo`..=`dhi`, index c − `dlo`, from one walk (all 0
+/// when ε ≥ ε₀), for [`published_delta`].
+fn published_divergences(eps: f64, eps0: f64, dlo: i64, dhi: i64) -> Vec<f64> {
+    let mut divs = vec![0.0; (dhi - dlo + 1) as usize];
+    if eps < eps0 {
+        let k = CloneConsts::new(eps, eps0);
+        walk_divergences(&k, dhi as u64, dlo as u64, |c, v| {
+            divs[(c as i64 - dlo) as usize] = v;
+        });
+    }
+    divs
+}
+
+/// The published loop's two stopping tests on its running sums (δ_P, δ_Q and the mass used), for
+/// [`published_delta`]: `target` once max(δ_P, δ_Q) exceeds it; once the unused mass is below both
+/// sums, max(δ_P, δ_Q), plus the unused mass in the upper run; `None` to go on.
+fn published_stop(dp: f64, dq: f64, used: f64, target: f64, upper_run: bool) -> Option<f64> {
+    if dp.max(dq) > target {
+        return Some(target);
+    }
+    if 1.0 - used < dp && 1.0 - used < dq {
+        return Some(if upper_run {
+            dp.max(dq) + 1.0 - used
+        } else {
+            dp.max(dq)
+        });
+    }
+    None
 }
 
 // ---------------------------------------------------------------------------------------------

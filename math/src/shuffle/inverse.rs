@@ -58,7 +58,94 @@ pub fn largest_eps0_with(
     check_users(n)?;
     check_shuffle_delta(delta)?;
     check_randomizer(randomizer)?;
-    let (cap, cap_reason): (f64, Option<&'static str>) = match bound {
+    let (cap, cap_reason) = validity_cap(bound, randomizer, n, delta)?;
+    let eval = |e0: f64| epsilon_of(bound, randomizer, e0, n, delta);
+    // Every bound is at most ε₀, so ε₀ = min(target, cap) meets the target when it is valid.
+    let lo = target_eps.min(cap) * (1.0 - 1e-12);
+    let Some(at_lo) = eval(lo) else {
+        return Err(MathError::NoSolution {
+            reason: format!("{} gives no value at ε₀ = {lo:e}", bound.id()),
+        });
+    };
+    if at_lo > target_eps {
+        return Err(MathError::NoSolution {
+            reason: format!(
+                "{} misses ε = {target_eps:e} even at ε₀ = {lo:e} (it gives {at_lo:e})",
+                bound.id()
+            ),
+        });
+    }
+    match eval(cap) {
+        Some(v) if v <= target_eps => {
+            return Ok(LargestEps0 {
+                eps0: cap,
+                limited_by_validity: cap_reason,
+            });
+        }
+        _ => {}
+    }
+    // Above the root: f > 0. For the clone bound f compares δ at the target ε with the target δ
+    // instead of solving for ε at every step (its δ at a fixed ε increases with ε₀, so the sign is
+    // the same: one δ evaluation per step instead of about twelve); the others compare ε.
+    let f = |e0: f64| match bound {
+        Bound::Fmt21Numerical => match fmt21_numerical_delta(target_eps, e0, n) {
+            Ok((_, hi)) => hi - delta,
+            Err(_) => 1.0,
+        },
+        Bound::Fmt23Numerical => match fmt23_numerical_delta(target_eps, e0, n) {
+            Ok((_, hi)) => hi - delta,
+            Err(_) => 1.0,
+        },
+        _ => match eval(e0) {
+            Some(v) => v - target_eps,
+            None => 1.0,
+        },
+    };
+    // Bracket: from lo upwards by doubling to where the bound exceeds the target (or is invalid,
+    // which only happens at the cap, handled above).
+    let (a, b) = bracket_above(&f, lo, cap);
+    // The inner ε of the numerical bounds carries a solver error (1e-12 for the clones, 1e-13
+    // for the blanket), so the outer tolerance stays above it; the closed forms go to ~1e-14.
+    let rel = match bound {
+        Bound::Fmt21Numerical | Bound::Fmt23Numerical => 1e-10,
+        Bound::Bbgn19Hoeffding | Bound::Bbgn19Bennett => 1e-12,
+        Bound::Efmrtt19 | Bound::Fmt21 | Bound::Fmt23 => 1e-14,
+    };
+    let tol = Tolerance {
+        abs: 1e-300,
+        rel,
+        max_iterations: 300,
+    };
+    let root = brent(f, a, b, tol)?;
+    let e0 = step_down_to_target(&eval, root, rel, a, target_eps);
+    let limited_by_validity = match bound {
+        Bound::Bbgn19Hoeffding | Bound::Bbgn19Bennett => {
+            let above = shuffle_epsilon_with(bound, randomizer, e0 * (1.0 + 1e-9), n, delta)?;
+            above
+                .no_amplification
+                .then_some("the privacy blanket bound stops amplifying above this ε₀")
+        }
+        _ => None,
+    };
+    Ok(LargestEps0 {
+        eps0: e0,
+        limited_by_validity,
+    })
+}
+
+/// The upper end of a validity box in ε₀ and, when the bound sets it, why.
+type Cap = (f64, Option<&'static str>);
+
+/// A bound's validity box in ε₀ at (n, δ): the largest ε₀ it applies to (at most
+/// [`MAX_EPS0`]) with the reason when that edge comes from the bound rather than the domain, or
+/// [`MathError::NoSolution`] when the box is empty (or the bound excludes `randomizer`).
+fn validity_cap(
+    bound: Bound,
+    randomizer: Randomizer,
+    n: u64,
+    delta: f64,
+) -> Result<Cap, MathError> {
+    Ok(match bound {
         Bound::Efmrtt19 => {
             if n < 1000 || delta > 0.01 || efmrtt19_formula(1.0, n as f64, delta) > 1.0 {
                 return Err(MathError::NoSolution {
@@ -110,70 +197,32 @@ pub fn largest_eps0_with(
             }
         }
         _ => (MAX_EPS0, None),
-    };
-    let eval = |e0: f64| epsilon_of(bound, randomizer, e0, n, delta);
-    // Every bound is at most ε₀, so ε₀ = min(target, cap) meets the target when it is valid.
-    let lo = target_eps.min(cap) * (1.0 - 1e-12);
-    let Some(at_lo) = eval(lo) else {
-        return Err(MathError::NoSolution {
-            reason: format!("{} gives no value at ε₀ = {lo:e}", bound.id()),
-        });
-    };
-    if at_lo > target_eps {
-        return Err(MathError::NoSolution {
-            reason: format!(
-                "{} misses ε = {target_eps:e} even at ε₀ = {lo:e} (it gives {at_lo:e})",
-                bound.id()
-            ),
-        });
-    }
-    match eval(cap) {
-        Some(v) if v <= target_eps => {
-            return Ok(LargestEps0 {
-                eps0: cap,
-                limited_by_validity: cap_reason,
-            });
-        }
-        _ => {}
-    }
-    // Above the root: f > 0. For the clone bound f compares δ at the target ε with the target δ
-    // instead of solving for ε at every step (its δ at a fixed ε increases with ε₀, so the sign is
-    // the same: one δ evaluation per step instead of about twelve); the others compare ε.
-    let f = |e0: f64| match bound {
-        Bound::Fmt21Numerical => match fmt21_numerical_delta(target_eps, e0, n) {
-            Ok((_, hi)) => hi - delta,
-            Err(_) => 1.0,
-        },
-        Bound::Fmt23Numerical => match fmt23_numerical_delta(target_eps, e0, n) {
-            Ok((_, hi)) => hi - delta,
-            Err(_) => 1.0,
-        },
-        _ => match eval(e0) {
-            Some(v) => v - target_eps,
-            None => 1.0,
-        },
-    };
-    // Bracket: from lo upwards by doubling to where the bound exceeds the target (or is invalid,
-    // which only happens at the cap, handled above).
+    })
+}
+
+/// The bracket of the root of `f` above `lo`: from [lo, 2·lo] upwards by doubling (capped at
+/// `cap`) until f > 0 at the upper end or the cap is reached; returns (a, b), f(a) ≤ 0 for
+/// a > lo.
+fn bracket_above(f: &impl Fn(f64) -> f64, lo: f64, cap: f64) -> (f64, f64) {
     let mut a = lo;
     let mut b = (2.0 * lo).min(cap);
     while b < cap && f(b) <= 0.0 {
         a = b;
         b = (2.0 * b).min(cap);
     }
-    // The inner ε of the numerical bounds carries a solver error (1e-12 for the clones, 1e-13
-    // for the blanket), so the outer tolerance stays above it; the closed forms go to ~1e-14.
-    let rel = match bound {
-        Bound::Fmt21Numerical | Bound::Fmt23Numerical => 1e-10,
-        Bound::Bbgn19Hoeffding | Bound::Bbgn19Bennett => 1e-12,
-        Bound::Efmrtt19 | Bound::Fmt21 | Bound::Fmt23 => 1e-14,
-    };
-    let tol = Tolerance {
-        abs: 1e-300,
-        rel,
-        max_iterations: 300,
-    };
-    let root = brent(f, a, b, tol)?;
+    (a, b)
+}
+
+/// An ε₀ at or below `root` that meets the target: `root` itself if `eval` says so, else
+/// `root` minus a doubling step (from 2·`rel`·`root`, at most 40 tries, not below `a`); `a`, the
+/// bracket's checked lower end, when none of them was seen to meet it.
+fn step_down_to_target(
+    eval: &impl Fn(f64) -> Option<f64>,
+    root: f64,
+    rel: f64,
+    a: f64,
+    target_eps: f64,
+) -> f64 {
     // Stay on the side that meets the target: step down by the bracket width until it does.
     let mut e0 = root;
     let mut step = 2.0 * rel * root;
@@ -190,19 +239,7 @@ pub fn largest_eps0_with(
     if !eval(e0).is_some_and(|v| v <= target_eps) {
         e0 = a;
     }
-    let limited_by_validity = match bound {
-        Bound::Bbgn19Hoeffding | Bound::Bbgn19Bennett => {
-            let above = shuffle_epsilon_with(bound, randomizer, e0 * (1.0 + 1e-9), n, delta)?;
-            above
-                .no_amplification
-                .then_some("the privacy blanket bound stops amplifying above this ε₀")
-        }
-        _ => None,
-    };
-    Ok(LargestEps0 {
-        eps0: e0,
-        limited_by_validity,
-    })
+    e0
 }
 
 /// The largest ε₀ any of `bounds` certifies for central ε ≤ `target_eps` at (n, δ), with the bound
