@@ -119,29 +119,25 @@ pub fn poisson_gaussian_group(
         mean: means[1].0,
         mean_error: means[1].1,
     };
-    let r_grid @ (r_bottom, r_n) = Pld::grid(&remove_law, step)?;
-    let a_grid @ (a_bottom, a_n) = Pld::grid(&add_law, step)?;
-    // x_j for every grid index j either direction needs (remove: j = i; add: j = −i), found in
-    // increasing order, each from the last (a few Newton steps).
+    group_pair(&mix, sigma, step, estimate, [&remove_law, &add_law])
+}
+
+/// The pair of [`poisson_gaussian_group`] from its two laws (remove, add): both directions'
+/// grids, the points x_j over their indices ([`Points::new`]), and each direction's masses read at
+/// them.
+fn group_pair(
+    mix: &Mixture,
+    sigma: f64,
+    step: f64,
+    estimate: Estimate,
+    [remove_law, add_law]: [&LossLaw; 2],
+) -> Result<PldPair, MathError> {
+    let r_grid @ (r_bottom, r_n) = Pld::grid(remove_law, step)?;
+    let a_grid @ (a_bottom, a_n) = Pld::grid(add_law, step)?;
+    // x_j for every grid index j either direction needs (remove: j = i; add: j = −i).
     let first = r_bottom.min(-(a_bottom + a_n as i64 - 1));
     let last = (r_bottom + r_n as i64 - 1).max(-a_bottom);
-    let mut table = Points {
-        first,
-        xs: Vec::with_capacity((last - first + 1).max(0) as usize),
-    };
-    let mut prev = None;
-    for j in first..=last {
-        let l = j as f64 * step;
-        let x = if l <= floor {
-            f64::NEG_INFINITY
-        } else {
-            mix.point(l, prev)
-        };
-        if x.is_finite() {
-            prev = Some(x);
-        }
-        table.xs.push(x);
-    }
+    let mut table = Points::new(mix, first, last, step);
     let remove_p = GridLaw {
         cdf: |t: &mut Points, i: i64| t.at(i).map_or(0.0, |x| mix.lower(x)),
         sur: |t: &mut Points, i: i64| t.at(i).map_or(1.0, |x| mix.upper(x)),
@@ -159,15 +155,9 @@ pub fn poisson_gaussian_group(
         sur: |t: &mut Points, i: i64| t.at(-i).map_or(0.0, |x| mix.lower(x)),
     };
     let remove = Pld::from_grid(
-        &remove_law,
-        step,
-        estimate,
-        r_grid,
-        &mut table,
-        &remove_p,
-        &remove_q,
+        remove_law, step, estimate, r_grid, &mut table, &remove_p, &remove_q,
     );
-    let add = Pld::from_grid(&add_law, step, estimate, a_grid, &mut table, &add_p, &add_q);
+    let add = Pld::from_grid(add_law, step, estimate, a_grid, &mut table, &add_p, &add_q);
     Ok(PldPair { remove, add })
 }
 
@@ -178,6 +168,30 @@ struct Points {
 }
 
 impl Points {
+    /// x_j for j = first..=last (the loss l = j·h), found in increasing order, each from the last
+    /// (a few Newton steps); −∞ where l is at or below the mixture's floor log w₀.
+    fn new(mix: &Mixture, first: i64, last: i64, step: f64) -> Points {
+        let floor = mix.ln_w[0];
+        let mut table = Points {
+            first,
+            xs: Vec::with_capacity((last - first + 1).max(0) as usize),
+        };
+        let mut prev = None;
+        for j in first..=last {
+            let l = j as f64 * step;
+            let x = if l <= floor {
+                f64::NEG_INFINITY
+            } else {
+                mix.point(l, prev)
+            };
+            if x.is_finite() {
+                prev = Some(x);
+            }
+            table.xs.push(x);
+        }
+        table
+    }
+
     /// x_j, or None below the floor (or outside the table, which the grids never ask for).
     fn at(&self, j: i64) -> Option<f64> {
         let k = j - self.first;

@@ -389,13 +389,7 @@ pub fn poisson_gaussian(
     step: f64,
     estimate: Estimate,
 ) -> Result<PldPair, MathError> {
-    if !(sigma > 0.0 && sigma.is_finite()) {
-        return Err(MathError::OutOfDomain {
-            name: "σ",
-            value: sigma,
-            expected: "a positive finite number",
-        });
-    }
+    check_sigma(sigma)?;
     check_rate(q)?;
     let s2 = sigma * sigma;
     let means = match estimate {
@@ -483,8 +477,34 @@ pub fn poisson_gaussian(
         mean: means[1].0,
         mean_error: means[1].1,
     };
-    let r_grid @ (r_bottom, r_n) = Pld::grid(&remove_law, step)?;
-    let a_grid @ (a_bottom, a_n) = Pld::grid(&add_law, step)?;
+    gaussian_pair(sigma, q, step, estimate, floor, [&remove_law, &add_law])
+}
+
+/// σ of the Gaussian noise: an error unless it is a positive finite number.
+fn check_sigma(sigma: f64) -> Result<(), MathError> {
+    if !(sigma > 0.0 && sigma.is_finite()) {
+        return Err(MathError::OutOfDomain {
+            name: "σ",
+            value: sigma,
+            expected: "a positive finite number",
+        });
+    }
+    Ok(())
+}
+
+/// The pair of [`poisson_gaussian`] from its two laws (remove, add; floor = log(1 − q)): both
+/// directions' grids, the shared [`GaussianTable`] over their indices, and each direction's masses
+/// read from it.
+fn gaussian_pair(
+    sigma: f64,
+    q: f64,
+    step: f64,
+    estimate: Estimate,
+    floor: f64,
+    [remove_law, add_law]: [&LossLaw; 2],
+) -> Result<PldPair, MathError> {
+    let r_grid @ (r_bottom, r_n) = Pld::grid(remove_law, step)?;
+    let a_grid @ (a_bottom, a_n) = Pld::grid(add_law, step)?;
     // The table covers the remove grid's indices i and the add grid's −i.
     let first = r_bottom.min(-(a_bottom + a_n as i64 - 1));
     let last = (r_bottom + r_n as i64 - 1).max(-a_bottom);
@@ -508,15 +528,9 @@ pub fn poisson_gaussian(
         sur: |t: &mut GaussianTable, i: i64| t.mixture(-i, false),
     };
     let remove = Pld::from_grid(
-        &remove_law,
-        step,
-        estimate,
-        r_grid,
-        &mut table,
-        &remove_p,
-        &remove_q,
+        remove_law, step, estimate, r_grid, &mut table, &remove_p, &remove_q,
     );
-    let add = Pld::from_grid(&add_law, step, estimate, a_grid, &mut table, &add_p, &add_q);
+    let add = Pld::from_grid(add_law, step, estimate, a_grid, &mut table, &add_p, &add_q);
     Ok(PldPair { remove, add })
 }
 
@@ -574,130 +588,192 @@ pub fn poisson_laplace(
         Estimate::Optimistic => laplace_loss_means(b, q),
         Estimate::Pessimistic => [(f64::NAN, 0.0); 2],
     };
-    let lap_cdf = |x: f64, mu: f64| {
+    let laplace = LaplaceMixture::new(b, q);
+    let remove = laplace.remove(means[0], step, estimate)?;
+    let add = laplace.add(means[1], step, estimate)?;
+    Ok(PldPair { remove, add })
+}
+
+/// The two distributions of the Poisson-subsampled Laplace mechanism, Lap(0, b) and the mixture
+/// (1 − q)Lap(0, b) + qLap(1, b), with the range [l_min, l_max] of the remove direction's loss
+/// (its atoms at x ≤ 0 and x ≥ 1), for [`poisson_laplace`].
+struct LaplaceMixture {
+    b: f64,
+    q: f64,
+    l_min: f64,
+    l_max: f64,
+}
+
+impl LaplaceMixture {
+    /// The mechanism of scale b and rate q, with l_min = log(1 − q + q e^{−1/b}) and
+    /// l_max = log(1 − q + q e^{1/b}).
+    fn new(b: f64, q: f64) -> LaplaceMixture {
+        let ratio_ln = |g: f64| ln_1p(q * exp_m1(g));
+        let (l_min, l_max) = (ratio_ln(-1.0 / b), ratio_ln(1.0 / b));
+        LaplaceMixture { b, q, l_min, l_max }
+    }
+
+    /// Lap(μ, b)'s distribution function at x.
+    fn lap_cdf(&self, x: f64, mu: f64) -> f64 {
+        let b = self.b;
         if x < mu {
             0.5 * exp((x - mu) / b)
         } else {
             1.0 - 0.5 * exp((mu - x) / b)
         }
-    };
-    let lap_sur = |x: f64, mu: f64| {
+    }
+
+    /// Lap(μ, b)'s survival function at x.
+    fn lap_sur(&self, x: f64, mu: f64) -> f64 {
+        let b = self.b;
         if x < mu {
             1.0 - 0.5 * exp((x - mu) / b)
         } else {
             0.5 * exp((mu - x) / b)
         }
-    };
-    let ratio_ln = |g: f64| ln_1p(q * exp_m1(g));
-    let (l_min, l_max) = (ratio_ln(-1.0 / b), ratio_ln(1.0 / b));
-    // x with g(x) = mixture_exponent(v): x = (b·g + 1)/2 inside (0, 1).
-    let x_of = |v: f64| ((b * mixture_exponent(v, q) + 1.0) / 2.0).clamp(0.0, 1.0);
-    let mix_cdf = |x: f64| (1.0 - q) * lap_cdf(x, 0.0) + q * lap_cdf(x, 1.0);
-    let mix_sur = |x: f64| (1.0 - q) * lap_sur(x, 0.0) + q * lap_sur(x, 1.0);
-    let cdf_r = |l: f64| {
-        if l < l_min {
-            0.0
-        } else if l >= l_max {
-            1.0
-        } else {
-            mix_cdf(x_of(l))
-        }
-    };
-    let sur_r = |l: f64| {
-        if l < l_min {
-            1.0
-        } else if l >= l_max {
-            0.0
-        } else {
-            mix_sur(x_of(l))
-        }
-    };
-    // Under Q = Lap(0, b).
-    let qcdf_r = |l: f64| {
-        if l < l_min {
-            0.0
-        } else if l >= l_max {
-            1.0
-        } else {
-            lap_cdf(x_of(l), 0.0)
-        }
-    };
-    let qsur_r = |l: f64| {
-        if l < l_min {
-            1.0
-        } else if l >= l_max {
-            0.0
-        } else {
-            lap_sur(x_of(l), 0.0)
-        }
-    };
-    let remove = Pld::from_law(
-        &LossLaw {
-            cdf: &cdf_r,
-            survival: &sur_r,
-            q_cdf: &qcdf_r,
-            q_survival: &qsur_r,
-            lo: l_min,
-            hi: l_max,
-            mean: means[0].0,
-            mean_error: means[0].1,
-        },
-        step,
-        estimate,
-    )?;
-    // Add: L = −ratio_ln(g(x)) under Lap(0, b); L ≤ l ⇔ g(x) ≥ mixture_exponent(−l).
-    let cdf_a = |l: f64| {
-        if l < -l_max {
-            0.0
-        } else if l >= -l_min {
-            1.0
-        } else {
-            lap_sur(x_of(-l), 0.0)
-        }
-    };
-    let sur_a = |l: f64| {
-        if l < -l_max {
-            1.0
-        } else if l >= -l_min {
-            0.0
-        } else {
-            lap_cdf(x_of(-l), 0.0)
-        }
-    };
-    // Under Q = the mixture.
-    let qcdf_a = |l: f64| {
-        if l < -l_max {
-            0.0
-        } else if l >= -l_min {
-            1.0
-        } else {
-            mix_sur(x_of(-l))
-        }
-    };
-    let qsur_a = |l: f64| {
-        if l < -l_max {
-            1.0
-        } else if l >= -l_min {
-            0.0
-        } else {
-            mix_cdf(x_of(-l))
-        }
-    };
-    let add = Pld::from_law(
-        &LossLaw {
-            cdf: &cdf_a,
-            survival: &sur_a,
-            q_cdf: &qcdf_a,
-            q_survival: &qsur_a,
-            lo: -l_max,
-            hi: -l_min,
-            mean: means[1].0,
-            mean_error: means[1].1,
-        },
-        step,
-        estimate,
-    )?;
-    Ok(PldPair { remove, add })
+    }
+
+    /// x with g(x) = mixture_exponent(v): x = (b·g + 1)/2 inside (0, 1).
+    fn x_of(&self, v: f64) -> f64 {
+        ((self.b * mixture_exponent(v, self.q) + 1.0) / 2.0).clamp(0.0, 1.0)
+    }
+
+    /// The mixture's distribution function at x.
+    fn mix_cdf(&self, x: f64) -> f64 {
+        let q = self.q;
+        (1.0 - q) * self.lap_cdf(x, 0.0) + q * self.lap_cdf(x, 1.0)
+    }
+
+    /// The mixture's survival function at x.
+    fn mix_sur(&self, x: f64) -> f64 {
+        let q = self.q;
+        (1.0 - q) * self.lap_sur(x, 0.0) + q * self.lap_sur(x, 1.0)
+    }
+
+    /// The remove direction's PLD: P the mixture, Q = Lap(0, b), L = log(1 − q + q e^{g(x)});
+    /// `(mean, mean_error)` its E_P[L] (NaN if unknown).
+    fn remove(
+        &self,
+        (mean, mean_error): (f64, f64),
+        step: f64,
+        estimate: Estimate,
+    ) -> Result<Pld, MathError> {
+        let (l_min, l_max) = (self.l_min, self.l_max);
+        let cdf_r = |l: f64| {
+            if l < l_min {
+                0.0
+            } else if l >= l_max {
+                1.0
+            } else {
+                self.mix_cdf(self.x_of(l))
+            }
+        };
+        let sur_r = |l: f64| {
+            if l < l_min {
+                1.0
+            } else if l >= l_max {
+                0.0
+            } else {
+                self.mix_sur(self.x_of(l))
+            }
+        };
+        // Under Q = Lap(0, b).
+        let qcdf_r = |l: f64| {
+            if l < l_min {
+                0.0
+            } else if l >= l_max {
+                1.0
+            } else {
+                self.lap_cdf(self.x_of(l), 0.0)
+            }
+        };
+        let qsur_r = |l: f64| {
+            if l < l_min {
+                1.0
+            } else if l >= l_max {
+                0.0
+            } else {
+                self.lap_sur(self.x_of(l), 0.0)
+            }
+        };
+        Pld::from_law(
+            &LossLaw {
+                cdf: &cdf_r,
+                survival: &sur_r,
+                q_cdf: &qcdf_r,
+                q_survival: &qsur_r,
+                lo: l_min,
+                hi: l_max,
+                mean,
+                mean_error,
+            },
+            step,
+            estimate,
+        )
+    }
+
+    /// The add direction's PLD: P = Lap(0, b), Q the mixture, L = −log(1 − q + q e^{g(x)});
+    /// `(mean, mean_error)` its E_P[L] (NaN if unknown).
+    fn add(
+        &self,
+        (mean, mean_error): (f64, f64),
+        step: f64,
+        estimate: Estimate,
+    ) -> Result<Pld, MathError> {
+        let (l_min, l_max) = (self.l_min, self.l_max);
+        // Add: L = −ratio_ln(g(x)) under Lap(0, b); L ≤ l ⇔ g(x) ≥ mixture_exponent(−l).
+        let cdf_a = |l: f64| {
+            if l < -l_max {
+                0.0
+            } else if l >= -l_min {
+                1.0
+            } else {
+                self.lap_sur(self.x_of(-l), 0.0)
+            }
+        };
+        let sur_a = |l: f64| {
+            if l < -l_max {
+                1.0
+            } else if l >= -l_min {
+                0.0
+            } else {
+                self.lap_cdf(self.x_of(-l), 0.0)
+            }
+        };
+        // Under Q = the mixture.
+        let qcdf_a = |l: f64| {
+            if l < -l_max {
+                0.0
+            } else if l >= -l_min {
+                1.0
+            } else {
+                self.mix_sur(self.x_of(-l))
+            }
+        };
+        let qsur_a = |l: f64| {
+            if l < -l_max {
+                1.0
+            } else if l >= -l_min {
+                0.0
+            } else {
+                self.mix_cdf(self.x_of(-l))
+            }
+        };
+        Pld::from_law(
+            &LossLaw {
+                cdf: &cdf_a,
+                survival: &sur_a,
+                q_cdf: &qcdf_a,
+                q_survival: &qsur_a,
+                lo: -l_max,
+                hi: -l_min,
+                mean,
+                mean_error,
+            },
+            step,
+            estimate,
+        )
+    }
 }
 
 /// PLD of k-ary randomized response with parameter ε (k = 2: binary), changing one person's
