@@ -2,6 +2,8 @@
 //!
 //! `main.rs` only calls [`start`]; everything else lives here so browser tests can mount it.
 #![forbid(unsafe_code)]
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 
 pub mod browser;
 pub mod canvas;

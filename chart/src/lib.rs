@@ -5,6 +5,8 @@
 //! draws them, and the site's exports write them out. `carried` is a chart's text codec (the
 //! compute worker's answers and the pre-rendered pages' `data-chart`).
 #![forbid(unsafe_code)]
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 
 pub mod draw;
 #[cfg(feature = "svg")]

@@ -6,6 +6,8 @@
 //! impossible request. Output to a closed pipe (`amplify page training | head -c 1`) ends quietly
 //! with status 0, as Unix tools do.
 #![forbid(unsafe_code)]
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 
 mod args;
 mod cmd;

@@ -1,5 +1,7 @@
 //! Number formatting shared by the app, the CLI and the figures.
 
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 /// The shortest text that parses back to exactly `x`, in plain notation for moderate magnitudes
 /// and in exponent notation (`1e-6`, `1.5e12`) otherwise. Used in URLs, CLI flags, JSON output and
 /// `data-value` attributes, so the app and the CLI print identical strings for identical numbers.

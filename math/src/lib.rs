@@ -7,6 +7,8 @@
 //! All elementary functions go through [`special`], which uses the pure-Rust `libm` crate, so the
 //! command-line tool (native) and the web app (wasm32) compute bit-identical numbers.
 #![forbid(unsafe_code)]
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 #![deny(missing_docs)]
 
 pub mod accounting;

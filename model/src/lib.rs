@@ -5,6 +5,8 @@
 //! ([`ModelError`]). Figures only turn these values into charts. No drawing, no browser: the
 //! crate depends on the math and on how numbers are written, nothing else.
 #![forbid(unsafe_code)]
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 
 pub mod error;
 pub mod json;

@@ -2,6 +2,8 @@
 //! state, the figure registry (model values → charts, drawn by `amp-chart`), the pre-rendered
 //! pages, the exports and the compute worker's protocol.
 #![forbid(unsafe_code)]
+// The house rule: no function over 100 lines (clippy's count of code lines).
+#![warn(clippy::too_many_lines)]
 
 pub mod export;
 pub mod figures;
