@@ -160,6 +160,10 @@ test('the document title names the page or the embedded figure; modified clicks 
   await page.waitForSelector('[data-testid=epsilon-p]');
   assert.equal(new URL(page.url()).pathname, '/limits/');
   assert.equal(await page.title(), 'When subsampling stops being free · Amplification Explorer');
+  // The prose (content.json) arrives a moment after start; leaving before it has would abort its
+  // request, which the problem list counts: wait for it first.
+  await page.waitForFunction(() => ['ready', 'failed'].includes(document.documentElement.dataset.contentState),
+    null, { timeout: 60_000 });
   await page.goto(page.url().replace(/\?.*$/, '?embed=rdp-base'));
   await page.waitForSelector('h1');
   assert.equal(await page.title(), 'Rényi DP curves of the base mechanisms · Amplification Explorer');
