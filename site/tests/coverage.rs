@@ -145,7 +145,9 @@ fn every_item_of_the_sources_is_where_the_table_says() {
         };
         counts[slot] += 1;
         // A live item names the parameter it moves with (site/tests/coverage_live.rs changes it).
-        let names_parameter = amp_model::param::by_name(depends_on).is_some();
+        // `name` or `name@k=v,…` (the parameter, moved from that setting instead of the defaults).
+        let names_parameter =
+            amp_model::param::by_name(depends_on.split('@').next().unwrap_or("")).is_some();
         if (status == "live") != names_parameter || (!names_parameter && depends_on != "-") {
             problems.push(format!(
                 "{at}: depends_on {depends_on:?} for a {status} item"

@@ -1,6 +1,8 @@
 //! The coverage table's **live** items are live (issue 50): for every row of
 //! `docs/source-coverage.tsv` whose status is `live`, its `depends_on` column names a parameter
-//! the item depends on, and changing that parameter changes what the anchor shows: the named
+//! the item depends on (`name`, or `name@k=v,…` to move it from that setting rather than from the
+//! defaults: a Laplace item's scale at mech=laplace), and changing that parameter changes what the
+//! anchor shows: the named
 //! figure's data, the named readout's value, the named sentence, the named table's rows, or (the
 //! live Table 1) the simulation's gain table. An anchor that merely exists, with a value that never
 //! moves, fails here.
@@ -25,6 +27,8 @@ struct Row {
     page: Page,
     anchor: &'static str,
     depends_on: &'static str,
+    /// The setting the parameter is moved from (`@k=v,…` after its name; empty: the defaults).
+    at: Vec<(&'static str, &'static str)>,
 }
 
 fn live_rows() -> Vec<Row> {
@@ -53,7 +57,15 @@ fn live_rows() -> Vec<Row> {
                 .find(|p| p.id() == c[page])
                 .unwrap_or_else(|| panic!("{}: no page {}", c[id], c[page])),
             anchor: c[anchor],
-            depends_on: c[depends],
+            depends_on: c[depends].split('@').next().unwrap_or(""),
+            at: c[depends]
+                .split_once('@')
+                .map(|(_, kv)| {
+                    kv.split(',')
+                        .map(|p| p.split_once('=').expect("k=v after @"))
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
         .collect()
 }
@@ -63,6 +75,17 @@ fn live_rows() -> Vec<Row> {
 fn base() -> ParamValues {
     let mut v = ParamValues::default();
     v.set(p::RUNS.spec, Value::Count(40)).unwrap();
+    v
+}
+
+/// [`base`] at a row's setting (`@k=v,…`).
+fn base_at(at: &[(&str, &str)]) -> ParamValues {
+    let mut v = base();
+    for (k, x) in at {
+        let spec = by_name(k).unwrap_or_else(|| panic!("no parameter {k}"));
+        v.set(spec, spec.parse(x).unwrap_or_else(|e| panic!("{k}={x}: {e:?}")))
+            .unwrap_or_else(|e| panic!("{k}={x}: {e:?}"));
+    }
     v
 }
 
@@ -79,6 +102,18 @@ fn variants(spec: &'static ParamSpec, at: Value) -> Vec<Value> {
     out
 }
 
+/// What a chart draws, without its words (summary, notes, labels): a caption that repeats a
+/// parameter does not make a figure live.
+fn chart_data(c: &amp_site::figures::Chart) -> String {
+    let series: Vec<_> = c.series.iter().map(|s| &s.points).collect();
+    let bands: Vec<_> = c.bands.iter().map(|b| &b.points).collect();
+    let boxes: Vec<_> = c.boxes.iter().map(|b| (b.x, b.stats)).collect();
+    let markers: Vec<_> = c.markers.iter().map(|m| (m.x, m.y)).collect();
+    let heat = c.heatmap.as_ref().map(|h| (&h.x_edges, &h.y_edges, &h.values));
+    let lower = c.lower.as_deref().map(chart_data);
+    format!("{series:?}{bands:?}{boxes:?}{markers:?}{heat:?}{lower:?}")
+}
+
 /// What the anchor shows at these values, as text to compare; `None` when it shows nothing (a
 /// refusal, a pending or unavailable value, no sentence).
 fn shown(page: Page, anchor: &str, values: &ParamValues) -> Option<String> {
@@ -86,7 +121,7 @@ fn shown(page: Page, anchor: &str, values: &ParamValues) -> Option<String> {
     match kind {
         "figure" => {
             let f = FIGURES.iter().find(|f| f.id.as_str() == name)?;
-            f.chart(values).ok().map(|c| format!("{c:?}"))
+            f.chart(values).ok().map(|c| chart_data(&c))
         }
         "widget" if name == "TableOne" => {
             let config = amp_model::accuracy::sim_config(values).ok()?;
@@ -135,7 +170,17 @@ impl Defaults {
 
 /// Whether some other value of `spec` changes what the anchor shows (to something shown).
 fn moves(page: Page, anchor: &str, spec: &'static ParamSpec, at_base: &str) -> bool {
-    let start = base();
+    moves_from(&base(), page, anchor, spec, at_base)
+}
+
+/// [`moves`] from the values `start`.
+fn moves_from(
+    start: &ParamValues,
+    page: Page,
+    anchor: &str,
+    spec: &'static ParamSpec,
+    at_base: &str,
+) -> bool {
     variants(spec, start.get(spec)).into_iter().any(|v| {
         let mut values = start.clone();
         values.set(spec, v).is_ok() && shown(page, anchor, &values).is_some_and(|s| s != at_base)
@@ -156,14 +201,20 @@ fn every_live_item_moves_with_the_parameter_it_names() {
             ));
             continue;
         };
-        let Some(at_base) = defaults.get(row.page, row.anchor) else {
+        let start = base_at(&row.at);
+        let shown_at_start = if row.at.is_empty() {
+            defaults.get(row.page, row.anchor)
+        } else {
+            shown(row.page, row.anchor, &start)
+        };
+        let Some(at_base) = shown_at_start else {
             problems.push(format!(
-                "{}: {} shows nothing at the defaults",
+                "{}: {} shows nothing at its setting",
                 row.id, row.anchor
             ));
             continue;
         };
-        if !moves(row.page, row.anchor, spec, &at_base) {
+        if !moves_from(&start, row.page, row.anchor, spec, &at_base) {
             problems.push(format!(
                 "{}: {} does not move with {}",
                 row.id, row.anchor, row.depends_on

@@ -341,4 +341,11 @@ fn the_many_pass_attacker_view_levels_off_after_the_burn_in() {
     let (a, b, c, d) = (at("100"), at("2000"), at("200000"), at("2000000"));
     assert!(0.01 < a && a < b && b < c, "{a} {b} {c}");
     assert!((c - d).abs() <= 1e-9 * c, "{c} {d}");
+    // Never above what the readout's own (ε, δ) allows, up to the grid's spacing in ε (under a
+    // tenth of ε here): δ + e^{1.1ε}·1% at the last iterate's ε at δ = 10⁻⁶.
+    for t in ["100", "200000"] {
+        let m = amp_model::iteration::many_pass_readouts(&values(&[("pass-steps", t)]));
+        let (eps, tpr) = (m.last.unwrap(), m.attack.unwrap());
+        assert!(tpr <= 1e-6 + (1.1 * eps).exp() * 0.01, "T = {t}: {tpr} at ε = {eps}");
+    }
 }
