@@ -83,8 +83,11 @@ fn base_at(at: &[(&str, &str)]) -> ParamValues {
     let mut v = base();
     for (k, x) in at {
         let spec = by_name(k).unwrap_or_else(|| panic!("no parameter {k}"));
-        v.set(spec, spec.parse(x).unwrap_or_else(|e| panic!("{k}={x}: {e:?}")))
-            .unwrap_or_else(|e| panic!("{k}={x}: {e:?}"));
+        v.set(
+            spec,
+            spec.parse(x).unwrap_or_else(|e| panic!("{k}={x}: {e:?}")),
+        )
+        .unwrap_or_else(|e| panic!("{k}={x}: {e:?}"));
     }
     v
 }
@@ -109,7 +112,10 @@ fn chart_data(c: &amp_site::figures::Chart) -> String {
     let bands: Vec<_> = c.bands.iter().map(|b| &b.points).collect();
     let boxes: Vec<_> = c.boxes.iter().map(|b| (b.x, b.stats)).collect();
     let markers: Vec<_> = c.markers.iter().map(|m| (m.x, m.y)).collect();
-    let heat = c.heatmap.as_ref().map(|h| (&h.x_edges, &h.y_edges, &h.values));
+    let heat = c
+        .heatmap
+        .as_ref()
+        .map(|h| (&h.x_edges, &h.y_edges, &h.values));
     let lower = c.lower.as_deref().map(chart_data);
     format!("{series:?}{bands:?}{boxes:?}{markers:?}{heat:?}{lower:?}")
 }

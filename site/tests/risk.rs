@@ -346,6 +346,9 @@ fn the_many_pass_attacker_view_levels_off_after_the_burn_in() {
     for t in ["100", "200000"] {
         let m = amp_model::iteration::many_pass_readouts(&values(&[("pass-steps", t)]));
         let (eps, tpr) = (m.last.unwrap(), m.attack.unwrap());
-        assert!(tpr <= 1e-6 + (1.1 * eps).exp() * 0.01, "T = {t}: {tpr} at ε = {eps}");
+        assert!(
+            tpr <= 1e-6 + (1.1 * eps).exp() * 0.01,
+            "T = {t}: {tpr} at ε = {eps}"
+        );
     }
 }
