@@ -111,18 +111,13 @@ pub struct ManyPassReadouts {
 pub const ATTACK_FPR: f64 = 0.01;
 
 /// The largest TPR at FPR `fpr` that an RDP curve allows: the profile δ(ε) it implies (improved
-/// conversion, [`crate::renyi::drawn_rdp_delta`]) at 65 points ε ∈ [0, ε(10⁻¹²)], then the least
+/// conversion, [`crate::renyi::rdp_profile_points`]) at 65 points ε ∈ [0, ε(10⁻¹²)], then the least
 /// of the (ε, δ) regions' TPR ([`amp_math::risk::profile_tpr`]; Kairouz, Oh & Viswanath 2015,
 /// Theorem 2.1). An upper bound on any membership test: every point is a valid guarantee, and a
 /// guarantee from a Rényi bound holds both ways round under replace-one.
 pub fn attack_tpr(curve: &amp_math::rdp::Curve, fpr: f64) -> Result<f64, ModelError> {
     let far = epsilon_for_delta(curve, 1e-12, Conversion::Improved)?.epsilon;
-    let points: Vec<(f64, f64)> = (0..=64)
-        .filter_map(|i| {
-            let e = far * i as f64 / 64.0;
-            crate::renyi::drawn_rdp_delta(curve, e).map(|d| (e, d))
-        })
-        .collect();
+    let points = crate::renyi::rdp_profile_points(curve, far, 64);
     Ok(amp_math::risk::profile_tpr(&points, fpr)?)
 }
 

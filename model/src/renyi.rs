@@ -227,6 +227,18 @@ pub fn drawn_rdp_delta(curve: &Curve, epsilon: f64) -> Option<f64> {
         .then(|| amp_math::special::exp(ln_delta))
 }
 
+/// The (ε, δ(ε)) guarantees a Rényi curve gives at `n + 1` evenly spaced ε from 0 to `e_far`
+/// ([`drawn_rdp_delta`]; points where no order gives a finite δ are left out). Each is a valid
+/// guarantee, so any subset bounds an attacker ([`amp_math::risk::profile_tpr`]).
+pub fn rdp_profile_points(curve: &Curve, e_far: f64, n: u32) -> Vec<(f64, f64)> {
+    (0..=n)
+        .filter_map(|i| {
+            let e = e_far * i as f64 / n as f64;
+            drawn_rdp_delta(curve, e).map(|d| (e, d))
+        })
+        .collect()
+}
+
 /// [`Composition`] at the reader's steps and δ.
 pub fn composition(values: &ParamValues) -> Result<Composition, ModelError> {
     let st = setting(values)?;

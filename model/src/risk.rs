@@ -18,7 +18,7 @@ use amp_math::rdp::{Mechanism, Sampling};
 use amp_math::risk::{bayes_band, clt_mu, gaussian_mu, RiskTarget, Tradeoff};
 use amp_math::Relation;
 
-use super::renyi::{drawn_rdp_delta, step_curve, RdpSetting};
+use super::renyi::{rdp_profile_points, step_curve, RdpSetting};
 use super::training::{accountant, band_of};
 use crate::param as p;
 use crate::params::{Mechanism as MechanismChoice, ParamValues};
@@ -258,7 +258,7 @@ pub fn epsilon_at_delta(a: &Attack, delta: f64) -> Result<f64, ModelError> {
 
 /// The (ε, δ(ε)) points of the run's Rényi DP curve (improved conversion) on 33 points of ε
 /// from 0 to `e_far`, remembered for the last run (each point is a conversion over the grid's
-/// orders, [`drawn_rdp_delta`]; the FPR and the view change without it).
+/// orders, [`rdp_profile_points`]; the FPR and the view change without it).
 pub fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
     type Key = (Source, u64, u64, u64, u64);
     type Points = Rc<Vec<(f64, f64)>>;
@@ -289,12 +289,7 @@ pub fn rdp_profile(run: &Run, e_far: f64) -> Rc<Vec<(f64, f64)>> {
     let points = match curve {
         Ok(curve) => {
             let curve = curve.times(run.steps as f64);
-            (0..=32)
-                .filter_map(|i| {
-                    let e = e_far * i as f64 / 32.0;
-                    drawn_rdp_delta(&curve, e).map(|d| (e, d))
-                })
-                .collect()
+            rdp_profile_points(&curve, e_far, 32)
         }
         Err(_) => vec![],
     };
