@@ -594,6 +594,23 @@ pub fn poisson_laplace(
     Ok(PldPair { remove, add })
 }
 
+/// `inside()` for l in [lo, hi), else the value `below` l < lo or `above` l ≥ hi: a loss
+/// distribution's function outside the losses that occur.
+fn clamped(
+    l: f64,
+    (lo, hi): (f64, f64),
+    (below, above): (f64, f64),
+    inside: impl Fn() -> f64,
+) -> f64 {
+    if l < lo {
+        below
+    } else if l >= hi {
+        above
+    } else {
+        inside()
+    }
+}
+
 /// The two distributions of the Poisson-subsampled Laplace mechanism, Lap(0, b) and the mixture
 /// (1 − q)Lap(0, b) + qLap(1, b), with the range [l_min, l_max] of the remove direction's loss
 /// (its atoms at x ≤ 0 and x ≥ 1), for [`poisson_laplace`].
@@ -659,42 +676,18 @@ impl LaplaceMixture {
         estimate: Estimate,
     ) -> Result<Pld, MathError> {
         let (l_min, l_max) = (self.l_min, self.l_max);
-        let cdf_r = |l: f64| {
-            if l < l_min {
-                0.0
-            } else if l >= l_max {
-                1.0
-            } else {
-                self.mix_cdf(self.x_of(l))
-            }
-        };
-        let sur_r = |l: f64| {
-            if l < l_min {
-                1.0
-            } else if l >= l_max {
-                0.0
-            } else {
-                self.mix_sur(self.x_of(l))
-            }
-        };
+        let cdf_r = |l: f64| clamped(l, (l_min, l_max), (0.0, 1.0), || self.mix_cdf(self.x_of(l)));
+        let sur_r = |l: f64| clamped(l, (l_min, l_max), (1.0, 0.0), || self.mix_sur(self.x_of(l)));
         // Under Q = Lap(0, b).
         let qcdf_r = |l: f64| {
-            if l < l_min {
-                0.0
-            } else if l >= l_max {
-                1.0
-            } else {
+            clamped(l, (l_min, l_max), (0.0, 1.0), || {
                 self.lap_cdf(self.x_of(l), 0.0)
-            }
+            })
         };
         let qsur_r = |l: f64| {
-            if l < l_min {
-                1.0
-            } else if l >= l_max {
-                0.0
-            } else {
+            clamped(l, (l_min, l_max), (1.0, 0.0), || {
                 self.lap_sur(self.x_of(l), 0.0)
-            }
+            })
         };
         Pld::from_law(
             &LossLaw {
@@ -723,41 +716,25 @@ impl LaplaceMixture {
         let (l_min, l_max) = (self.l_min, self.l_max);
         // Add: L = −ratio_ln(g(x)) under Lap(0, b); L ≤ l ⇔ g(x) ≥ mixture_exponent(−l).
         let cdf_a = |l: f64| {
-            if l < -l_max {
-                0.0
-            } else if l >= -l_min {
-                1.0
-            } else {
+            clamped(l, (-l_max, -l_min), (0.0, 1.0), || {
                 self.lap_sur(self.x_of(-l), 0.0)
-            }
+            })
         };
         let sur_a = |l: f64| {
-            if l < -l_max {
-                1.0
-            } else if l >= -l_min {
-                0.0
-            } else {
+            clamped(l, (-l_max, -l_min), (1.0, 0.0), || {
                 self.lap_cdf(self.x_of(-l), 0.0)
-            }
+            })
         };
         // Under Q = the mixture.
         let qcdf_a = |l: f64| {
-            if l < -l_max {
-                0.0
-            } else if l >= -l_min {
-                1.0
-            } else {
+            clamped(l, (-l_max, -l_min), (0.0, 1.0), || {
                 self.mix_sur(self.x_of(-l))
-            }
+            })
         };
         let qsur_a = |l: f64| {
-            if l < -l_max {
-                1.0
-            } else if l >= -l_min {
-                0.0
-            } else {
+            clamped(l, (-l_max, -l_min), (1.0, 0.0), || {
                 self.mix_cdf(self.x_of(-l))
-            }
+            })
         };
         Pld::from_law(
             &LossLaw {
