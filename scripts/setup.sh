@@ -43,9 +43,11 @@ wasm-opt --version 2>/dev/null | grep -q "version 132" \
 # A build tool compiled quickly: Cargo's release profile overridden (the tools' own manifests ask
 # for fat LTO and one codegen unit: 17 minutes for the two here, against 4.5 this way).
 quick_install() {
+  local t=$SECONDS
   CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_LTO=false \
     CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 CARGO_PROFILE_RELEASE_DEBUG=false \
-    cargo install --quiet "$@"
+    cargo install --quiet "$@" || return 1
+  say "installed $2 in $((SECONDS - t)) s"
 }
 
 jobs=()
@@ -59,8 +61,10 @@ if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION from crates.io (a few minutes, once)"
-  # Not --locked: one of its locked dependency versions is missing from the registry.
-  quick_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force &
+  # Not --locked: one of its locked dependency versions is missing from the registry. Without
+  # its default features: no TLS (its test runner talks to ChromeDriver on this machine over
+  # plain HTTP), so no rustls and no ring to compile.
+  quick_install --no-default-features wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force &
   jobs+=($!); names+=("wasm-bindgen-cli $WASM_BINDGEN_VERSION (see the output above)")
 fi
 if [ ${#jobs[@]} -gt 0 ]; then
@@ -70,11 +74,14 @@ if [ ${#jobs[@]} -gt 0 ]; then
   # failure here is the build's to report.
   say "compiling the app meanwhile"
   {
-    cargo build --quiet --locked --target wasm32-unknown-unknown --profile wasm-release \
-      --bin amplification-explorer --no-default-features \
-      && cargo build --quiet --locked --target wasm32-unknown-unknown --profile wasm-release -p amp-compute \
-      && cargo build --quiet --locked --profile tool -p amplify -p precompress
-  } >/dev/null 2>&1 &
+    t=$SECONDS
+    {
+      cargo build --quiet --locked --target wasm32-unknown-unknown --profile wasm-release \
+        --bin amplification-explorer --no-default-features \
+        && cargo build --quiet --locked --target wasm32-unknown-unknown --profile wasm-release -p amp-compute \
+        && cargo build --quiet --locked --profile tool -p amplify -p precompress
+    } >/dev/null 2>&1 && say "compiled the app's two modules and the CLI in $((SECONDS - t)) s"
+  } &
   head_start=$!
   for i in "${!jobs[@]}"; do
     wait "${jobs[$i]}" || die "cargo could not install ${names[$i]}"

@@ -368,7 +368,7 @@ pub fn sigma_for_target(
         epsilon: target,
         delta,
     };
-    let search = |lo: f64, hi: f64| Search::Bisection { lo, hi, rel };
+    let search = |lo: f64, hi: f64| Search::Bracketed { lo, hi, rel };
     let none = || format!("no σ between 0.1 and 1,000 meets ε ≤ {target}");
     // Fixed batches bound every sampler here from above except Poisson; bracket around them.
     let shuffled = run(Batching::Shuffle);

@@ -331,8 +331,9 @@ test('renyi page: curves and composition equal the CLI, a slider moves them, bou
   await page.waitForFunction(() => { const v = new URL(location.href).searchParams.get('q'); return v !== null && v !== '0.001'; });
   await readoutsEqualCli(page);
   assert.ok(await at('composed-epsilon') > acc.epsilon);
-  await painted(page);
-  assert.notEqual(await fig(), before, 'the composition figure did not redraw');
+  // The composition figure is computed in the compute worker: wait for its new picture.
+  await page.waitForFunction((b) => document.querySelector('[data-testid=canvas-rdp-composition]').toDataURL() !== b,
+    before, { timeout: 30_000 }).catch(() => assert.fail('the composition figure did not redraw'));
 
   // Laplace under Poisson sampling: exact (both directions of the divergence), equal to the CLI.
   await page.selectOption('#ctl-mech', 'laplace');

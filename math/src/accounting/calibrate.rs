@@ -69,12 +69,16 @@ pub enum Search {
         /// Relative accuracy, clamped to [1e-9, 0.1].
         rel: f64,
     },
-    /// The smallest value meeting the target, the quantity falling as the value grows, by
-    /// bisection in log space between `lo` and `hi` (a guess: widened to [0.1, 1,000] when it
-    /// does not bracket the answer) to relative accuracy `rel`. A value whose measure fails
-    /// counts as missing the target (the figures' searches, which must not stop on one bad
-    /// point). Returns 0.1 when even that meets the target; `NoSolution` when 1,000 does not.
-    Bisection {
+    /// The smallest value meeting the target, the quantity falling as the value grows, searched
+    /// between `lo` and `hi` (a guess: widened to [0.1, 1,000] when it does not bracket the
+    /// answer) to relative accuracy `rel`: the bracket [a value that misses, one that meets] is
+    /// narrowed by false position on the log of the quantity against the log of the value
+    /// (Illinois variant; a straight line for ε ∝ σ⁻ᵏ), each probe set a little past the
+    /// estimate so that two probes usually close the bracket, with a bisection step (in log
+    /// space) whenever a probe did not halve it. A value whose measure fails counts as missing
+    /// the target (the figures' searches, which must not stop on one bad point), and its side is
+    /// then bisected. Returns 0.1 when even that meets the target; `NoSolution` when 1,000 does not.
+    Bracketed {
         /// Lower end of the guess.
         lo: f64,
         /// Upper end of the guess.
@@ -111,9 +115,9 @@ pub fn calibrate(
 ) -> Result<f64, MathError> {
     match search {
         Search::Noise { rel } => noise(measure, target, rel),
-        Search::Bisection { lo, hi, rel } => {
-            let fits = |s: f64| measure(s).map(|e| e <= target).unwrap_or(false);
-            bisection(fits, lo, hi, rel).ok_or_else(|| MathError::NoSolution {
+        Search::Bracketed { lo, hi, rel } => {
+            let probe = |s: f64| Probe::of(measure(s), target);
+            bracketed(probe, lo, hi, rel).ok_or_else(|| MathError::NoSolution {
                 reason: format!("no value between 0.1 and 1,000 meets the target {target}"),
             })
         }
@@ -213,30 +217,95 @@ fn noise(
     Ok(s)
 }
 
-/// [`Search::Bisection`]: `None` when even 1,000 misses the target.
-fn bisection(mut fits: impl FnMut(f64) -> bool, lo: f64, hi: f64, rel: f64) -> Option<f64> {
+/// One probe of [`Search::Bracketed`]: whether the value meets the target, and
+/// ln(measure) − ln(target) where both are positive and finite (for the interpolation).
+#[derive(Clone, Copy)]
+struct Probe {
+    fits: bool,
+    gap: Option<f64>,
+}
+
+impl Probe {
+    fn of(measured: Result<f64, MathError>, target: f64) -> Probe {
+        match measured {
+            Ok(e) if e <= target => Probe {
+                fits: true,
+                gap: (e > 0.0 && target > 0.0 && target.is_finite()).then(|| ln(e) - ln(target)),
+            },
+            Ok(e) => Probe {
+                fits: false,
+                gap: (e.is_finite() && target > 0.0).then(|| ln(e) - ln(target)),
+            },
+            Err(_) => Probe {
+                fits: false,
+                gap: None,
+            },
+        }
+    }
+}
+
+/// [`Search::Bracketed`]: `None` when even 1,000 misses the target. Works in x = ln(value).
+fn bracketed(mut probe: impl FnMut(f64) -> Probe, lo: f64, hi: f64, rel: f64) -> Option<f64> {
     let (mut lo, mut hi) = (lo.max(0.1), hi.min(1000.0));
-    if !fits(hi) {
+    let mut at_hi = probe(hi);
+    if !at_hi.fits {
         (lo, hi) = (hi, 1000.0);
-        if !fits(hi) {
+        at_hi = probe(hi);
+        if !at_hi.fits {
             return None;
         }
     }
-    if fits(lo) {
-        (lo, hi) = (0.1, lo);
-        if fits(lo) {
+    let mut at_lo = probe(lo);
+    if at_lo.fits {
+        (lo, hi, at_hi) = (0.1, lo, at_lo);
+        at_lo = probe(lo);
+        if at_lo.fits {
             return Some(lo);
         }
     }
-    while hi / lo > 1.0 + rel {
-        let mid = (lo * hi).sqrt();
-        if fits(mid) {
-            hi = mid;
+    let tol = ln(1.0 + rel.max(1e-12));
+    let (mut xl, mut xh) = (ln(lo), ln(hi));
+    // The gaps the interpolation uses (Illinois: an end kept twice in a row has its gap halved).
+    let (mut gl, mut gh) = (at_lo.gap, at_hi.gap);
+    // Some(true): the upper end was kept last time.
+    let mut kept: Option<bool> = None;
+    // Every second probe: when the two did not halve the bracket, the next probe bisects it.
+    let (mut mark, mut probes, mut bisect) = (xh - xl, 0u32, false);
+    while xh - xl > tol {
+        let x = match (gl, gh) {
+            (Some(a), Some(b)) if !bisect && a > 0.0 && b <= 0.0 => {
+                let estimate = xl + a * (xh - xl) / (a - b);
+                // Past the estimate by about half the tolerance, away from the end that moved
+                // last: when the estimate is good, the root then lies between this probe and
+                // that end, and the next probe, set past the next estimate the other way,
+                // closes the bracket.
+                let past = if kept == Some(false) { -0.45 } else { 0.45 } * tol;
+                (estimate + past).clamp(xl + 0.45 * tol, xh - 0.45 * tol)
+            }
+            _ => 0.5 * (xl + xh),
+        };
+        let p = probe(exp(x));
+        if p.fits {
+            (xh, gh) = (x, p.gap);
+            if kept == Some(false) {
+                gl = gl.map(|g| 0.5 * g);
+            }
+            kept = Some(false);
         } else {
-            lo = mid;
+            (xl, gl) = (x, p.gap);
+            if kept == Some(true) {
+                gh = gh.map(|g| 0.5 * g);
+            }
+            kept = Some(true);
+        }
+        probes += 1;
+        bisect = false;
+        if probes % 2 == 0 {
+            bisect = xh - xl > 0.5 * mark;
+            mark = xh - xl;
         }
     }
-    Some(hi)
+    Some(exp(xh))
 }
 
 /// [`Search::Count`].
@@ -310,6 +379,7 @@ fn rate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::special::{exp_m1, pow};
 
     #[test]
     fn each_search_finds_the_crossing_of_a_known_function() {
@@ -319,7 +389,7 @@ mod tests {
         let b = calibrate(
             |s| Ok(2.0 / s),
             0.5,
-            Search::Bisection {
+            Search::Bracketed {
                 lo: 1.0,
                 hi: 2.0,
                 rel: 1e-6,
@@ -346,6 +416,89 @@ mod tests {
         )
         .unwrap();
         assert!(10.0 * r <= 1.0 && (r - 0.1).abs() < 1e-9, "{r}");
+    }
+
+    type Measure = dyn Fn(f64) -> Result<f64, MathError>;
+
+    /// The bracketed search keeps its contract (the answer meets the target, the answer
+    /// shrunk by the accuracy does not: so within `rel` of the smallest value) on power laws,
+    /// steps, failing stretches and brackets that miss the answer, and it needs few probes where
+    /// the quantity is a power of the value (the figures' ε against σ).
+    #[test]
+    fn the_bracketed_search_meets_its_contract_in_few_probes() {
+        let cases: Vec<(&str, Box<Measure>, f64)> = vec![
+            ("2/σ", Box::new(|s| Ok(2.0 / s)), 4.0),
+            ("9/σ²", Box::new(|s| Ok(9.0 / (s * s))), 3.0),
+            (
+                "0.3/σ^0.7",
+                Box::new(|s| Ok(0.3 / pow(s, 0.7))),
+                pow(0.3, 1.0 / 0.7),
+            ),
+            (
+                "e^(4/σ) − 1",
+                Box::new(|s| Ok(exp_m1(4.0 / s))),
+                4.0 / ln(2.0),
+            ),
+            (
+                "a step at 3.7",
+                Box::new(|s| Ok(if s < 3.7 { 5.0 } else { 0.5 })),
+                3.7,
+            ),
+            (
+                "fails below 2.5",
+                Box::new(|s| {
+                    if s < 2.5 {
+                        Err(MathError::NotANumber { name: "x" })
+                    } else {
+                        Ok(1.0 / s)
+                    }
+                }),
+                2.5,
+            ),
+        ];
+        for (name, f, root) in &cases {
+            let target = if name.starts_with("e^") {
+                1.0
+            } else {
+                f(*root).unwrap()
+            };
+            for (lo, hi) in [
+                (0.5, 2.0),
+                (root / 2.0, root * 2.0),
+                (100.0, 200.0),
+                (0.1, 1000.0),
+            ] {
+                for rel in [0.01, 1e-4] {
+                    let mut probes = 0;
+                    let got = calibrate(
+                        |s| {
+                            probes += 1;
+                            f(s)
+                        },
+                        target,
+                        Search::Bracketed { lo, hi, rel },
+                    )
+                    .unwrap();
+                    let meets = |s: f64| f(s).map(|e| e <= target).unwrap_or(false);
+                    assert!(meets(got), "{name} [{lo}, {hi}] rel {rel}: {got} misses");
+                    assert!(
+                        got <= root * (1.0 + rel) * (1.0 + 1e-12) && got >= root * (1.0 - 1e-12),
+                        "{name} [{lo}, {hi}] rel {rel}: {got} against {root}"
+                    );
+                    // Bisection in log space would take 2 + ⌈log₂(ln(hi/lo)/ln(1 + rel))⌉.
+                    let bisection = 2.0 + (ln(ln(1e4) / ln(1.0 + rel)) / ln(2.0)).ceil() + 2.0;
+                    assert!(
+                        f64::from(probes) <= 3.0 * bisection,
+                        "{name} [{lo}, {hi}] rel {rel}: {probes} probes"
+                    );
+                    // A power law is a straight line in log-log: two probes after the ends.
+                    // (Measured: 4 or 5 for every bracket here; e^(4/σ) − 1 takes 7 to 12.)
+                    if name.contains("/σ") && !name.starts_with("e^") {
+                        assert!(probes <= 5, "{name} [{lo}, {hi}]: {probes} probes");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -380,7 +533,7 @@ mod tests {
         let none = calibrate(
             |_| Ok(10.0),
             1.0,
-            Search::Bisection {
+            Search::Bracketed {
                 lo: 1.0,
                 hi: 2.0,
                 rel: 0.01,

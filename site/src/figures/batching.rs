@@ -222,7 +222,7 @@ fn sigma_for(
     calibrate(
         |s| eps(s).map_err(|reason| amp_math::MathError::NoSolution { reason }),
         target,
-        Search::Bisection { lo, hi, rel: 0.01 },
+        Search::Bracketed { lo, hi, rel: 0.01 },
     )
     .ok()
 }
