@@ -732,6 +732,48 @@ fn the_shuffling_side_of_shuffle_vs_subsample_meets_every_target_it_plots() {
 /// A chart whose curves leave one corner free gets its legend there; one whose curves cross every
 /// corner gets no legend inside the plot (the page lists it), and its SVG export draws the legend
 /// in a band below, as well-formed SVG naming every series once.
+/// `batching-noise` calibrates its lines once per run shape (remembered): the reader's σ and
+/// sampler move only the marker and the highlight, while the δ the lines are calibrated at
+/// changes them (a memo that forgot δ would hand back the old lines).
+#[test]
+fn the_noise_figure_recalibrates_only_for_what_its_lines_read() {
+    let f = FIGURES
+        .iter()
+        .find(|f| f.id == FigureId::BatchingNoise)
+        .unwrap();
+    let lines =
+        |c: &Chart| -> Vec<Vec<(f64, f64)>> { c.series.iter().map(|s| s.points.clone()).collect() };
+    let base = f.chart(&ParamValues::default()).unwrap();
+    let mut other = ParamValues::default();
+    let sigma = other.real(p::SIGMA);
+    other.set(p::SIGMA.spec, Value::Real(sigma * 1.5)).unwrap();
+    other.set_text(p::BATCHING.spec, "shuffle").unwrap();
+    let moved = f.chart(&other).unwrap();
+    assert_eq!(lines(&base), lines(&moved));
+    assert_ne!(base.markers, moved.markers);
+    let mut tighter = ParamValues::default();
+    let delta = tighter.real(p::DELTA);
+    tighter
+        .set(p::DELTA.spec, Value::Real(delta / 10.0))
+        .unwrap();
+    let recalibrated = f.chart(&tighter).unwrap();
+    let (a, b) = (lines(&base), lines(&recalibrated));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        // A smaller δ needs more noise at every batch size both lines reach.
+        for (p, q) in x.iter().zip(y) {
+            assert_eq!(p.0, q.0);
+            assert!(
+                q.1 > p.1,
+                "σ at B = {}: {} at δ/10 against {}",
+                p.0,
+                q.1,
+                p.1
+            );
+        }
+    }
+}
+
 #[test]
 fn legends_go_where_they_cover_no_data() {
     use amp_chart::draw::{draw_chart, legend_marks, Theme};

@@ -18,6 +18,7 @@ use super::group_digits;
 use super::{log_range, Axis, Chart, ChartResult, LegendCorner, Marker, ModelError, Role, Series};
 use amp_format::short_number;
 use amp_model::batching::{allocation_plds, epochs, gaussian_sigma, log_step_within};
+use amp_model::memo::{remembered, Slot};
 use amp_model::param as p;
 use amp_model::params::ParamValues;
 use amp_model::training::{setting, CALIBRATION, FIGURE, FIRST_PHASE_ONLY};
@@ -247,17 +248,7 @@ pub fn noise(values: &ParamValues) -> ChartResult {
         v.dedup();
         v
     };
-    let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
-    let mut balls_left_out = false;
-    for &b in &bs {
-        let (sigmas, balls_drawn) = noise_at_batch(&t, &e, target, b);
-        balls_left_out |= !balls_drawn;
-        for (i, s) in sigmas.into_iter().enumerate() {
-            if let Some(s) = s {
-                lines[i].push((b as f64, s));
-            }
-        }
-    }
+    let (lines, balls_left_out) = noise_lines(&t, &e, target, &bs);
     let all: Vec<f64> = lines.iter().flatten().map(|p| p.1).collect();
     // A line needs two batch sizes to be drawn; a lone point is no curve.
     if lines.iter().all(|l| l.len() < 2) {
@@ -320,6 +311,52 @@ pub fn noise(values: &ParamValues) -> ChartResult {
     }
     Ok(c)
 }
+
+/// The four lines of `batching-noise` (Poisson, shuffled enough, balls in bins, shuffled needed
+/// at least: (B, σ) where some σ up to 1,000 reaches the target) and whether balls in bins was
+/// left out anywhere. Remembered for the last few runs: the reader's σ, sampler and mechanism
+/// only move the marker and the highlight, and they should not calibrate every line again.
+fn noise_lines(
+    t: &amp_model::training::Training,
+    e: &amp_model::batching::Epochs,
+    target: f64,
+    bs: &[u64],
+) -> NoiseLines {
+    type Key = (u64, u64, u64, u64, u64, u64, Vec<u64>);
+    thread_local! {
+        static SLOT: Slot<Key, NoiseLines> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let key = (
+        t.dataset,
+        e.steps_per_epoch,
+        e.upper,
+        e.lower,
+        target.to_bits(),
+        t.delta.to_bits(),
+        bs.to_vec(),
+    );
+    let made = remembered(&SLOT, key, || {
+        let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
+        let mut balls_left_out = false;
+        for &b in bs {
+            let (sigmas, balls_drawn) = noise_at_batch(t, e, target, b);
+            balls_left_out |= !balls_drawn;
+            for (i, s) in sigmas.into_iter().enumerate() {
+                if let Some(s) = s {
+                    lines[i].push((b as f64, s));
+                }
+            }
+        }
+        Ok::<_, std::convert::Infallible>((lines, balls_left_out))
+    });
+    match made {
+        Ok(rc) => (*rc).clone(),
+        Err(never) => match never {},
+    }
+}
+
+/// What [`noise_lines`] returns.
+type NoiseLines = ([Vec<(f64, f64)>; 4], bool);
 
 /// One batch size of `batching-noise`: the σ of Poisson sampling, shuffled batches (enough),
 /// balls in bins and shuffled batches (needed at least), each `None` where no σ up to 1,000
