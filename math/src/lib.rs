@@ -17,6 +17,7 @@ pub mod batching;
 pub mod error;
 mod fft;
 pub mod iteration;
+pub mod libraries;
 pub mod limits;
 pub mod mean_error;
 pub mod median;
@@ -30,6 +31,7 @@ pub mod root;
 pub mod shuffle;
 pub mod special;
 pub mod subsampling;
+pub mod tuning;
 
 pub use error::MathError;
 
