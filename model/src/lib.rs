@@ -26,6 +26,7 @@ pub mod sampling;
 pub mod shuffle;
 pub mod subsampling;
 pub mod training;
+pub mod tuning;
 pub mod why;
 
 pub use error::ModelError;

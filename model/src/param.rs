@@ -12,7 +12,7 @@ use amp_math::subsampling::Scheme;
 use crate::params::{
     Batching, ChoiceEnum, Count, Domain, EstimatesPopulation, Group, Length, Mechanism, NameMap,
     Noise, ParamSpec, ParamValues, PhaseCount, Pick, RandomizerKind, Real, Rule, Scale, ShowNaive,
-    TradeoffView, Value,
+    TradeoffView, TuningLaw, Value,
 };
 use std::marker::PhantomData;
 
@@ -798,6 +798,58 @@ declare_params! {
         default: Value::Real(1.0),
     };
 
+    /// Expected number of training runs of a hyperparameter search that releases its best
+    /// (`tuning-runs`; 1: no tuning).
+    TUNING_RUNS: Real = ParamSpec {
+        aliases: &[],
+        name: "tuning-runs",
+        symbol: "E[K]",
+        label: "Tuning: expected runs E[K] (1: one run)",
+        unit: "runs",
+        #[cfg(feature = "prose")]
+        help: "A hyperparameter search trains K times, K drawn at random with this mean, and releases only the best run. 1 means a single run, no search.",
+        domain: Domain::Real {
+            min: 1.0,
+            max: 1e6,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (1.0, 1000.0),
+        },
+        default: Value::Real(1.0),
+    };
+
+    /// The law of the number of tuning runs K (`tuning-law`).
+    TUNING_LAW: Pick<TuningLaw> = ParamSpec {
+        aliases: &[],
+        name: "tuning-law",
+        symbol: "K",
+        label: "Tuning: law of the number of runs K",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "How the number of runs is drawn. The theorems need it random: a fixed number of runs with only the best released has no such bound. Geometric: after each run, stop with a fixed chance.",
+        domain: options::<TuningLaw>(),
+        default: Value::Choice(0),
+    };
+
+    /// The shape η of the truncated negative binomial law of K (`tuning-shape`).
+    TUNING_SHAPE: Real = ParamSpec {
+        aliases: &[],
+        name: "tuning-shape",
+        symbol: "η",
+        label: "Tuning: shape η of the negative binomial",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "Above −1; 0 is the logarithmic law and 1 the geometric. Smaller η costs less privacy but gives K a heavier tail.",
+        domain: Domain::Real {
+            min: -0.99,
+            max: 100.0,
+            max_open: false,
+            scale: Scale::Linear,
+            slider: (-0.9, 5.0),
+        },
+        default: Value::Real(0.5),
+    };
+
     /// Length of training given (`length`).
     LENGTH: Pick<Length> = ParamSpec {
         aliases: &[],
@@ -1256,6 +1308,18 @@ pub mod group {
         }],
     };
 
+    /// A hyperparameter search: the expected runs, their law, and the negative binomial's shape
+    /// (only for that law).
+    pub const TUNING: Group = Group {
+        name: "tuning",
+        params: &[TUNING_RUNS.spec, TUNING_LAW.spec, TUNING_SHAPE.spec],
+        rules: &[Rule {
+            param: TUNING_SHAPE.spec,
+            when: TUNING_LAW.spec,
+            is: &["negative-binomial"],
+        }],
+    };
+
     /// The controls of phase `n` of a training run: shown while the run has at least n phases,
     /// each size for its mechanism and the length in the unit chosen.
     macro_rules! phase_group {
@@ -1393,6 +1457,7 @@ pub mod group {
         &ATTACK_SAMPLING,
         &LENGTH,
         &RANDOMIZER,
+        &TUNING,
         &PHASE_2,
         &PHASE_3,
         &PHASE_4,

@@ -15,7 +15,7 @@ mod choices;
 pub mod groups;
 pub use choices::{
     Batching, ChoiceEnum, EstimatesPopulation, Length, Mechanism, Noise, PhaseCount,
-    RandomizerKind, ShowNaive, TradeoffView,
+    RandomizerKind, ShowNaive, TradeoffView, TuningLaw,
 };
 pub use groups::{Group, Rule};
 

@@ -104,7 +104,7 @@ impl Run {
     }
 
     /// The Rényi DP view of one step.
-    fn rdp_setting(&self) -> RdpSetting {
+    pub(crate) fn rdp_setting(&self) -> RdpSetting {
         let mech = match self.source {
             Source::Noise(Noise::Gaussian(sigma)) => Mechanism::Gaussian { sigma },
             Source::Noise(Noise::Laplace(scale)) => Mechanism::Laplace { scale },

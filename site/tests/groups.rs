@@ -17,6 +17,10 @@ use amp_site::pages::{is_relevant, Page, View};
 fn old_is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
     let shows = |q: &ParamSpec| view.params().iter().any(|s| s.name == q.name);
     let is = |q: &ParamSpec| spec.name == q.name;
+    // Added with the tuning controls: the negative binomial's shape only for that law.
+    if is(p::TUNING_SHAPE.spec) && shows(p::TUNING_LAW.spec) {
+        return values.choice(p::TUNING_LAW) == amp_model::params::TuningLaw::NegativeBinomial;
+    }
     if shows(p::MECH.spec) {
         let mech = values.choice(p::MECH);
         let scheme = values.choice(p::SCHEME);
@@ -74,6 +78,9 @@ fn group_rules_match_the_rules_they_replaced() {
             .iter()
             .copied()
             .filter(|s| matches!(s.domain, Domain::Choice(_)))
+            // The tuning law governs its shape alone: checked on its own below, so as not to
+            // multiply the combinations by its four options.
+            .filter(|s| s.name != p::TUNING_LAW.spec.name)
             .collect();
         // Every combination of the view's choices (the rules only look at choices).
         let sizes: Vec<usize> = choices
@@ -96,7 +103,7 @@ fn group_rules_match_the_rules_they_replaced() {
                     .iter()
                     .any(|g| g.params.iter().any(|q| q.name == spec.name))
                     || spec.name == p::PHASES.spec.name;
-                if phase_control {
+                if phase_control || spec.name == p::TUNING_SHAPE.spec.name {
                     continue;
                 }
                 // The one intended change: the gaussian-noise-ratio embed now follows its
@@ -152,4 +159,40 @@ fn a_phase_shows_while_the_run_has_it() {
             }
         }
     }
+}
+
+/// The negative binomial's shape η is shown for that law of the tuning runs only, wherever the
+/// tuning controls are.
+#[test]
+fn the_tuning_shape_follows_its_law() {
+    let mut seen = 0;
+    for page in Page::ALL {
+        let view = View::Page(page);
+        if !view
+            .params()
+            .iter()
+            .any(|s| s.name == p::TUNING_LAW.spec.name)
+        {
+            continue;
+        }
+        seen += 1;
+        for (i, law) in <amp_model::params::TuningLaw as amp_model::params::ChoiceEnum>::CHOICES
+            .iter()
+            .enumerate()
+        {
+            let mut values = ParamValues::default();
+            values.set(p::TUNING_LAW.spec, Value::Choice(i)).unwrap();
+            assert_eq!(
+                is_relevant(view, &values, p::TUNING_SHAPE.spec),
+                law.id == "negative-binomial",
+                "{page:?}, {}",
+                law.id
+            );
+            assert!(is_relevant(view, &values, p::TUNING_RUNS.spec));
+        }
+    }
+    assert_eq!(
+        seen, 2,
+        "the training and risk pages have the tuning controls"
+    );
 }

@@ -222,3 +222,18 @@ impl PhaseCount {
         PhaseCount::ALL[n.clamp(1, PhaseCount::ALL.len()) - 1]
     }
 }
+
+choices! {
+    /// The law of the number of training runs K of a hyperparameter search that releases only its
+    /// best run (Papernot & Steinke 2022).
+    pub enum TuningLaw {
+        /// Truncated negative binomial with shape η = 1: each further run with a fixed chance.
+        Geometric = "geometric", "Geometric (η = 1)";
+        /// The truncated negative binomial's limit η → 0.
+        Logarithmic = "logarithmic", "Logarithmic (η = 0)";
+        /// Truncated negative binomial with the shape η set below.
+        NegativeBinomial = "negative-binomial", "Negative binomial, shape η";
+        /// Poisson (K = 0 possible).
+        Poisson = "poisson", "Poisson";
+    }
+}

@@ -22,6 +22,7 @@ use amp_model::risk::{
     attack, epsilon_at_delta, gdp, membership_sentence, noise_for, percent, setting,
     steps_for_risk, Attack, Numbers, Run, Source, FINE, MAX_STEPS, QUICK,
 };
+use amp_model::tuning;
 
 /// Readout: the certified upper bound on the attacker's TPR at the FPR.
 pub const TPR_AT_FPR: ReadoutSpec = ReadoutSpec {
@@ -171,6 +172,26 @@ pub const CALIBRATION_NOTE: NoteSpec = NoteSpec {
     kind: NoteKind::Small,
 };
 
+/// Readout: ε at δ of a hyperparameter search over this run that releases its best.
+pub const RISK_TUNED_EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "risk-tuned-epsilon",
+    label: "ε at δ of the whole search, best of K runs released (Rényi DP)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// Readout: the attacker's TPR at the FPR against the whole search.
+pub const RISK_TUNED_TPR: ReadoutSpec = ReadoutSpec {
+    id: "risk-tuned-tpr-at-fpr",
+    label: "Attacker's TPR at FPR α against the whole search (upper bound)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// The warning against reporting one run's numbers for a search.
+pub const RISK_TUNING_WARNING: NoteSpec = NoteSpec {
+    id: "risk-tuning-warning",
+    kind: NoteKind::Warning,
+};
+
 /// The declaration.
 pub static SPEC: PageSpec = PageSpec {
     id: "risk",
@@ -197,6 +218,7 @@ pub static SPEC: PageSpec = PageSpec {
                         p::TRADEOFF_VIEW.spec,
                     ],
                 ),
+                Controls::new("Hyperparameter tuning", p::group::TUNING.params),
                 Controls::new(
                     "Targets",
                     &[
@@ -235,6 +257,11 @@ pub static SPEC: PageSpec = PageSpec {
                         &EPSILON,
                         &EPS_DELTA_TPR,
                     ])
+                },
+                Group {
+                    heading: Some("Hyperparameter tuning"),
+                    notes_after: &[&RISK_TUNING_WARNING],
+                    ..Group::numbers(&[&RISK_TUNED_EPSILON, &RISK_TUNED_TPR])
                 },
                 Group {
                     heading: Some("Noise for a target"),
@@ -486,7 +513,44 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.table(&TPR_TABLE, rows);
     calibrations(v, &run, relation, (cal_budget, cal_rel), &mut r);
+    push_tuning(v, &acc, relation, &mut r);
     r
+}
+
+/// The hyperparameter search over this run ([`amp_model::tuning`]): its ε, the attacker's TPR
+/// against it, and the warning; δ̂ for Poisson K from the run's certified PLD.
+fn push_tuning(
+    v: &ParamValues,
+    acc: &Result<(Run, std::rc::Rc<Attack>), ModelError>,
+    relation: amp_math::Relation,
+    r: &mut Readings,
+) {
+    let reps = tuning::repetitions(v);
+    let tuned = acc
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|(run, a)| tuning::tuned_risk(run, a, reps));
+    r.push(
+        &RISK_TUNED_EPSILON,
+        tuned.as_ref().map(|x| x.search).map_err(Clone::clone),
+        relation,
+    );
+    let fpr = v.real(p::FPR);
+    r.push(
+        &RISK_TUNED_TPR,
+        tuned
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|x| tuning::attacker_tpr(x, fpr)),
+        relation,
+    );
+    let text = match (acc, reps, &tuned) {
+        (Ok((run, a)), Some(reps), Ok(x)) => epsilon_at_delta(a, run.delta)
+            .ok()
+            .map(|tight| tuning::warning(reps, x, tight)),
+        _ => None,
+    };
+    r.note(&RISK_TUNING_WARNING, text);
 }
 
 /// The calibrations: the steps and the noise σ that hold the attacker to the reader's TPR, the

@@ -24,6 +24,7 @@ use amp_model::training::{
     account, cached_band, phased_statement, setting, statement, warnings, Account, Training, FINE,
     QUICK,
 };
+use amp_model::tuning;
 
 /// Readout: the certified upper bound on ε at δ (pessimistic PLD).
 pub const TIGHT: ReadoutSpec = ReadoutSpec {
@@ -198,6 +199,32 @@ pub const RUN_SHAPE: NoteSpec = NoteSpec {
     id: "run-shape",
     kind: NoteKind::Small,
 };
+/// Readout: ε at δ of a hyperparameter search that releases its best run (Papernot & Steinke).
+pub const TUNED_EPSILON: ReadoutSpec = ReadoutSpec {
+    id: "tuned-epsilon",
+    label: "ε at δ of the whole search, best of K runs released (Rényi DP)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// Readout: ε at δ of ⌈E[K]⌉ runs all released (composed).
+pub const TUNED_COMPOSED: ReadoutSpec = ReadoutSpec {
+    id: "tuned-composed-epsilon",
+    label: "ε at δ if ⌈E[K]⌉ runs were all released (composed, Rényi DP)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// Readout: the attacker's TPR at the FPR against the whole search.
+pub const TUNED_TPR: ReadoutSpec = ReadoutSpec {
+    id: "tuned-tpr-at-fpr",
+    label: "Attacker's TPR at FPR α against the whole search (upper bound)",
+    digits: 4,
+    bound: BoundKind::Upper,
+};
+/// The warning against reporting one run's ε for a search (and against composing every run).
+pub const TUNING_WARNING: NoteSpec = NoteSpec {
+    id: "tuning-warning",
+    kind: NoteKind::Warning,
+};
 /// Sentences: what the numbers do not cover (one per line).
 pub const WARNINGS: NoteSpec = NoteSpec {
     id: "training-warning",
@@ -246,6 +273,13 @@ pub static SPEC: PageSpec = PageSpec {
                 Controls::new("Phase 4", p::group::PHASE_4.params),
                 Controls {
                     remark: Some(
+                        "A search that trains several times and keeps the best model: its \
+                         number of runs must be random for the bound below.",
+                    ),
+                    ..Controls::new("Hyperparameter tuning", p::group::TUNING.params)
+                },
+                Controls {
+                    remark: Some(
                         "What the run means for someone testing whether one example was in it; \
                          the attack-risk page draws the whole trade-off.",
                     ),
@@ -282,6 +316,11 @@ pub static SPEC: PageSpec = PageSpec {
                         &EPS_ALLOC,
                         &EPS_ALLOC_LOWER,
                     ])
+                },
+                Group {
+                    heading: Some("Hyperparameter tuning"),
+                    notes_after: &[&TUNING_WARNING],
+                    ..Group::numbers(&[&TUNED_EPSILON, &TUNED_COMPOSED, &TUNED_TPR])
                 },
                 Group {
                     heading: Some("What an attacker can do"),
@@ -325,6 +364,7 @@ pub static SPEC: PageSpec = PageSpec {
             figures: &[FigureId::BandedNoise],
         },
         Section::Prose(super::Prose("training-users")),
+        Section::Prose(super::Prose("training-tuning")),
     ],
     readouts: crate::heavy::readouts(readouts),
     refines: true,
@@ -498,8 +538,52 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         Ok(n) => format!("{s} {}", membership_sentence(v.real(p::FPR), n.tpr)),
         Err(_) => s,
     });
+    let search = push_tuning(&mut r, v, &run, buckets, rel);
+    let text = text.map(|s| match search {
+        Some(words) => format!("{s} {words}"),
+        None => s,
+    });
     r.note(&STATEMENT, text);
     r
+}
+
+/// The hyperparameter search's numbers and warning ([`amp_model::tuning`]); the sentence the
+/// statement adds, when there is a search.
+fn push_tuning(
+    r: &mut Readings,
+    v: &ParamValues,
+    run: &Result<Training, ModelError>,
+    buckets: usize,
+    rel: Relation,
+) -> Option<String> {
+    let reps = tuning::repetitions(v);
+    let tuned = run.as_ref().map_err(Clone::clone).and_then(|t| {
+        probe::span("tuning", || {
+            cached_band(t, buckets).and_then(|band| tuning::tuned(t, reps, &band))
+        })
+    });
+    let part = |f: fn(&tuning::Tuned) -> f64| tuned.as_ref().map(f).map_err(Clone::clone);
+    r.push(&TUNED_EPSILON, part(|x| x.search), rel);
+    r.push(&TUNED_COMPOSED, part(|x| x.composed), rel);
+    r.push(
+        &TUNED_TPR,
+        tuned
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|x| tuning::attacker_tpr(x, v.real(p::FPR))),
+        rel,
+    );
+    let tight = run
+        .as_ref()
+        .ok()
+        .and_then(|t| cached_band(t, buckets).ok()?.epsilon(t.delta).ok())
+        .map(|e| e.0);
+    let (Some(reps), Ok(x)) = (reps, &tuned) else {
+        r.note(&TUNING_WARNING, None);
+        return None;
+    };
+    r.note(&TUNING_WARNING, tight.map(|e| tuning::warning(reps, x, e)));
+    Some(tuning::statement_words(reps, x))
 }
 
 /// The bands of the four samplers on the zero-out relation (each from its own accountant).
