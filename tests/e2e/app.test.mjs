@@ -328,7 +328,13 @@ test('renyi page: curves and composition equal the CLI, a slider moves them, bou
   const before = await fig();
   await page.focus('[data-testid=slider-q]');
   for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => { const v = new URL(location.href).searchParams.get('q'); return v !== null && v !== '0.001'; });
+  // The URL is written once the controls have been still for a moment: on a slow machine a press
+  // can come after a write, so wait until the URL holds the value the control shows.
+  await page.waitForFunction(() => {
+    const v = new URL(location.href).searchParams.get('q');
+    const field = document.querySelector('[data-testid=field-q]');
+    return v !== null && v !== '0.001' && field && Number(field.value) === Number(v);
+  }, null, { timeout: 30_000 });
   await readoutsEqualCli(page);
   assert.ok(await at('composed-epsilon') > acc.epsilon);
   // The composition figure is computed in the compute worker: wait for its new picture.
