@@ -13,6 +13,7 @@
 
 pub mod accounting;
 pub mod accuracy;
+pub mod audit;
 pub mod batching;
 pub mod error;
 mod fft;

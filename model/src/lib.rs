@@ -15,6 +15,7 @@ pub mod params;
 pub mod readings;
 
 pub mod accuracy;
+pub mod audit;
 pub mod batching;
 pub mod iteration;
 pub mod limits;

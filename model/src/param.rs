@@ -9,6 +9,7 @@ use amp_math::median_sim::Population;
 use amp_math::rdp::{Bound, Conversion};
 use amp_math::subsampling::Scheme;
 
+use crate::params::AuditMode;
 use crate::params::{
     Batching, ChoiceEnum, Count, Domain, EstimatesPopulation, Group, Length, Mechanism, NameMap,
     Noise, ParamSpec, ParamValues, PhaseCount, Pick, RandomizerKind, Real, Rule, Scale, ShowNaive,
@@ -850,6 +851,209 @@ declare_params! {
         default: Value::Real(0.5),
     };
 
+    /// The kind of audit (`audit-mode`).
+    AUDIT_MODE: Pick<AuditMode> = ParamSpec {
+        aliases: &[],
+        name: "audit-mode",
+        symbol: "audit",
+        label: "Audit: kind",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "One run: m canaries in one training run, each included with probability ½, the auditor guessing which. Many runs: the classic audit, training many times with and without one canary and counting the test's errors.",
+        domain: options::<AuditMode>(),
+        default: Value::Choice(0),
+    };
+
+    /// Audit: canaries m (`audit-canaries`).
+    AUDIT_CANARIES: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-canaries",
+        symbol: "m",
+        label: "Audit: canaries m",
+        unit: "canaries",
+        #[cfg(feature = "prose")]
+        help: "Examples planted in the one training run, each included independently with probability ½.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (10, 10000000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// Audit: guesses r (`audit-guesses`).
+    AUDIT_GUESSES: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-guesses",
+        symbol: "r",
+        label: "Audit: guesses r",
+        unit: "guesses",
+        #[cfg(feature = "prose")]
+        help: "How many canaries the auditor guesses in or out for (abstaining on the rest); at most m.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10000000),
+            odd: false,
+        },
+        default: Value::Count(100),
+    };
+
+    /// Audit: right guesses v (`audit-correct`).
+    AUDIT_CORRECT: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-correct",
+        symbol: "v",
+        label: "Audit: right guesses v",
+        unit: "guesses",
+        #[cfg(feature = "prose")]
+        help: "How many of the r guesses were right; at most r.",
+        domain: Domain::Count {
+            min: 0,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 10000000),
+            odd: false,
+        },
+        default: Value::Count(55),
+    };
+
+    /// The audit's confidence (`audit-confidence`).
+    AUDIT_CONFIDENCE: Real = ParamSpec {
+        aliases: &[],
+        name: "audit-confidence",
+        symbol: "c",
+        label: "Audit: confidence c",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "The chance that the certified lower bound is not above the true ε (0.95: wrong at most one time in twenty).",
+        domain: Domain::Real {
+            min: 0.5,
+            max: 0.999999,
+            max_open: false,
+            scale: Scale::Linear,
+            slider: (0.5, 0.999),
+        },
+        default: Value::Real(0.95),
+    };
+
+    /// The ε an audit should certify, for the guesses it needs (`audit-target`).
+    AUDIT_TARGET: Real = ParamSpec {
+        aliases: &[],
+        name: "audit-target",
+        symbol: "ε̂",
+        label: "Audit: ε to certify",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "The lower bound the audit should prove; the planner gives the guesses, all right, that prove it.",
+        domain: Domain::Real {
+            min: 0.01,
+            max: 50.0,
+            max_open: false,
+            scale: Scale::Log,
+            slider: (0.05, 20.0),
+        },
+        default: Value::Real(1.0),
+    };
+
+    /// Audit: false positives (`audit-false-positives`).
+    AUDIT_FALSE_POSITIVES: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-false-positives",
+        symbol: "FP",
+        label: "Audit: false positives",
+        unit: "runs",
+        #[cfg(feature = "prose")]
+        help: "Runs without the canary in which the test said it was in.",
+        domain: Domain::Count {
+            min: 0,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 100000),
+            odd: false,
+        },
+        default: Value::Count(1),
+    };
+
+    /// Audit: runs without the canary (`audit-runs-without`).
+    AUDIT_RUNS_WITHOUT: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-runs-without",
+        symbol: "n₀",
+        label: "Audit: runs without the canary",
+        unit: "runs",
+        #[cfg(feature = "prose")]
+        help: "Training runs without the canary.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (10, 1000000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// Audit: false negatives (`audit-false-negatives`).
+    AUDIT_FALSE_NEGATIVES: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-false-negatives",
+        symbol: "FN",
+        label: "Audit: false negatives",
+        unit: "runs",
+        #[cfg(feature = "prose")]
+        help: "Runs with the canary in which the test said it was out.",
+        domain: Domain::Count {
+            min: 0,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (1, 100000),
+            odd: false,
+        },
+        default: Value::Count(100),
+    };
+
+    /// Audit: runs with the canary (`audit-runs-with`).
+    AUDIT_RUNS_WITH: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-runs-with",
+        symbol: "n₁",
+        label: "Audit: runs with the canary",
+        unit: "runs",
+        #[cfg(feature = "prose")]
+        help: "Training runs with the canary.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000_000,
+            scale: Scale::Log,
+            slider: (10, 1000000),
+            odd: false,
+        },
+        default: Value::Count(1000),
+    };
+
+    /// Audit: thresholds tried (`audit-thresholds`).
+    AUDIT_THRESHOLDS: Count = ParamSpec {
+        aliases: &[],
+        name: "audit-thresholds",
+        symbol: "t",
+        label: "Audit: thresholds tried",
+        unit: "",
+        #[cfg(feature = "prose")]
+        help: "How many thresholds of the test were tried before keeping the best; the confidence is split over them.",
+        domain: Domain::Count {
+            min: 1,
+            max: 1_000_000,
+            scale: Scale::Log,
+            slider: (1, 1000),
+            odd: false,
+        },
+        default: Value::Count(1),
+    };
+
     /// Length of training given (`length`).
     LENGTH: Pick<Length> = ParamSpec {
         aliases: &[],
@@ -1320,6 +1524,52 @@ pub mod group {
         }],
     };
 
+    /// An audit plan: one run (canaries, guesses, right guesses) or many runs (counted errors),
+    /// with its confidence and target.
+    pub const AUDIT: Group = Group {
+        name: "audit",
+        params: &[
+            AUDIT_MODE.spec,
+            AUDIT_CANARIES.spec,
+            AUDIT_GUESSES.spec,
+            AUDIT_CORRECT.spec,
+            AUDIT_TARGET.spec,
+            AUDIT_FALSE_POSITIVES.spec,
+            AUDIT_RUNS_WITHOUT.spec,
+            AUDIT_FALSE_NEGATIVES.spec,
+            AUDIT_RUNS_WITH.spec,
+            AUDIT_THRESHOLDS.spec,
+            AUDIT_CONFIDENCE.spec,
+        ],
+        rules: &[
+            one_run(AUDIT_CANARIES.spec),
+            one_run(AUDIT_GUESSES.spec),
+            one_run(AUDIT_CORRECT.spec),
+            one_run(AUDIT_TARGET.spec),
+            many_runs(AUDIT_FALSE_POSITIVES.spec),
+            many_runs(AUDIT_RUNS_WITHOUT.spec),
+            many_runs(AUDIT_FALSE_NEGATIVES.spec),
+            many_runs(AUDIT_RUNS_WITH.spec),
+            many_runs(AUDIT_THRESHOLDS.spec),
+        ],
+    };
+
+    const fn one_run(param: &'static ParamSpec) -> Rule {
+        Rule {
+            param,
+            when: AUDIT_MODE.spec,
+            is: &["one-run"],
+        }
+    }
+
+    const fn many_runs(param: &'static ParamSpec) -> Rule {
+        Rule {
+            param,
+            when: AUDIT_MODE.spec,
+            is: &["many-runs"],
+        }
+    }
+
     /// The controls of phase `n` of a training run: shown while the run has at least n phases,
     /// each size for its mechanism and the length in the unit chosen.
     macro_rules! phase_group {
@@ -1458,6 +1708,7 @@ pub mod group {
         &LENGTH,
         &RANDOMIZER,
         &TUNING,
+        &AUDIT,
         &PHASE_2,
         &PHASE_3,
         &PHASE_4,

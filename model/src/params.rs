@@ -14,7 +14,7 @@ use amp_format::{compact_number, escape_display};
 mod choices;
 pub mod groups;
 pub use choices::{
-    Batching, ChoiceEnum, EstimatesPopulation, Length, Mechanism, Noise, PhaseCount,
+    AuditMode, Batching, ChoiceEnum, EstimatesPopulation, Length, Mechanism, Noise, PhaseCount,
     RandomizerKind, ShowNaive, TradeoffView, TuningLaw,
 };
 pub use groups::{Group, Rule};

@@ -69,6 +69,7 @@ impl std::fmt::Display for FigureId {
 }
 
 pub mod accuracy;
+mod audit;
 pub mod batching;
 pub mod iteration;
 mod limits;
@@ -128,6 +129,7 @@ figure_ids! {
     TradeoffCurve = "tradeoff-curve";
     TprVsSteps = "tpr-vs-steps";
     NoiseForRisk = "noise-for-risk";
+    AuditCanaries = "audit-canaries";
     ShuffleEpsilonVsUsers = "shuffle-epsilon-vs-users";
     ShuffleEpsilonVsLocal = "shuffle-epsilon-vs-local";
     ShuffleEpsilonVsRounds = "shuffle-epsilon-vs-rounds";
@@ -587,6 +589,22 @@ pub static FIGURES: &[FigureSpec] = &[
             &[p::Q.spec, p::STEPS.spec, p::FPR.spec, p::RECORDS.spec]
         ],
         compute: Compute::Deferred(heavy::chart(risk::tpr_vs_steps)),
+    },
+    FigureSpec {
+        id: FigureId::AuditCanaries,
+        title: "What a one-run audit can prove, against the number of canaries",
+        params: params![
+            p::group::MECHANISM.params,
+            &[
+                p::Q.spec,
+                p::STEPS.spec,
+                p::RECORDS.spec,
+                p::DELTA.spec,
+                p::AUDIT_CANARIES.spec,
+                p::AUDIT_CONFIDENCE.spec
+            ]
+        ],
+        compute: Compute::Deferred(heavy::chart(audit::canaries)),
     },
     FigureSpec {
         id: FigureId::NoiseForRisk,

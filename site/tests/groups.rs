@@ -21,6 +21,29 @@ fn old_is_relevant(view: View, values: &ParamValues, spec: &ParamSpec) -> bool {
     if is(p::TUNING_SHAPE.spec) && shows(p::TUNING_LAW.spec) {
         return values.choice(p::TUNING_LAW) == amp_model::params::TuningLaw::NegativeBinomial;
     }
+    // Added with the audit planner: each audit count for its kind of audit.
+    if shows(p::AUDIT_MODE.spec) {
+        let one_run = [
+            p::AUDIT_CANARIES.spec,
+            p::AUDIT_GUESSES.spec,
+            p::AUDIT_CORRECT.spec,
+            p::AUDIT_TARGET.spec,
+        ];
+        let many = [
+            p::AUDIT_FALSE_POSITIVES.spec,
+            p::AUDIT_RUNS_WITHOUT.spec,
+            p::AUDIT_FALSE_NEGATIVES.spec,
+            p::AUDIT_RUNS_WITH.spec,
+            p::AUDIT_THRESHOLDS.spec,
+        ];
+        let mode = values.choice(p::AUDIT_MODE);
+        if one_run.iter().any(|q| is(q)) {
+            return mode == amp_model::params::AuditMode::OneRun;
+        }
+        if many.iter().any(|q| is(q)) {
+            return mode == amp_model::params::AuditMode::ManyRuns;
+        }
+    }
     if shows(p::MECH.spec) {
         let mech = values.choice(p::MECH);
         let scheme = values.choice(p::SCHEME);
@@ -78,9 +101,9 @@ fn group_rules_match_the_rules_they_replaced() {
             .iter()
             .copied()
             .filter(|s| matches!(s.domain, Domain::Choice(_)))
-            // The tuning law governs its shape alone: checked on its own below, so as not to
-            // multiply the combinations by its four options.
-            .filter(|s| s.name != p::TUNING_LAW.spec.name)
+            // The tuning law and the audit's kind govern their own groups alone: checked on their
+            // own below, so as not to multiply the combinations by their options.
+            .filter(|s| s.name != p::TUNING_LAW.spec.name && s.name != p::AUDIT_MODE.spec.name)
             .collect();
         // Every combination of the view's choices (the rules only look at choices).
         let sizes: Vec<usize> = choices
@@ -195,4 +218,25 @@ fn the_tuning_shape_follows_its_law() {
         seen, 2,
         "the training and risk pages have the tuning controls"
     );
+}
+
+/// Each audit count is shown for its kind of audit only (one run or many runs), on the risk page.
+#[test]
+fn the_audit_counts_follow_the_kind_of_audit() {
+    let view = View::Page(Page::Risk);
+    for (i, _) in <amp_model::params::AuditMode as amp_model::params::ChoiceEnum>::CHOICES
+        .iter()
+        .enumerate()
+    {
+        let mut values = ParamValues::default();
+        values.set(p::AUDIT_MODE.spec, Value::Choice(i)).unwrap();
+        for spec in view.params() {
+            assert_eq!(
+                is_relevant(view, &values, spec),
+                old_is_relevant(view, &values, spec),
+                "{i}, {}",
+                spec.name
+            );
+        }
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod accuracy;
+pub mod audit;
 pub mod calibrate;
 pub mod figures;
 pub mod iteration;
@@ -99,5 +100,9 @@ pub const ALL: &[Cmd] = &[
     Cmd {
         command: prerender::command,
         run: prerender::run,
+    },
+    Cmd {
+        command: audit::command,
+        run: audit::run,
     },
 ];

@@ -237,3 +237,13 @@ choices! {
         Poisson = "poisson", "Poisson";
     }
 }
+
+choices! {
+    /// What kind of privacy audit the planner reads.
+    pub enum AuditMode {
+        /// One training run with m canaries (Steinke, Nasr & Jagielski 2023).
+        OneRun = "one-run", "One run with m canaries";
+        /// Many runs with and without one canary, counted errors (Clopper–Pearson).
+        ManyRuns = "many-runs", "Many runs, counted errors";
+    }
+}

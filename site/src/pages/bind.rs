@@ -40,6 +40,58 @@ pub static CONSTRAINTS: &[Constraint] = &[
         },
     },
     Constraint {
+        params: &[p::AUDIT_GUESSES.spec, p::AUDIT_CANARIES.spec],
+        check: |v| {
+            let (r, m) = (v.count(p::AUDIT_GUESSES), v.count(p::AUDIT_CANARIES));
+            if r > m {
+                Err((
+                    p::AUDIT_GUESSES.spec,
+                    format!("the guesses r = {r} cannot exceed the canaries m = {m}"),
+                ))
+            } else {
+                Ok(())
+            }
+        },
+    },
+    Constraint {
+        params: &[p::AUDIT_CORRECT.spec, p::AUDIT_GUESSES.spec],
+        check: |v| {
+            let (c, r) = (v.count(p::AUDIT_CORRECT), v.count(p::AUDIT_GUESSES));
+            if c > r {
+                Err((
+                    p::AUDIT_CORRECT.spec,
+                    format!("the right guesses v = {c} cannot exceed the guesses r = {r}"),
+                ))
+            } else {
+                Ok(())
+            }
+        },
+    },
+    Constraint {
+        params: &[p::AUDIT_FALSE_POSITIVES.spec, p::AUDIT_RUNS_WITHOUT.spec],
+        check: |v| {
+            at_most(
+                v,
+                p::AUDIT_FALSE_POSITIVES,
+                p::AUDIT_RUNS_WITHOUT,
+                "false positives",
+                "runs without the canary",
+            )
+        },
+    },
+    Constraint {
+        params: &[p::AUDIT_FALSE_NEGATIVES.spec, p::AUDIT_RUNS_WITH.spec],
+        check: |v| {
+            at_most(
+                v,
+                p::AUDIT_FALSE_NEGATIVES,
+                p::AUDIT_RUNS_WITH,
+                "false negatives",
+                "runs with the canary",
+            )
+        },
+    },
+    Constraint {
         params: &[p::BATCH_2.spec, p::DATASET.spec, p::PHASES.spec],
         check: |v| phase_batch(v, 2, p::BATCH_2),
     },
@@ -52,6 +104,25 @@ pub static CONSTRAINTS: &[Constraint] = &[
         check: |v| phase_batch(v, 4, p::BATCH_4),
     },
 ];
+
+/// A count of events is at most its count of trials.
+fn at_most(
+    v: &ParamValues,
+    events: amp_model::params::Count,
+    trials: amp_model::params::Count,
+    what: &str,
+    of: &str,
+) -> Result<(), (&'static ParamSpec, String)> {
+    let (e, t) = (v.count(events), v.count(trials));
+    if e > t {
+        Err((
+            events.spec,
+            format!("the {what}, {e}, cannot exceed the {of}, {t}"),
+        ))
+    } else {
+        Ok(())
+    }
+}
 
 /// A later phase's batch size is at most the dataset size, while the run has that phase.
 fn phase_batch(

@@ -15,6 +15,7 @@ use super::{
 };
 use crate::figures::{FigureId, ModelError};
 use amp_format::short_number;
+use amp_model::audit;
 use amp_model::param as p;
 use amp_model::params;
 use amp_model::params::ParamValues;
@@ -192,6 +193,40 @@ pub const RISK_TUNING_WARNING: NoteSpec = NoteSpec {
     kind: NoteKind::Warning,
 };
 
+/// Readout: the ε the audit's counts certify.
+pub const AUDIT_CERTIFIED: ReadoutSpec = ReadoutSpec {
+    id: "audit-epsilon",
+    label: "ε the audit's counts prove (lower bound, at confidence c)",
+    digits: 4,
+    bound: BoundKind::Lower,
+};
+/// Readout: the ε all r guesses right would certify.
+pub const AUDIT_PERFECT: ReadoutSpec = ReadoutSpec {
+    id: "audit-perfect-epsilon",
+    label: "ε proved if all r guesses were right (lower bound)",
+    digits: 4,
+    bound: BoundKind::Lower,
+};
+/// Readout: the guesses, all right, needed for the target ε.
+pub const AUDIT_NEEDED: ReadoutSpec = ReadoutSpec {
+    id: "audit-guesses-needed",
+    label: "Guesses, all right, needed to prove the target ε̂",
+    digits: 6,
+    bound: BoundKind::Exact,
+};
+/// Readout: what an ideal attacker's one-run audit of this run typically certifies.
+pub const AUDIT_TYPICAL: ReadoutSpec = ReadoutSpec {
+    id: "audit-typical-epsilon",
+    label: "ε an ideal attacker's one-run audit with m canaries typically proves (estimate)",
+    digits: 3,
+    bound: BoundKind::Estimate,
+};
+/// The audit against the accountant, in words.
+pub const AUDIT_SENTENCE: NoteSpec = NoteSpec {
+    id: "audit-sentence",
+    kind: NoteKind::Sentence,
+};
+
 /// The declaration.
 pub static SPEC: PageSpec = PageSpec {
     id: "risk",
@@ -219,6 +254,7 @@ pub static SPEC: PageSpec = PageSpec {
                     ],
                 ),
                 Controls::new("Hyperparameter tuning", p::group::TUNING.params),
+                Controls::new("Audit plan", p::group::AUDIT.params),
                 Controls::new(
                     "Targets",
                     &[
@@ -264,6 +300,16 @@ pub static SPEC: PageSpec = PageSpec {
                     ..Group::numbers(&[&RISK_TUNED_EPSILON, &RISK_TUNED_TPR])
                 },
                 Group {
+                    heading: Some("What an audit can prove"),
+                    notes_after: &[&AUDIT_SENTENCE],
+                    ..Group::numbers(&[
+                        &AUDIT_CERTIFIED,
+                        &AUDIT_PERFECT,
+                        &AUDIT_NEEDED,
+                        &AUDIT_TYPICAL,
+                    ])
+                },
+                Group {
                     heading: Some("Noise for a target"),
                     notes_after: &[&CALIBRATION_NOTE],
                     ..Group::numbers(&[
@@ -286,6 +332,11 @@ pub static SPEC: PageSpec = PageSpec {
             figures: &[FigureId::NoiseForRisk],
         },
         Section::Prose(super::Prose("risk-calibration")),
+        Section::Prose(super::Prose("risk-audit")),
+        Section::Figures {
+            label: "Audits",
+            figures: &[FigureId::AuditCanaries],
+        },
     ],
     readouts: crate::heavy::readouts(readouts),
     refines: true,
@@ -514,7 +565,47 @@ fn compute(v: &ParamValues, precision: Precision) -> Readings {
     r.table(&TPR_TABLE, rows);
     calibrations(v, &run, relation, (cal_budget, cal_rel), &mut r);
     push_tuning(v, &acc, relation, &mut r);
+    push_audit(v, &acc, relation, precision, &mut r);
     r
+}
+
+/// The audit planner ([`amp_model::audit`]): the counts' certified ε, all guesses right, the
+/// guesses needed, an ideal attacker's typical ε, and the sentence against the accountant.
+fn push_audit(
+    v: &ParamValues,
+    acc: &Result<(Run, std::rc::Rc<Attack>), ModelError>,
+    relation: amp_math::Relation,
+    precision: Precision,
+    r: &mut Readings,
+) {
+    let plan = audit::Plan::of(v);
+    let fprs = match precision {
+        Precision::Quick => audit::QUICK_FPRS,
+        Precision::Fine => audit::FPRS,
+    };
+    let certified = plan.certified();
+    r.push(&AUDIT_CERTIFIED, certified.clone(), relation);
+    r.push(&AUDIT_PERFECT, plan.perfect(), relation);
+    r.push(&AUDIT_NEEDED, plan.needed().map(|n| n as f64), relation);
+    let typical = acc
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|(_, a)| audit::typical(a, plan.canaries, &plan, fprs));
+    r.push_bound(
+        &AUDIT_TYPICAL,
+        typical.clone().map(|t| t.0),
+        relation,
+        BoundKind::Estimate,
+    );
+    let accountant = acc
+        .as_ref()
+        .ok()
+        .and_then(|(run, a)| epsilon_at_delta(a, run.delta).ok());
+    let text = match (certified, accountant) {
+        (Ok(c), Some(e)) => Some(audit::sentence(&plan, c, typical.ok().map(|t| t.0), e)),
+        _ => None,
+    };
+    r.note(&AUDIT_SENTENCE, text);
 }
 
 /// The hyperparameter search over this run ([`amp_model::tuning`]): its ε, the attacker's TPR
