@@ -188,8 +188,9 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // and 237.9 with issue 38's readouts and captions; 208.1 with issue 50's optimal composition,
     // when the Rényi page's composition figure moved here from the page's module, which went from
     // 277.3 to 273.3; 216.6 with issue 50's many-pass last-iterate accountant (Brown Thm 3.1:
-    // three batch schemes, the burn-in search, the closed form) and its figure and readouts).
-    'amp-compute_bg': 219,
+    // three batch schemes, the burn-in search, the closed form) and its figure and readouts;
+    // 226.7 with issue 52's tuning (Papernot & Steinke) and audit planner, its figure and readouts).
+    'amp-compute_bg': 229,
     'amp-compute': 2, // its glue
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
