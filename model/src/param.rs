@@ -975,7 +975,7 @@ declare_params! {
             slider: (1, 100000),
             odd: false,
         },
-        default: Value::Count(1),
+        default: Value::Count(10),
     };
 
     /// Audit: runs without the canary (`audit-runs-without`).

@@ -591,6 +591,21 @@ pub static FIGURES: &[FigureSpec] = &[
         compute: Compute::Deferred(heavy::chart(risk::tpr_vs_steps)),
     },
     FigureSpec {
+        id: FigureId::NoiseForRisk,
+        title: "Noise for a target attack risk against noise for a target ε",
+        params: &[
+            p::MECH.spec,
+            p::Q.spec,
+            p::STEPS.spec,
+            p::DELTA.spec,
+            p::FPR.spec,
+            p::TARGET_TPR.spec,
+            p::TARGET_EPS.spec,
+            p::RECORDS.spec,
+        ],
+        compute: Compute::Deferred(heavy::chart(risk::noise_for_risk)),
+    },
+    FigureSpec {
         id: FigureId::AuditCanaries,
         title: "What a one-run audit can prove, against the number of canaries",
         params: params![
@@ -605,21 +620,6 @@ pub static FIGURES: &[FigureSpec] = &[
             ]
         ],
         compute: Compute::Deferred(heavy::chart(audit::canaries)),
-    },
-    FigureSpec {
-        id: FigureId::NoiseForRisk,
-        title: "Noise for a target attack risk against noise for a target ε",
-        params: &[
-            p::MECH.spec,
-            p::Q.spec,
-            p::STEPS.spec,
-            p::DELTA.spec,
-            p::FPR.spec,
-            p::TARGET_TPR.spec,
-            p::TARGET_EPS.spec,
-            p::RECORDS.spec,
-        ],
-        compute: Compute::Deferred(heavy::chart(risk::noise_for_risk)),
     },
     FigureSpec {
         id: FigureId::ShuffleEpsilonVsUsers,

@@ -489,7 +489,7 @@ test('risk page: the attacker band, advantage and Bayes success equal the CLI; G
   const { page, problems } = await open('/?page=risk&mech=gaussian&sigma=1&q=0.01&steps=1000&fpr=0.01&prior=0.5&delta=1e-5&target-tpr=0.05&target-eps=2');
   await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
   await painted(page);
-  assert.equal(await page.locator('canvas').count(), 3);
+  assert.equal(await page.locator('canvas').count(), 4);
   const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
   const risk = cli(['risk', '--mechanism', 'gaussian', '--sigma', '1', '--q', '0.01', '--steps', '1000', '--fpr', '0.01,0.001,0.1', '--prior', '0.5', '--grid', step]);
   await sameAsCli(page, 'tpr-at-fpr', risk.tpr_upper[0]);

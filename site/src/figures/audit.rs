@@ -19,6 +19,13 @@ const POINTS: usize = 6;
 /// left out.
 pub fn canaries(values: &ParamValues) -> ChartResult {
     let run = setting(values)?;
+    if run.delta < 1e-11 {
+        return Err(ModelError::NotApplicable(
+            "the accountant's ε beside the audit needs a δ of at least 1e-11 (below, the PLD's \
+             rounding is more than 1% of δ)"
+                .into(),
+        ));
+    }
     let a = attack(&run, QUICK)?;
     let accountant = epsilon_at_delta(&a, run.delta)?;
     let plan = Plan::of(values);
