@@ -7,7 +7,7 @@ use amp_format::{group_digits, short_number};
 use amp_math::audit::one_run_epsilon;
 use amp_model::audit::{typical, Plan, FPRS};
 use amp_model::params::ParamValues;
-use amp_model::risk::{attack, epsilon_at_delta, setting, QUICK};
+use amp_model::risk::{attack, epsilon_at_delta, setting, Attack, QUICK};
 
 /// The canaries drawn (one per decade, 10 to 10⁶, and the reader's m).
 const POINTS: usize = 6;
@@ -36,22 +36,7 @@ pub fn canaries(values: &ParamValues) -> ChartResult {
     ms.push(plan.canaries);
     ms.sort_unstable();
     ms.dedup();
-    let mut ideal = Vec::new();
-    let mut perfect = Vec::new();
-    let mut here = 0.0;
-    for &m in &ms {
-        let (t, _) = typical(&a, m, &plan, FPRS)?;
-        if m == plan.canaries {
-            here = t;
-        }
-        if t > 0.0 {
-            ideal.push((m as f64, t));
-        }
-        let all = one_run_epsilon(m, m, m, plan.delta, plan.confidence)?;
-        if all > 0.0 {
-            perfect.push((m as f64, all));
-        }
-    }
+    let (ideal, perfect, here) = lines(&a, &ms, &plan)?;
     let ys = ideal
         .iter()
         .chain(&perfect)
@@ -124,3 +109,28 @@ pub fn canaries(values: &ParamValues) -> ChartResult {
     );
     Ok(c)
 }
+
+/// The ideal attacker's typical line and the all-right line over the canaries `ms` (points of
+/// ε̂ = 0 left out), and the typical ε̂ at the reader's m.
+fn lines(a: &Attack, ms: &[u64], plan: &Plan) -> Result<(Points, Points, f64), ModelError> {
+    let mut ideal = Vec::new();
+    let mut perfect = Vec::new();
+    let mut here = 0.0;
+    for &m in ms {
+        let (t, _) = typical(a, m, plan, FPRS)?;
+        if m == plan.canaries {
+            here = t;
+        }
+        if t > 0.0 {
+            ideal.push((m as f64, t));
+        }
+        let all = one_run_epsilon(m, m, m, plan.delta, plan.confidence)?;
+        if all > 0.0 {
+            perfect.push((m as f64, all));
+        }
+    }
+    Ok((ideal, perfect, here))
+}
+
+/// (x, y) points of a line.
+type Points = Vec<(f64, f64)>;
