@@ -162,7 +162,16 @@ pub fn one_run_epsilon(
         }
         lo = next;
     };
-    let mut hi = hi;
+    last_rejected(lo, hi, &rejects)
+}
+
+/// Bisection between an ε that is rejected (`lo`) and one that is not (`hi`) to 1e-9 relative:
+/// the last rejected ε found (always rejected).
+fn last_rejected(
+    mut lo: f64,
+    mut hi: f64,
+    rejects: &dyn Fn(f64) -> Result<bool, MathError>,
+) -> Result<f64, MathError> {
     while hi - lo > 1e-9 * hi.max(1.0) {
         let mid = 0.5 * (lo + hi);
         if rejects(mid)? {
@@ -250,15 +259,7 @@ pub fn typical_one_run_epsilon(
             return Ok(lo);
         }
     }
-    for _ in 0..40 {
-        let mid = 0.5 * (lo + hi);
-        if rejects(mid)? {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Ok(lo)
+    last_rejected(lo, hi, &rejects)
 }
 
 /// One-sided Clopper–Pearson upper bound on a rate from k events in n trials at confidence c:

@@ -42,29 +42,25 @@ pub static CONSTRAINTS: &[Constraint] = &[
     Constraint {
         params: &[p::AUDIT_GUESSES.spec, p::AUDIT_CANARIES.spec],
         check: |v| {
-            let (r, m) = (v.count(p::AUDIT_GUESSES), v.count(p::AUDIT_CANARIES));
-            if r > m {
-                Err((
-                    p::AUDIT_GUESSES.spec,
-                    format!("the guesses r = {r} cannot exceed the canaries m = {m}"),
-                ))
-            } else {
-                Ok(())
-            }
+            at_most(
+                v,
+                p::AUDIT_GUESSES,
+                p::AUDIT_CANARIES,
+                "guesses r",
+                "canaries m",
+            )
         },
     },
     Constraint {
         params: &[p::AUDIT_CORRECT.spec, p::AUDIT_GUESSES.spec],
         check: |v| {
-            let (c, r) = (v.count(p::AUDIT_CORRECT), v.count(p::AUDIT_GUESSES));
-            if c > r {
-                Err((
-                    p::AUDIT_CORRECT.spec,
-                    format!("the right guesses v = {c} cannot exceed the guesses r = {r}"),
-                ))
-            } else {
-                Ok(())
-            }
+            at_most(
+                v,
+                p::AUDIT_CORRECT,
+                p::AUDIT_GUESSES,
+                "right guesses v",
+                "guesses r",
+            )
         },
     },
     Constraint {
@@ -105,7 +101,7 @@ pub static CONSTRAINTS: &[Constraint] = &[
     },
 ];
 
-/// A count of events is at most its count of trials.
+/// One count is at most another (events at most trials, guesses at most canaries).
 fn at_most(
     v: &ParamValues,
     events: amp_model::params::Count,
