@@ -6,7 +6,7 @@
 //! accountant's ε, and usually far less. Lower bounds on ε (add/remove one canary), except the
 //! typical value, an estimate.
 
-use amp_format::short_number;
+use amp_format::{group_digits, short_number};
 use amp_math::audit::{
     guesses_needed, many_run_epsilon, one_run_epsilon, perfect_guesses_epsilon,
     typical_one_run_epsilon,
@@ -115,7 +115,7 @@ impl Plan {
             || {
                 ModelError::NotApplicable(format!(
                 "even {} right guesses out of {0} certify less than ε = {}: more canaries needed",
-                self.canaries,
+                group_digits(self.canaries),
                 short_number(self.target, 3)
             ))
             },
@@ -162,13 +162,19 @@ pub fn sentence(plan: &Plan, certified: f64, typical: Option<f64>, accountant: f
     let what = match plan.mode {
         AuditMode::OneRun => format!(
             "{} right guesses out of {} on {} canaries",
-            plan.correct, plan.guesses, plan.canaries
+            group_digits(plan.correct),
+            group_digits(plan.guesses),
+            group_digits(plan.canaries)
         ),
         AuditMode::ManyRuns => {
             let [fp, without, fneg, with, t] = plan.counts;
             format!(
-                "{fp} false positives in {without} runs without the canary and {fneg} false \
-                 negatives in {with} runs with it (best of {t} thresholds)"
+                "{} false positives in {} runs without the canary and {} false negatives in {} \
+                 runs with it (best of {t} thresholds)",
+                group_digits(fp),
+                group_digits(without),
+                group_digits(fneg),
+                group_digits(with)
             )
         }
     };
@@ -177,7 +183,7 @@ pub fn sentence(plan: &Plan, certified: f64, typical: Option<f64>, accountant: f
             " An ideal attacker against this run would typically certify about ε ≥ {} with {} \
              canaries.",
             short_number(t, 3),
-            plan.canaries
+            group_digits(plan.canaries)
         )
     });
     let head = format!(

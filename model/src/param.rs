@@ -806,7 +806,7 @@ declare_params! {
         name: "tuning-runs",
         symbol: "E[K]",
         label: "Tuning: expected runs E[K] (1: one run)",
-        unit: "runs",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "A hyperparameter search trains K times, K drawn at random with this mean, and releases only the best run. 1 means a single run, no search.",
         domain: Domain::Real {
@@ -827,7 +827,7 @@ declare_params! {
         label: "Tuning: law of the number of runs K",
         unit: "",
         #[cfg(feature = "prose")]
-        help: "How the number of runs is drawn. The theorems need it random: a fixed number of runs with only the best released has no such bound. Geometric: after each run, stop with a fixed chance.",
+        help: "How the number of runs is drawn. The bound needs it random: for a fixed number of runs, only composing them is known to bound the best one released. Geometric: after each run, stop with a fixed chance.",
         domain: options::<TuningLaw>(),
         default: Value::Choice(0),
     };
@@ -870,7 +870,7 @@ declare_params! {
         name: "audit-canaries",
         symbol: "m",
         label: "Audit: canaries m",
-        unit: "canaries",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "Examples planted in the one training run, each included independently with probability ½.",
         domain: Domain::Count {
@@ -889,7 +889,7 @@ declare_params! {
         name: "audit-guesses",
         symbol: "r",
         label: "Audit: guesses r",
-        unit: "guesses",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "How many canaries the auditor guesses in or out for (abstaining on the rest); at most m.",
         domain: Domain::Count {
@@ -908,7 +908,7 @@ declare_params! {
         name: "audit-correct",
         symbol: "v",
         label: "Audit: right guesses v",
-        unit: "guesses",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "How many of the r guesses were right; at most r.",
         domain: Domain::Count {
@@ -965,7 +965,7 @@ declare_params! {
         name: "audit-false-positives",
         symbol: "FP",
         label: "Audit: false positives",
-        unit: "runs",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "Runs without the canary in which the test said it was in.",
         domain: Domain::Count {
@@ -984,7 +984,7 @@ declare_params! {
         name: "audit-runs-without",
         symbol: "n₀",
         label: "Audit: runs without the canary",
-        unit: "runs",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "Training runs without the canary.",
         domain: Domain::Count {
@@ -1003,7 +1003,7 @@ declare_params! {
         name: "audit-false-negatives",
         symbol: "FN",
         label: "Audit: false negatives",
-        unit: "runs",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "Runs with the canary in which the test said it was out.",
         domain: Domain::Count {
@@ -1022,7 +1022,7 @@ declare_params! {
         name: "audit-runs-with",
         symbol: "n₁",
         label: "Audit: runs with the canary",
-        unit: "runs",
+        unit: "",
         #[cfg(feature = "prose")]
         help: "Training runs with the canary.",
         domain: Domain::Count {

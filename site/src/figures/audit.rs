@@ -81,15 +81,15 @@ pub fn canaries(values: &ParamValues) -> ChartResult {
             group_digits(*ms.last().unwrap_or(&10))
         ));
     }
+    // Short, so that it fits beside the marker on a phone.
     let label = if here > 0.0 {
         format!(
-            "m = {}: proves ε ≥ {}, gap {}",
-            group_digits(plan.canaries),
+            "ε̂ ≥ {} (gap {})",
             short_number(here, 3),
             short_number(accountant - here, 3)
         )
     } else {
-        format!("m = {}: proves nothing", group_digits(plan.canaries))
+        "ε̂ = 0".to_string()
     };
     c.markers.push(Marker {
         x: plan.canaries as f64,
