@@ -22,6 +22,9 @@ for (const q of queries) {
         if (c.length === 0) return document.documentElement.dataset.app === 'live';
         return c.every((x) => x.dataset.painted === 'true' || x.closest('.plot-wrap.refused')) && !document.querySelector('.figure-pending');
       }, null, { timeout: 60000 }).catch(() => console.error(`${q} ${width} ${scheme}: not painted in 60 s`));
+      // Numbers computed in the compute worker (a page that refines) arrive after the figures.
+      await page.waitForFunction(() => !document.querySelector('[data-numbers=pending]'),
+        null, { timeout: 120000 }).catch(() => console.error(`${q} ${width} ${scheme}: numbers not final in 120 s`));
       // The pages' prose (help under controls the pre-rendered page did not show) arrives with
       // content.json a moment after start: wait for it, not for a fixed time.
       await page.waitForFunction(() => ['ready', 'failed'].includes(document.documentElement.dataset.contentState),
