@@ -122,6 +122,7 @@ figure_ids! {
     BatchingNoise = "batching-noise";
     CappedBatches = "capped-batches";
     BandedNoise = "banded-noise";
+    TuningCost = "tuning-cost";
     PrivacyProfile = "privacy-profile";
     PrivacyLossDistribution = "privacy-loss-distribution";
     NoiseForTarget = "noise-for-target";
@@ -513,6 +514,12 @@ pub static FIGURES: &[FigureSpec] = &[
         title: "Correlated noise: ε and the noise for a target against the number of bands",
         params: params![RUN_PARAMS, &[p::TARGET_EPS.spec]],
         compute: Compute::Deferred(heavy::chart(training::banded_noise)),
+    },
+    FigureSpec {
+        id: FigureId::TuningCost,
+        title: "What a hyperparameter search costs, against the expected number of runs",
+        params: params![RUN_PARAMS, p::group::TUNING.params],
+        compute: Compute::Deferred(heavy::chart(training::tuning_cost)),
     },
     FigureSpec {
         id: FigureId::PrivacyProfile,

@@ -256,6 +256,11 @@ fn refusal_is_expected(values: &ParamValues, e: &ModelError) -> bool {
         || (values.count(p::DATASET) as f64 / values.count(p::BATCH) as f64 > 1e8
             && msg.contains("steps per epoch must be between 1 and 10⁸"))
         || msg.contains("ε = 0 for every sampler")
+        // The search's cost: one run already at ε = 0 (read from the training readouts' RDP ε).
+        || (msg.contains("one run has ε = 0")
+            && amp_model::training::setting(values)
+                .and_then(|t| amp_model::training::rdp_epsilon(&t))
+                .is_ok_and(|c| c.epsilon == 0.0))
         // Shuffle rounds: δ near 1 leaves ε = 0 everywhere, which log axes cannot show.
         || (values.real(p::DELTA) > 0.5 && msg.contains("central ε is 0 at every R"))
         // Several records per user: Poisson batches and Gaussian noise only.
@@ -424,15 +429,21 @@ fn controls_sweep(page: Page) {
         // pseudo-random sample of 3,000 combinations of every control, the phases' included,
         // is added to it.
         // The cap on the batch, gradient accumulation and the bands reshape the run as a phase does; they
-        // too are swept through the sample only (each would triple the full sweep).
+        // too are swept through the sample only (each would triple the full sweep), and so are
+        // the hyperparameter search's controls (`tuning-cost`: they would multiply it by 18).
         let phase_control = |spec: &ParamSpec| {
             spec.name == p::PHASES.spec.name
                 || spec.name == p::MAX_BATCH.spec.name
                 || spec.name == p::ACCUMULATION.spec.name
                 || spec.name == p::BANDS.spec.name
-                || [&group::PHASE_2, &group::PHASE_3, &group::PHASE_4]
-                    .iter()
-                    .any(|g| g.params.iter().any(|q| q.name == spec.name))
+                || [
+                    &group::PHASE_2,
+                    &group::PHASE_3,
+                    &group::PHASE_4,
+                    &group::TUNING,
+                ]
+                .iter()
+                .any(|g| g.params.iter().any(|q| q.name == spec.name))
         };
         let full = corners.clone();
         let corners: Vec<Vec<Value>> = f

@@ -367,8 +367,8 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   await page.waitForSelector('[data-testid=accounting-status][data-state=final]');
   await painted(page);
   // Five figures of the run and its noise, two of how batches are formed, one of capped batches,
-  // one of banded noise.
-  assert.equal(await page.locator('canvas').count(), 9);
+  // one of banded noise, one of tuning.
+  assert.equal(await page.locator('canvas').count(), 10);
   const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
   const base = ['--mechanism', 'gaussian', '--sigma', '1.5', '--q', '0.04', '--steps', '2250', '--delta', '1e-5'];
   const pld = cli(['account', '--accountant', 'pld', ...base, '--grid', step]);

@@ -25,7 +25,9 @@ use amp_model::training::{
 };
 
 mod shapes;
+mod tuning;
 pub use shapes::{banded_noise, capped_batches};
+pub use tuning::tuning_cost;
 
 /// Why a figure that calibrates the noise at many batch sizes or rates is drawn without a cap.
 const CAP_NOT_DRAWN: &str = "this figure calibrates the noise at many batch sizes, which is drawn \

@@ -365,6 +365,10 @@ pub static SPEC: PageSpec = PageSpec {
         },
         Section::Prose(super::Prose("training-users")),
         Section::Prose(super::Prose("training-tuning")),
+        Section::Figures {
+            label: "Hyperparameter tuning",
+            figures: &[FigureId::TuningCost],
+        },
     ],
     readouts: crate::heavy::readouts(readouts),
     refines: true,
