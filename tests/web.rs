@@ -528,8 +528,8 @@ async fn training_page_shows_the_band_then_refines_it() {
         "{text}"
     );
     // Five figures of the run and noise, two of how batches are formed, one of capped batches,
-    // one of banded noise.
-    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 9);
+    // one of banded noise, one of tuning.
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 10);
     drop(handle);
     host.remove();
 }

@@ -20,7 +20,7 @@ pub fn SimPanel() -> impl IntoView {
             {move || match runner.status.get() {
                 SimStatus::Running { done, total } => view! {
                     <div class="sim-status">
-                        <progress max=total.to_string() prop:value=done.to_string() aria-label="Simulation progress"></progress>
+                        <progress max=total.to_string() prop:value={done as f64} aria-label="Simulation progress"></progress>
                         <span data-testid="sim-progress">{format!("{done} of {total} runs")}</span>
                         <button type="button" data-testid="sim-cancel" on:click=move |_| runner.cancel()>"Cancel"</button>
                     </div>
