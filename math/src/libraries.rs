@@ -4,3 +4,5 @@
 //! each function says which library's convention it follows and how that convention differs.
 
 pub mod dp_accounting;
+pub mod opacus;
+pub mod tf_privacy;
