@@ -18,6 +18,7 @@ pub mod accuracy;
 pub mod audit;
 pub mod batching;
 pub mod iteration;
+pub mod libraries;
 pub mod limits;
 pub mod memo;
 pub mod renyi;

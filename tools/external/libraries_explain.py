@@ -24,7 +24,7 @@ a whole number of epochs, delta:
   RDPAccountant, GaussianAccountant (poisson=True) and PRVAccountant (its default, eps_error
   0.01) with history [(sigma, 1/ceil(n/B), epochs*ceil(n/B))];
 - dp_accounting RdpAccountant and PLDAccountant at their defaults, q = B/n and
-  round(epochs*n/B) steps (the app's steps for those epochs);
+  round(epochs*n/B) steps, halves up (the app's steps for those epochs);
 - TensorFlow Privacy compute_dp_sgd_privacy(n, B, sigma, epochs, delta);
 - Microsoft's prv_accountant PRVAccountant (eps_error 0.01, delta_error delta/1000) on the same
   q and steps as dp_accounting: its lower bound, estimate and upper bound.
@@ -133,7 +133,8 @@ def main():
         except ValueError:
             o_gdp = float("nan")
         o_prv = with_history(PRV, sigma, oq, osteps).get_epsilon(delta=delta)
-        q, steps = b / n, max(1, round(epochs * n / b))
+        # The app rounds half away from zero (Python's round() would round 14,062.5 to even).
+        q, steps = b / n, max(1, math.floor(epochs * n / b + 0.5))
         event = dp_accounting.SelfComposedDpEvent(
             dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
         rdp = rdp_privacy_accountant.RdpAccountant()

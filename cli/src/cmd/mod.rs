@@ -5,6 +5,7 @@ pub mod account;
 pub mod accuracy;
 pub mod audit;
 pub mod calibrate;
+pub mod explain;
 pub mod figures;
 pub mod iteration;
 pub mod mechanism;
@@ -104,5 +105,9 @@ pub const ALL: &[Cmd] = &[
     Cmd {
         command: audit::command,
         run: audit::run,
+    },
+    Cmd {
+        command: explain::command,
+        run: explain::run,
     },
 ];

@@ -16,6 +16,7 @@ use crate::figures::{FigureId, ModelError};
 use crate::probe;
 use amp_format::{group_digits, short_number};
 use amp_model::batching;
+use amp_model::libraries;
 use amp_model::param as p;
 use amp_model::params;
 use amp_model::params::{Batching, ChoiceEnum, ParamValues};
@@ -220,6 +221,53 @@ pub const TUNED_TPR: ReadoutSpec = ReadoutSpec {
     digits: 4,
     bound: BoundKind::Upper,
 };
+/// Readout: what Opacus prints by default (its PRV accountant), predicted.
+pub const LIB_OPACUS_PRV: ReadoutSpec = ReadoutSpec {
+    id: "library-opacus-prv",
+    label: "Opacus, default PRV accountant, prints about",
+    digits: 4,
+    bound: BoundKind::Estimate,
+};
+/// Readout: what Opacus's RDP accountant prints.
+pub const LIB_OPACUS_RDP: ReadoutSpec = ReadoutSpec {
+    id: "library-opacus-rdp",
+    label: "Opacus, RDP accountant, prints",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+/// Readout: what Opacus's Gaussian (central-limit) accountant prints.
+pub const LIB_OPACUS_GDP: ReadoutSpec = ReadoutSpec {
+    id: "library-opacus-gdp",
+    label: "Opacus, Gaussian accountant, prints",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+/// Readout: what dp_accounting's RDP accountant prints.
+pub const LIB_DPACC_RDP: ReadoutSpec = ReadoutSpec {
+    id: "library-dp-accounting-rdp",
+    label: "dp_accounting, RDP accountant, prints",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+/// Readout: what dp_accounting's PLD accountant prints (about the certified upper bound).
+pub const LIB_DPACC_PLD: ReadoutSpec = ReadoutSpec {
+    id: "library-dp-accounting-pld",
+    label: "dp_accounting, PLD accountant, prints about",
+    digits: 4,
+    bound: BoundKind::Estimate,
+};
+/// Readout: what TensorFlow Privacy's compute_dp_sgd_privacy prints.
+pub const LIB_TF_PRIVACY: ReadoutSpec = ReadoutSpec {
+    id: "library-tf-privacy",
+    label: "TensorFlow Privacy, compute_dp_sgd_privacy, prints",
+    digits: 4,
+    bound: BoundKind::Exact,
+};
+/// Sentences: the cause of each library's gap to the certified band (one per line).
+pub const LIBRARY_CAUSES: NoteSpec = NoteSpec {
+    id: "library-causes",
+    kind: NoteKind::Small,
+};
 /// The warning against reporting one run's ε for a search (and against composing every run).
 pub const TUNING_WARNING: NoteSpec = NoteSpec {
     id: "tuning-warning",
@@ -321,6 +369,18 @@ pub static SPEC: PageSpec = PageSpec {
                     heading: Some("Hyperparameter tuning"),
                     notes_after: &[&TUNING_WARNING],
                     ..Group::numbers(&[&TUNED_EPSILON, &TUNED_COMPOSED, &TUNED_TPR])
+                },
+                Group {
+                    heading: Some("What each library reports"),
+                    notes_after: &[&LIBRARY_CAUSES],
+                    ..Group::numbers(&[
+                        &LIB_OPACUS_PRV,
+                        &LIB_OPACUS_RDP,
+                        &LIB_OPACUS_GDP,
+                        &LIB_DPACC_RDP,
+                        &LIB_DPACC_PLD,
+                        &LIB_TF_PRIVACY,
+                    ])
                 },
                 Group {
                     heading: Some("What an attacker can do"),
@@ -542,6 +602,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         Ok(n) => format!("{s} {}", membership_sentence(v.real(p::FPR), n.tpr)),
         Err(_) => s,
     });
+    push_libraries(&mut r, v, &run, buckets);
     let search = push_tuning(&mut r, v, &run, buckets, rel);
     let text = text.map(|s| match search {
         Some(words) => format!("{s} {words}"),
@@ -588,6 +649,44 @@ fn push_tuning(
     };
     r.note(&TUNING_WARNING, tight.map(|e| tuning::warning(reps, x, e)));
     Some(tuning::statement_words(reps, x))
+}
+
+/// What each library prints for the run ([`amp_model::libraries`]), and why each differs.
+fn push_libraries(
+    r: &mut Readings,
+    v: &ParamValues,
+    run: &Result<Training, ModelError>,
+    buckets: usize,
+) {
+    let reports = run.as_ref().map_err(Clone::clone).and_then(|t| {
+        let epochs = if t.by_epochs {
+            v.real(p::EPOCHS)
+        } else {
+            t.steps as f64 * t.batch as f64 / t.dataset as f64
+        };
+        probe::span("libraries", || {
+            cached_band(t, buckets).and_then(|band| libraries::reports(t, epochs, &band, buckets))
+        })
+    });
+    let part = |f: fn(&libraries::Reports) -> f64| reports.as_ref().map(f).map_err(Clone::clone);
+    let rel = Relation::AddRemove;
+    r.push(&LIB_OPACUS_PRV, part(|x| x.opacus_prv), rel);
+    r.push(&LIB_OPACUS_RDP, part(|x| x.opacus_rdp), rel);
+    r.push(
+        &LIB_OPACUS_GDP,
+        reports
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|x| x.opacus_gdp.clone()),
+        rel,
+    );
+    r.push(&LIB_DPACC_RDP, part(|x| x.dp_accounting_rdp), rel);
+    r.push(&LIB_DPACC_PLD, part(|x| x.dp_accounting_pld), rel);
+    r.push(&LIB_TF_PRIVACY, part(|x| x.tf_privacy), rel);
+    r.note(
+        &LIBRARY_CAUSES,
+        reports.as_ref().ok().map(|x| x.causes.join("\n")),
+    );
 }
 
 /// The bands of the four samplers on the zero-out relation (each from its own accountant).
