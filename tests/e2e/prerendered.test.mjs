@@ -181,16 +181,19 @@ test('static hosts: hashed asset names, every reference resolves, precompressed 
     // cost); without the heavy computations (amp_site::heavy) it is 271.6 and 324.3; starting
     // the worker on every page and moving the pre-rendered prose and pictures in took it to 273.4
     // and 326.4; issue 38's new readouts, controls and captions (and the shared timeline hook) to
-    // 274.5 and 328.0.
-    'amplification-explorer_bg': 277,
+    // 274.5 and 328.0; 276.2 with issue 52's tuning and audit controls, 276.8 with issue 51's six
+    // library readouts (their labels and the model's sentences).
+    'amplification-explorer_bg': 279,
     // The compute module (compute/): every page's numbers and every figure's chart, fetched by the
     // compute worker once the page is live (203.5 KB brotli, 236.3 gzipped, when split off; 204.8
     // and 237.9 with issue 38's readouts and captions; 208.1 with issue 50's optimal composition,
     // when the Rényi page's composition figure moved here from the page's module, which went from
     // 277.3 to 273.3; 216.6 with issue 50's many-pass last-iterate accountant (Brown Thm 3.1:
     // three batch schemes, the burn-in search, the closed form) and its figure and readouts;
-    // 226.7 with issue 52's tuning (Papernot & Steinke) and audit planner, its figure and readouts).
-    'amp-compute_bg': 229,
+    // 226.7 with issue 52's tuning (Papernot & Steinke) and audit planner, its figure and readouts;
+    // 229.1 with the tuning figure; 231.9 with issue 51's library conventions (Opacus, dp_accounting,
+    // TensorFlow Privacy) and their sentences).
+    'amp-compute_bg': 236,
     'amp-compute': 2, // its glue
     'amplification-explorer': 7, // wasm-bindgen's glue
     'main': 3, // the stylesheet
