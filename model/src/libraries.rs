@@ -57,11 +57,14 @@ fn plain(t: &Training) -> Result<f64, ModelError> {
 /// Each library's number for the run; `epochs` the epochs the reader gave (a run given in
 /// steps: steps·B/|x|), `band` the run's certified band (Poisson batches) and `buckets` the
 /// budget at which to account Opacus's slightly different rate and steps.
+/// `own` is the certified band of the reader's own sampler when it is not Poisson (zero-out
+/// neighbours).
 pub fn reports(
     t: &Training,
     epochs: f64,
     band: &pld::Band,
     buckets: usize,
+    own: Option<&crate::batching::Band>,
 ) -> Result<Reports, ModelError> {
     let sigma = plain(t)?;
     let (oq, per_epoch) = opacus::loader(t.dataset, t.batch)?;
@@ -98,6 +101,7 @@ pub fn reports(
         causes: Vec::new(),
     };
     r.causes = causes(t, epochs, &r, (upper, lower));
+    r.causes.push(assumptions(t.batching, own, r.opacus_prv));
     Ok(r)
 }
 
@@ -133,7 +137,7 @@ fn causes(t: &Training, epochs: f64, r: &Reports, band: (f64, f64)) -> Vec<Strin
     } else {
         String::new()
     };
-    let mut out = vec![
+    vec![
         format!(
             "Opacus, its default PRV accountant: about {} ({}). It prints PRV's upper estimate, the \
              true ε plus up to eps_error = 0.01.{rate}",
@@ -173,21 +177,45 @@ fn causes(t: &Training, epochs: f64, r: &Reports, band: (f64, f64)) -> Vec<Strin
             gap(r.tf_privacy, band),
             amp_format::group_digits(tf_privacy::steps(t.dataset, t.batch, epochs))
         ),
-    ];
-    out.push(assumptions(t.batching));
-    out
+    ]
 }
 
-/// What every library assumes, against the reader's loop.
-fn assumptions(batching: Batching) -> String {
+/// What every library assumes, against the reader's loop (`own`: its sampler's certified band,
+/// when it is not Poisson; `prv`: what Opacus prints by default).
+fn assumptions(batching: Batching, own: Option<&crate::batching::Band>, prv: f64) -> String {
     let all = "Every one of them assumes Poisson batches and add/remove neighbours (one example \
                added or removed); for replace-one neighbours ε is larger.";
-    match batching {
-        Batching::Poisson | Batching::TruncatedPoisson => all.into(),
-        _ => format!(
-            "{all} Your loop does not Poisson-sample: every number here is then for another \
-             run than yours, and the certified ε of your sampler is in \"How batches are formed\" \
-             above."
-        ),
-    }
+    let loop_words = match batching {
+        Batching::Poisson | Batching::TruncatedPoisson => return all.into(),
+        Batching::Shuffle => "shuffles the data once per epoch",
+        Batching::BallsInBins => "puts each example in one random batch per epoch",
+        Batching::Allocation => "gives each example a fixed number of random steps",
+    };
+    let Some(b) = own else {
+        return format!(
+            "{all} Your loop {loop_words}: every number here is then for another run than yours."
+        );
+    };
+    let n = |x: f64| short_number(x, 4);
+    let verdict = if b.lower > prv {
+        format!(
+            "so Opacus's default {} understates it by at least {}",
+            n(prv),
+            n(b.lower - prv)
+        )
+    } else if b.upper < prv {
+        format!(
+            "so Opacus's default {} overstates it by at least {}",
+            n(prv),
+            n(prv - b.upper)
+        )
+    } else {
+        format!("and Opacus's default {} lies inside that band", n(prv))
+    };
+    format!(
+        "{all} Your loop {loop_words}: its certified ε is between {} and {} (zero-out \
+         neighbours, for which Poisson batches have the add/remove ε), {verdict}.",
+        n(b.lower),
+        n(b.upper)
+    )
 }

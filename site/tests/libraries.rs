@@ -76,3 +76,34 @@ fn a_run_the_libraries_cannot_take_says_why() {
     let r = (Page::Training.spec().readouts)(&v, Precision::Quick);
     assert!(r.number(&LIB_TF_PRIVACY).is_err());
 }
+
+#[test]
+fn a_shuffling_loop_is_told_how_far_off_the_poisson_numbers_are() {
+    use amp_site::pages::training::EPS_SHUFFLE_LOWER;
+    let v = values(&[
+        ("mech", "gaussian".into()),
+        ("dataset", "60000".into()),
+        ("batch", "256".into()),
+        ("sigma", "1.1".into()),
+        ("epochs", "15".into()),
+        ("delta", "1e-5".into()),
+        ("batching", "shuffle".into()),
+    ]);
+    let r = (Page::Training.spec().readouts)(&v, Precision::Quick);
+    let last = r
+        .text(&LIBRARY_CAUSES)
+        .unwrap()
+        .lines()
+        .last()
+        .unwrap()
+        .to_string();
+    let lower = r.number(&EPS_SHUFFLE_LOWER).unwrap();
+    let prv = r.number(&LIB_OPACUS_PRV).unwrap();
+    // Shuffled batches at σ = 1.1 cost far more than Poisson ones (ε ≥ 6 against 1.14).
+    assert!(lower > 4.0 * prv, "{lower} {prv}");
+    assert!(last.contains("understates it by at least"), "{last}");
+    assert!(
+        last.contains(&amp_format::short_number(lower, 4)),
+        "{last} {lower}"
+    );
+}

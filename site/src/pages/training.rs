@@ -602,7 +602,7 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
         Ok(n) => format!("{s} {}", membership_sentence(v.real(p::FPR), n.tpr)),
         Err(_) => s,
     });
-    push_libraries(&mut r, v, &run, buckets);
+    push_libraries(&mut r, v, &run, buckets, &bands);
     let search = push_tuning(&mut r, v, &run, buckets, rel);
     let text = text.map(|s| match search {
         Some(words) => format!("{s} {words}"),
@@ -657,7 +657,14 @@ fn push_libraries(
     v: &ParamValues,
     run: &Result<Training, ModelError>,
     buckets: usize,
+    bands: &Samplers,
 ) {
+    let own = match v.choice(p::BATCHING) {
+        Batching::Shuffle => bands.shuffle.as_ref().ok(),
+        Batching::BallsInBins => bands.balls.as_ref().ok(),
+        Batching::Allocation => bands.allocation.as_ref().ok(),
+        Batching::Poisson | Batching::TruncatedPoisson => None,
+    };
     let reports = run.as_ref().map_err(Clone::clone).and_then(|t| {
         let epochs = if t.by_epochs {
             v.real(p::EPOCHS)
@@ -665,7 +672,8 @@ fn push_libraries(
             t.steps as f64 * t.batch as f64 / t.dataset as f64
         };
         probe::span("libraries", || {
-            cached_band(t, buckets).and_then(|band| libraries::reports(t, epochs, &band, buckets))
+            cached_band(t, buckets)
+                .and_then(|band| libraries::reports(t, epochs, &band, buckets, own))
         })
     });
     let part = |f: fn(&libraries::Reports) -> f64| reports.as_ref().map(f).map_err(Clone::clone);
