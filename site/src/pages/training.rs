@@ -16,7 +16,6 @@ use crate::figures::{FigureId, ModelError};
 use crate::probe;
 use amp_format::{group_digits, short_number};
 use amp_model::batching;
-use amp_model::libraries;
 use amp_model::param as p;
 use amp_model::params;
 use amp_model::params::{Batching, ChoiceEnum, ParamValues};
@@ -25,7 +24,11 @@ use amp_model::training::{
     account, cached_band, phased_statement, setting, statement, warnings, Account, Training, FINE,
     QUICK,
 };
-use amp_model::tuning;
+
+mod libraries;
+mod tuning;
+pub use libraries::*;
+pub use tuning::*;
 
 /// Readout: the certified upper bound on ε at δ (pessimistic PLD).
 pub const TIGHT: ReadoutSpec = ReadoutSpec {
@@ -199,79 +202,6 @@ pub const RUN_ATTACK: NoteSpec = NoteSpec {
 pub const RUN_SHAPE: NoteSpec = NoteSpec {
     id: "run-shape",
     kind: NoteKind::Small,
-};
-/// Readout: ε at δ of a hyperparameter search that releases its best run (Papernot & Steinke).
-pub const TUNED_EPSILON: ReadoutSpec = ReadoutSpec {
-    id: "tuned-epsilon",
-    label: "ε at δ of the whole search, best of K runs released (Rényi DP)",
-    digits: 4,
-    bound: BoundKind::Upper,
-};
-/// Readout: ε at δ of ⌈E[K]⌉ runs all released (composed).
-pub const TUNED_COMPOSED: ReadoutSpec = ReadoutSpec {
-    id: "tuned-composed-epsilon",
-    label: "ε at δ if ⌈E[K]⌉ runs were all released (composed, Rényi DP)",
-    digits: 4,
-    bound: BoundKind::Upper,
-};
-/// Readout: the attacker's TPR at the FPR against the whole search.
-pub const TUNED_TPR: ReadoutSpec = ReadoutSpec {
-    id: "tuned-tpr-at-fpr",
-    label: "Attacker's TPR at FPR α against the whole search (upper bound)",
-    digits: 4,
-    bound: BoundKind::Upper,
-};
-/// Readout: what Opacus prints by default (its PRV accountant), predicted.
-pub const LIB_OPACUS_PRV: ReadoutSpec = ReadoutSpec {
-    id: "library-opacus-prv",
-    label: "Opacus, default PRV accountant, prints about",
-    digits: 4,
-    bound: BoundKind::Estimate,
-};
-/// Readout: what Opacus's RDP accountant prints.
-pub const LIB_OPACUS_RDP: ReadoutSpec = ReadoutSpec {
-    id: "library-opacus-rdp",
-    label: "Opacus, RDP accountant, prints",
-    digits: 4,
-    bound: BoundKind::Exact,
-};
-/// Readout: what Opacus's Gaussian (central-limit) accountant prints.
-pub const LIB_OPACUS_GDP: ReadoutSpec = ReadoutSpec {
-    id: "library-opacus-gdp",
-    label: "Opacus, Gaussian accountant, prints",
-    digits: 4,
-    bound: BoundKind::Exact,
-};
-/// Readout: what dp_accounting's RDP accountant prints.
-pub const LIB_DPACC_RDP: ReadoutSpec = ReadoutSpec {
-    id: "library-dp-accounting-rdp",
-    label: "dp_accounting, RDP accountant, prints",
-    digits: 4,
-    bound: BoundKind::Exact,
-};
-/// Readout: what dp_accounting's PLD accountant prints (about the certified upper bound).
-pub const LIB_DPACC_PLD: ReadoutSpec = ReadoutSpec {
-    id: "library-dp-accounting-pld",
-    label: "dp_accounting, PLD accountant, prints about",
-    digits: 4,
-    bound: BoundKind::Estimate,
-};
-/// Readout: what TensorFlow Privacy's compute_dp_sgd_privacy prints.
-pub const LIB_TF_PRIVACY: ReadoutSpec = ReadoutSpec {
-    id: "library-tf-privacy",
-    label: "TensorFlow Privacy, compute_dp_sgd_privacy, prints",
-    digits: 4,
-    bound: BoundKind::Exact,
-};
-/// Sentences: the cause of each library's gap to the certified band (one per line).
-pub const LIBRARY_CAUSES: NoteSpec = NoteSpec {
-    id: "library-causes",
-    kind: NoteKind::Small,
-};
-/// The warning against reporting one run's ε for a search (and against composing every run).
-pub const TUNING_WARNING: NoteSpec = NoteSpec {
-    id: "tuning-warning",
-    kind: NoteKind::Warning,
 };
 /// Sentences: what the numbers do not cover (one per line).
 pub const WARNINGS: NoteSpec = NoteSpec {
@@ -610,91 +540,6 @@ pub fn readouts(v: &ParamValues, precision: Precision) -> Readings {
     });
     r.note(&STATEMENT, text);
     r
-}
-
-/// The hyperparameter search's numbers and warning ([`amp_model::tuning`]); the sentence the
-/// statement adds, when there is a search.
-fn push_tuning(
-    r: &mut Readings,
-    v: &ParamValues,
-    run: &Result<Training, ModelError>,
-    buckets: usize,
-    rel: Relation,
-) -> Option<String> {
-    let reps = tuning::repetitions(v);
-    let tuned = run.as_ref().map_err(Clone::clone).and_then(|t| {
-        probe::span("tuning", || {
-            cached_band(t, buckets).and_then(|band| tuning::tuned(t, reps, &band))
-        })
-    });
-    let part = |f: fn(&tuning::Tuned) -> f64| tuned.as_ref().map(f).map_err(Clone::clone);
-    r.push(&TUNED_EPSILON, part(|x| x.search), rel);
-    r.push(&TUNED_COMPOSED, part(|x| x.composed), rel);
-    r.push(
-        &TUNED_TPR,
-        tuned
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|x| tuning::attacker_tpr(x, v.real(p::FPR))),
-        rel,
-    );
-    let tight = run
-        .as_ref()
-        .ok()
-        .and_then(|t| cached_band(t, buckets).ok()?.epsilon(t.delta).ok())
-        .map(|e| e.0);
-    let (Some(reps), Ok(x)) = (reps, &tuned) else {
-        r.note(&TUNING_WARNING, None);
-        return None;
-    };
-    r.note(&TUNING_WARNING, tight.map(|e| tuning::warning(reps, x, e)));
-    Some(tuning::statement_words(reps, x))
-}
-
-/// What each library prints for the run ([`amp_model::libraries`]), and why each differs.
-fn push_libraries(
-    r: &mut Readings,
-    v: &ParamValues,
-    run: &Result<Training, ModelError>,
-    buckets: usize,
-    bands: &Samplers,
-) {
-    let own = match v.choice(p::BATCHING) {
-        Batching::Shuffle => bands.shuffle.as_ref().ok(),
-        Batching::BallsInBins => bands.balls.as_ref().ok(),
-        Batching::Allocation => bands.allocation.as_ref().ok(),
-        Batching::Poisson | Batching::TruncatedPoisson => None,
-    };
-    let reports = run.as_ref().map_err(Clone::clone).and_then(|t| {
-        let epochs = if t.by_epochs {
-            v.real(p::EPOCHS)
-        } else {
-            t.steps as f64 * t.batch as f64 / t.dataset as f64
-        };
-        probe::span("libraries", || {
-            cached_band(t, buckets)
-                .and_then(|band| libraries::reports(t, epochs, &band, buckets, own))
-        })
-    });
-    let part = |f: fn(&libraries::Reports) -> f64| reports.as_ref().map(f).map_err(Clone::clone);
-    let rel = Relation::AddRemove;
-    r.push(&LIB_OPACUS_PRV, part(|x| x.opacus_prv), rel);
-    r.push(&LIB_OPACUS_RDP, part(|x| x.opacus_rdp), rel);
-    r.push(
-        &LIB_OPACUS_GDP,
-        reports
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|x| x.opacus_gdp.clone()),
-        rel,
-    );
-    r.push(&LIB_DPACC_RDP, part(|x| x.dp_accounting_rdp), rel);
-    r.push(&LIB_DPACC_PLD, part(|x| x.dp_accounting_pld), rel);
-    r.push(&LIB_TF_PRIVACY, part(|x| x.tf_privacy), rel);
-    r.note(
-        &LIBRARY_CAUSES,
-        reports.as_ref().ok().map(|x| x.causes.join("\n")),
-    );
 }
 
 /// The bands of the four samplers on the zero-out relation (each from its own accountant).
