@@ -114,7 +114,7 @@ fn gap(e: f64, (upper, lower): (f64, f64)) -> String {
         )
     } else if e < lower {
         format!(
-            "{} below the certified lower bound: it understates ε",
+            "{} below the certified lower bound",
             short_number(lower - e, 3)
         )
     } else {
@@ -128,10 +128,13 @@ fn causes(t: &Training, epochs: f64, r: &Reports, band: (f64, f64)) -> Vec<Strin
     let (oq, osteps) = r.opacus_run;
     let rate = if (oq - t.q).abs() > 1e-12 * t.q || osteps != t.steps {
         format!(
-            " Opacus sets q = 1/⌈|x|/B⌉ = {} (one over its loader's batches, not B/|x| = {}) and \
-             runs {} steps.",
+            " Its Poisson loader samples at q = 1/⌈|x|/B⌉ = {} (one over the batches of the loader \
+             it was handed, not B/|x| = {}), so its batches average {} examples, not B = {}, over \
+             {} steps: its number is for that run.",
             short_number(oq, 4),
             short_number(t.q, 4),
+            amp_format::group_digits((t.dataset as f64 * oq).round() as u64),
+            amp_format::group_digits(t.batch),
             amp_format::group_digits(osteps)
         )
     } else {
