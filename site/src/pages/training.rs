@@ -354,6 +354,7 @@ pub static SPEC: PageSpec = PageSpec {
             figures: &[FigureId::BandedNoise],
         },
         Section::Prose(super::Prose("training-users")),
+        Section::Prose(super::Prose("training-libraries")),
         Section::Prose(super::Prose("training-tuning")),
         Section::Figures {
             label: "Hyperparameter tuning",
