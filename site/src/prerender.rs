@@ -318,7 +318,7 @@ fn group(g: &Group, ctx: &Ctx) -> String {
     }
     if !g.readouts.is_empty() {
         out += "<dl class=\"readouts\">";
-        for spec in g.readouts {
+        for spec in g.readouts.iter().filter(|s| g.shows(s, ctx.values)) {
             let (value, relation) = match ctx.readings.get(spec) {
                 Some(r) => (r.value.clone().map_err(|e| e.to_string()), r.relation),
                 None => (

@@ -198,13 +198,22 @@ fn controls(c: &'static ControlBlock, readings: Memo<Readings>) -> impl IntoView
 }
 
 fn group(g: &'static Group, readings: Memo<Readings>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let readout = move |spec: &'static amp_site::pages::ReadoutSpec| {
+        let shown = Memo::new(move |_| state.values.with(|v| g.shows(spec, v)));
+        view! {
+            <Show when=move || shown.get()>
+                <DeclaredReadout readings=readings spec=spec />
+            </Show>
+        }
+    };
     view! {
         {g.heading.map(|h| view! { <h3>{h}</h3> })}
         {g.intro.map(|t| view! { <p class="small">{t}</p> })}
         {g.notes_before.iter().map(|n| note(n, readings)).collect_view()}
         {(!g.readouts.is_empty()).then(|| view! {
             <dl class="readouts">
-                {g.readouts.iter().map(|&spec| view! { <DeclaredReadout readings=readings spec=spec /> }).collect_view()}
+                {g.readouts.iter().map(|&spec| readout(spec)).collect_view()}
             </dl>
         })}
         {g.remark.map(|t| view! { <p class="small">{t}</p> })}

@@ -369,6 +369,10 @@ test('training page: the tight band and RDP equal the CLI, numbers refine at res
   // Five figures of the run and its noise, two of how batches are formed, one of capped batches,
   // one of banded noise, one of tuning.
   assert.equal(await page.locator('canvas').count(), 10);
+  // No number of a run shape not in use: one record per person, no accumulation, no cap, no search.
+  for (const id of ['group-lemma-epsilon', 'micro-batch-epsilon', 'cap-cut-probability', 'capped-rate', 'tuned-epsilon']) {
+    assert.equal(await page.locator(`[data-testid=${id}]`).count(), 0, `${id} shown`);
+  }
   const step = await page.getAttribute('[data-testid=accounting-status]', 'data-step');
   const base = ['--mechanism', 'gaussian', '--sigma', '1.5', '--q', '0.04', '--steps', '2250', '--delta', '1e-5'];
   const pld = cli(['account', '--accountant', 'pld', ...base, '--grid', step]);

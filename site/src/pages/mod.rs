@@ -241,6 +241,19 @@ pub struct Group {
     pub table: Option<&'static TableSpec>,
     /// A widget after everything else.
     pub widget: Option<Widget>,
+    /// Readouts of a run shape, shown only while it is in use (a group-privacy number for one
+    /// record per person would only repeat ε); every other readout is always shown.
+    pub shown_when: &'static [Shown],
+}
+
+/// A readout shown only at the values where `when` holds (it is still computed, and in the
+/// CLI's output, everywhere).
+#[derive(Debug)]
+pub struct Shown {
+    /// The readout.
+    pub readout: &'static ReadoutSpec,
+    /// Whether it applies at these values.
+    pub when: fn(&ParamValues) -> bool,
 }
 
 impl Group {
@@ -255,7 +268,16 @@ impl Group {
             notes_after: &[],
             table: None,
             widget: None,
+            shown_when: &[],
         }
+    }
+
+    /// Whether the readout `spec` of this group is shown at these values ([`Group::shown_when`]).
+    pub fn shows(&self, spec: &ReadoutSpec, values: &ParamValues) -> bool {
+        self.shown_when
+            .iter()
+            .find(|s| s.readout.id == spec.id)
+            .is_none_or(|s| (s.when)(values))
     }
 }
 
@@ -398,6 +420,18 @@ impl PageSpec {
 
     fn groups(&self) -> impl Iterator<Item = &'static Group> {
         self.workbenches().flat_map(|w| w.groups.iter())
+    }
+
+    /// The ids of the readouts the page shows at these values ([`Group::shows`]), in order.
+    pub fn shown_readouts(&self, values: &ParamValues) -> Vec<&'static str> {
+        self.groups()
+            .flat_map(|g| {
+                g.readouts
+                    .iter()
+                    .filter(|s| g.shows(s, values))
+                    .map(|s| s.id)
+            })
+            .collect()
     }
 }
 

@@ -11,7 +11,7 @@ use amp_math::risk::{eps_delta_tpr, gdp_fit, gdp_tpr, GdpFit, RiskTarget};
 
 use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
-    Section, TableRow, TableSpec, Widget, Workbench,
+    Section, Shown, TableRow, TableSpec, Widget, Workbench,
 };
 use crate::figures::{FigureId, ModelError};
 use amp_format::short_number;
@@ -296,6 +296,16 @@ pub static SPEC: PageSpec = PageSpec {
                 },
                 Group {
                     heading: Some("Hyperparameter tuning"),
+                    shown_when: &[
+                        Shown {
+                            readout: &RISK_TUNED_EPSILON,
+                            when: searched,
+                        },
+                        Shown {
+                            readout: &RISK_TUNED_TPR,
+                            when: searched,
+                        },
+                    ],
                     notes_after: &[&RISK_TUNING_WARNING],
                     ..Group::numbers(&[&RISK_TUNED_EPSILON, &RISK_TUNED_TPR])
                 },
@@ -606,6 +616,11 @@ fn push_audit(
         _ => None,
     };
     r.note(&AUDIT_SENTENCE, text);
+}
+
+/// Whether the run is one of a hyperparameter search (the tuning readouts apply).
+fn searched(v: &ParamValues) -> bool {
+    v.real(p::TUNING_RUNS) > 1.0
 }
 
 /// The hyperparameter search over this run ([`amp_model::tuning`]): its ε, the attacker's TPR

@@ -10,7 +10,7 @@ use amp_math::Relation;
 
 use super::{
     BoundKind, Controls, Group, NoteKind, NoteSpec, PageSpec, Precision, Readings, ReadoutSpec,
-    Section, Widget, Workbench,
+    Section, Shown, Widget, Workbench,
 };
 use crate::figures::{FigureId, ModelError};
 use crate::probe;
@@ -269,6 +269,24 @@ pub static SPEC: PageSpec = PageSpec {
                 Group {
                     notes_before: &[&WARNINGS],
                     widget: Some(Widget::AccountingStatus),
+                    shown_when: &[
+                        Shown {
+                            readout: &GROUP_LEMMA,
+                            when: |v| v.count(p::RECORDS) > 1,
+                        },
+                        Shown {
+                            readout: &MICRO_EPSILON,
+                            when: |v| v.count(p::ACCUMULATION) > 1,
+                        },
+                        Shown {
+                            readout: &CAP_CUT,
+                            when: capped,
+                        },
+                        Shown {
+                            readout: &CAP_RATE,
+                            when: capped,
+                        },
+                    ],
                     ..Group::numbers(&[
                         &TIGHT,
                         &TIGHT_LOWER,
@@ -297,6 +315,20 @@ pub static SPEC: PageSpec = PageSpec {
                 },
                 Group {
                     heading: Some("Hyperparameter tuning"),
+                    shown_when: &[
+                        Shown {
+                            readout: &TUNED_EPSILON,
+                            when: searched,
+                        },
+                        Shown {
+                            readout: &TUNED_COMPOSED,
+                            when: searched,
+                        },
+                        Shown {
+                            readout: &TUNED_TPR,
+                            when: searched,
+                        },
+                    ],
                     notes_after: &[&TUNING_WARNING],
                     ..Group::numbers(&[&TUNED_EPSILON, &TUNED_COMPOSED, &TUNED_TPR])
                 },
@@ -365,6 +397,16 @@ pub static SPEC: PageSpec = PageSpec {
     refines: true,
     quick_off_thread: false,
 };
+
+/// Whether the run's batches are capped (the cap's readouts apply).
+fn capped(v: &ParamValues) -> bool {
+    v.count(p::MAX_BATCH) > 0 || v.choice(p::BATCHING) == Batching::TruncatedPoisson
+}
+
+/// Whether the run is one of a hyperparameter search (the tuning readouts apply).
+fn searched(v: &ParamValues) -> bool {
+    v.real(p::TUNING_RUNS) > 1.0
+}
 
 /// [`account`] at the precision, measured for the benchmark: `pld:quick` / `pld:fine` (the two
 /// composed PLDs alone) and `account:quick` / `account:fine` (every number, calibration included).
