@@ -93,9 +93,13 @@ fn every_body_parses_and_holds_its_prose_controls_numbers_and_figures() {
                     html.contains(prose_html(spec.lede).unwrap().trim_end()),
                     "{view:?}"
                 );
+                // Every readout the page shows at the defaults, and none it hides there (a
+                // readout of a run shape not in use).
+                let shown = spec.shown_readouts(&amp_model::params::ParamValues::default());
                 for r in spec.readout_specs() {
-                    assert!(
+                    assert_eq!(
                         html.contains(&format!("data-testid=\"{}\"", r.id)),
+                        shown.contains(&r.id),
                         "{view:?}: {}",
                         r.id
                     );
