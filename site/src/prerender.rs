@@ -307,7 +307,7 @@ fn control_block(c: &Controls, ctx: &Ctx) -> String {
 
 fn group(g: &Group, ctx: &Ctx) -> String {
     let mut out = String::new();
-    if let Some(h) = g.heading {
+    if let Some(h) = g.heading.filter(|_| g.heading_shown(ctx.values)) {
         out += &format!("<h3>{}</h3>", esc(h));
     }
     if let Some(t) = g.intro {

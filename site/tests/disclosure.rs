@@ -58,3 +58,14 @@ fn setting_a_shape_shows_its_numbers() {
         .shown_readouts(&with(&[("tuning-runs", "20")]));
     assert!(risk.contains(&"risk-tuned-epsilon"), "{risk:?}");
 }
+
+#[test]
+fn a_group_whose_numbers_are_all_hidden_loses_its_heading_too() {
+    use amp_site::pages::View;
+    use amp_site::prerender::{body, root_of};
+    let view = View::Page(Page::Training);
+    let html = body(view, &root_of(view));
+    // The readouts' heading, not the controls' (an h2).
+    assert!(!html.contains("<h3>Hyperparameter tuning</h3>"));
+    assert!(html.contains("<h3>What each library reports</h3>"));
+}

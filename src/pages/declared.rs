@@ -208,7 +208,10 @@ fn group(g: &'static Group, readings: Memo<Readings>) -> impl IntoView {
         }
     };
     view! {
-        {g.heading.map(|h| view! { <h3>{h}</h3> })}
+        {g.heading.map(|h| {
+            let shown = Memo::new(move |_| state.values.with(|v| g.heading_shown(v)));
+            view! { <Show when=move || shown.get()><h3>{h}</h3></Show> }
+        })}
         {g.intro.map(|t| view! { <p class="small">{t}</p> })}
         {g.notes_before.iter().map(|n| note(n, readings)).collect_view()}
         {(!g.readouts.is_empty()).then(|| view! {

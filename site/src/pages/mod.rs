@@ -272,6 +272,16 @@ impl Group {
         }
     }
 
+    /// Whether the group's heading is shown at these values: unless every readout it has is
+    /// hidden ([`Group::shows`]) and it has nothing else to show.
+    pub fn heading_shown(&self, values: &ParamValues) -> bool {
+        self.readouts.is_empty()
+            || self.readouts.iter().any(|s| self.shows(s, values))
+            || !self.notes_before.is_empty()
+            || self.table.is_some()
+            || self.widget.is_some()
+    }
+
     /// Whether the readout `spec` of this group is shown at these values ([`Group::shown_when`]).
     pub fn shows(&self, spec: &ReadoutSpec, values: &ParamValues) -> bool {
         self.shown_when
