@@ -25,7 +25,12 @@ pub fn repetitions(values: &ParamValues) -> Option<Repetitions> {
     if mean <= 1.0 {
         return None;
     }
-    Some(match values.choice(p::TUNING_LAW) {
+    Some(law_at(values.choice(p::TUNING_LAW), mean, values))
+}
+
+/// The law `law` with mean `mean` (the negative binomial with the reader's shape η).
+pub fn law_at(law: TuningLaw, mean: f64, values: &ParamValues) -> Repetitions {
+    match law {
         TuningLaw::Geometric => Repetitions::geometric(mean),
         TuningLaw::Logarithmic => Repetitions::logarithmic(mean),
         TuningLaw::NegativeBinomial => Repetitions::NegativeBinomial {
@@ -33,7 +38,7 @@ pub fn repetitions(values: &ParamValues) -> Option<Repetitions> {
             mean,
         },
         TuningLaw::Poisson => Repetitions::Poisson { mean },
-    })
+    }
 }
 
 /// The search's numbers, all ε at the run's δ from Rényi DP (improved conversion; upper bounds).

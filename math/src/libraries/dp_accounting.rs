@@ -40,7 +40,16 @@ pub fn poisson_gaussian_rdp(sigma: f64, q: f64, alpha: f64) -> Result<f64, MathE
 
 /// The curve of `steps` compositions of [`poisson_gaussian_rdp`] on [`orders`].
 pub fn poisson_gaussian_curve(sigma: f64, q: f64, steps: f64) -> Result<Curve, MathError> {
-    let orders = orders();
+    poisson_gaussian_curve_on(orders(), sigma, q, steps)
+}
+
+/// [`poisson_gaussian_curve`] on another grid of orders (an `RdpAccountant(orders)`).
+pub fn poisson_gaussian_curve_on(
+    orders: Vec<f64>,
+    sigma: f64,
+    q: f64,
+    steps: f64,
+) -> Result<Curve, MathError> {
     let rdp = orders
         .iter()
         .map(|&a| poisson_gaussian_rdp(sigma, q, a).map(|r| r * steps))

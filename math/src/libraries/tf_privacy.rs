@@ -7,7 +7,6 @@
 //! micro-batching; that is not what this reproduces.)
 
 use super::dp_accounting;
-use crate::rdp::Curve;
 use crate::MathError;
 
 /// The orders `compute_dp_sgd_privacy` hands the accountant: 1.25, 1.5, 1.75, 2, 2.25, 2.5, 3,
@@ -43,12 +42,8 @@ pub fn compute_dp_sgd_privacy(
     }
     let q = batch as f64 / n as f64;
     let k = steps(n, batch, epochs) as f64;
-    let orders = orders();
-    let rdp = orders
-        .iter()
-        .map(|&a| dp_accounting::poisson_gaussian_rdp(sigma, q, a).map(|r| r * k))
-        .collect::<Result<_, _>>()?;
-    dp_accounting::epsilon(&Curve::sampled(orders, rdp), delta)
+    let curve = dp_accounting::poisson_gaussian_curve_on(orders(), sigma, q, k)?;
+    dp_accounting::epsilon(&curve, delta)
 }
 
 #[cfg(test)]

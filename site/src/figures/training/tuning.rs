@@ -6,7 +6,7 @@ use super::*;
 use amp_math::rdp::Curve;
 use amp_math::tuning::Repetitions;
 use amp_model::params::TuningLaw;
-use amp_model::tuning::{repetitions, search, Tuned};
+use amp_model::tuning::{law_at, repetitions, search, Tuned};
 
 /// The expected numbers of runs drawn (log-spaced from 2), with the reader's E[K].
 const POINTS: usize = 13;
@@ -124,19 +124,6 @@ fn drawn_laws(chosen: TuningLaw) -> Vec<TuningLaw> {
         laws.push(TuningLaw::NegativeBinomial);
     }
     laws
-}
-
-/// The law `law` with mean `mean` (the reader's η for the negative binomial).
-fn law_at(law: TuningLaw, mean: f64, values: &ParamValues) -> Repetitions {
-    match law {
-        TuningLaw::Geometric => Repetitions::geometric(mean),
-        TuningLaw::Logarithmic => Repetitions::logarithmic(mean),
-        TuningLaw::NegativeBinomial => Repetitions::NegativeBinomial {
-            shape: values.real(p::TUNING_SHAPE),
-            mean,
-        },
-        TuningLaw::Poisson => Repetitions::Poisson { mean },
-    }
 }
 
 /// The law's name in the legend.
