@@ -68,16 +68,16 @@ impl std::fmt::Display for FigureId {
     }
 }
 
-pub mod accuracy;
+mod accuracy;
 mod audit;
-pub mod batching;
-pub mod iteration;
+mod batching;
+mod iteration;
 mod limits;
-pub mod renyi;
-pub mod risk;
-pub mod shuffle;
+mod renyi;
+mod risk;
+mod shuffle;
 mod subsampling;
-pub mod training;
+mod training;
 mod why;
 
 pub use amp_format::group_digits;

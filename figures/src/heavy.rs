@@ -3,8 +3,8 @@
 //! The web app is two WebAssembly modules (issue 35): the page's, which must arrive before
 //! anything is live (the interface, the drawing, and the math of the quick numbers and the
 //! figures that follow a slider), and the compute module's, which the compute worker loads once
-//! the page is live (everything [`crate::job::answer`] can be asked). What decides the split is
-//! this module: a figure declared [`crate::figures::Compute::Deferred`] and the numbers of a page
+//! the page is live (everything the compute worker can be asked). What decides the split is
+//! this module: a figure declared [`crate::Compute::Deferred`] and the numbers of a page
 //! that computes them off the page's thread name their function through [`chart`] and
 //! [`readouts`]. With this crate's `compute` feature (the CLI, the tests, the compute module)
 //! those are the functions themselves; without it (the page's module) they are stand-ins, so that
@@ -15,7 +15,7 @@ use amp_model::params::ParamValues;
 use amp_model::readings::{Precision, Readings};
 use amp_model::ModelError;
 
-/// A figure's computation (a [`crate::figures::ChartResult`]).
+/// A figure's computation (a [`crate::ChartResult`]).
 pub type ChartFn = fn(&ParamValues) -> Result<Chart, ModelError>;
 /// A page's numbers.
 pub type ReadoutsFn = fn(&ParamValues, Precision) -> Readings;

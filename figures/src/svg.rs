@@ -3,7 +3,7 @@
 
 use amp_chart::svg::chart_svg;
 
-use crate::figures::FigureSpec;
+use crate::FigureSpec;
 use amp_model::params::ParamValues;
 
 /// Compute and draw `figure` at `values` as a standalone SVG document with its title.
