@@ -1,12 +1,19 @@
 //! The figure registry: a figure is an id, a title, the parameters it reads and a pure function
-//! from parameter values to a [`Chart`]. Drawing is shared ([`crate::draw`]). A page lists its
+//! from parameter values to a [`Chart`]. Drawing is shared (`amp_chart`). A page lists its
 //! figures (in the pages module); a figure does not know its page, and reads what it draws from
-//! the model ([`crate::model`]).
+//! the model (`amp_model`).
 //!
 //! The app, the embed mode, the CLI's `plot` and `figures` commands and the tests all enumerate
 //! [`FIGURES`].
 
+#![forbid(unsafe_code)]
+#![warn(clippy::too_many_lines)]
+
 use amp_math::median_sim::Simulation;
+
+pub mod heavy;
+#[cfg(feature = "svg")]
+pub mod svg;
 
 use crate::heavy;
 use amp_model::param as p;
