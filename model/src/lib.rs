@@ -8,6 +8,7 @@
 // The house rule: no function over 100 lines (clippy's count of code lines).
 #![warn(clippy::too_many_lines)]
 
+pub mod constraints;
 pub mod error;
 pub mod json;
 pub mod param;
