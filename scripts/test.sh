@@ -79,13 +79,13 @@ fi
 
 if [ -n "$QUICK" ]; then
   step "format" cargo fmt --all -- --check
-  step "clippy and build, math and model" linted cargo test --locked --no-run -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-site --all-targets
+  step "clippy and build, math and model" linted cargo test --locked --no-run -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-figures -p amp-site --all-targets
   # The figure sweeps (every figure at every corner of its controls) are the full run's.
   if command -v cargo-nextest >/dev/null; then
-    step "math and model tests" run_tests -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-site \
-      -E 'not (binary(figures) & test(/::(controls|domains|capped|legends)$/))'
+    step "math and model tests" run_tests -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-figures -p amp-site \
+      -E 'not (binary(sweeps) & test(/::(controls|domains|capped|legends)$/))'
   else
-    step "math and model tests" run_tests -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-site -- \
+    step "math and model tests" run_tests -p amp-math -p amp-format -p amp-chart -p amp-model -p amp-figures -p amp-site -- \
       --skip ::controls --skip ::domains --skip ::capped --skip ::legends
   fi
   echo "test: quick tier passed in $((SECONDS - STARTED)) s (the full run: ./scripts/test.sh)" >&2
@@ -160,8 +160,8 @@ web() {
   # and macros share target/debug with the native chain, whose tests run meanwhile.)
   step "clippy and build, wasm32" linted cargo test --target wasm32-unknown-unknown -p amplification-explorer --all-targets --locked --no-run
   # The page's module leaves out the heavy computations (the site's `compute` feature off): the
-  # stand-ins it has instead (site/src/heavy.rs), linted for the target they ship on, beside the
-  # dependencies the step above compiled (only amp-site itself compiles again).
+  # stand-ins it has instead (figures/src/heavy.rs), linted for the target they ship on, beside the
+  # dependencies the step above compiled (only amp-figures and amp-site compile again).
   step "clippy and build, the page module's features" linted cargo build --target wasm32-unknown-unknown --locked -p amp-site --no-default-features --features svg --lib
   # ChromeDriver gives up on a renderer that has not answered in 30 s while it loads the tests'
   # unoptimised wasm, which happens when the native tests hold both cores: that start-up failure

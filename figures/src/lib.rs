@@ -15,7 +15,6 @@ pub mod heavy;
 #[cfg(feature = "svg")]
 pub mod svg;
 
-use crate::heavy;
 use amp_model::param as p;
 use amp_model::params;
 use amp_model::params::{ParamSpec, ParamValues};

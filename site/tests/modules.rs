@@ -194,11 +194,12 @@ fn circular_edges(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<S
 }
 
 /// The source folders of the workspace's crates.
-const CRATES: [&str; 8] = [
+const CRATES: [&str; 9] = [
     "math/src",
     "format/src",
     "chart/src",
     "model/src",
+    "figures/src",
     "site/src",
     "src",
     "cli/src",
@@ -287,6 +288,11 @@ fn each_crate_depends_only_on_its_layers() {
     assert_eq!(
         dependencies("model"),
         set(&["amp-format", "amp-math", "js-sys", "serde_json"])
+    );
+    // The figures read the model and draw through the chart: no page, no browser.
+    assert_eq!(
+        dependencies("figures"),
+        set(&["amp-chart", "amp-format", "amp-math", "amp-model"])
     );
     let site = dependencies("site");
     // The site draws through the chart crate only.
