@@ -17,8 +17,12 @@ key hashes
   - the test binary itself;
   - the executables of its own package (an integration test runs them: the CLI's tests run
     `amplify`);
-  - every file of the checkout that is not Rust source (reference tables, the README, the
-    source coverage table, run files: what a test may read while it runs);
+  - for a binary that may read files while it runs, every file of the checkout that is not Rust
+    source (reference tables, the README, run files); a binary may, when its own test file or the
+    sources of its package or of a workspace crate it links name a file or process call
+    (`std::fs`, `File::`, `Command::new`, …). Any other binary reads no file but proptest's
+    regression seeds, so it hashes its package's `*.proptest-regressions` only: a change in the
+    docs does not rerun the math's tests;
   - for a test that reads the Rust sources while it runs (the crate-layer and import-circle
     checks; found by the calls in its own file that read a directory or name a `.rs` file),
     every Rust source file too.
@@ -62,6 +66,69 @@ def digest(paths):
 READS_SOURCES = re.compile(r'read_dir|\.rs"')
 
 
+READS_FILES = re.compile(
+    r"std::fs|\bfs::|File::|read_to_string|Command::new|current_dir|read_dir|CARGO_MANIFEST_DIR|std::process"
+)
+
+
+def mentions_files(paths):
+    for p in paths:
+        try:
+            with open(p, encoding="utf-8") as f:
+                if READS_FILES.search(f.read()):
+                    return True
+        except OSError:
+            return True
+    return False
+
+
+def workspace():
+    """Each workspace package's directory and the workspace packages it depends on (any kind)."""
+    meta = json.loads(subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps", "--offline"],
+        check=True, capture_output=True,
+    ).stdout)
+    dirs = {p["name"]: os.path.dirname(p["manifest_path"]) for p in meta["packages"]}
+    deps = {p["name"]: {d["name"] for d in p["dependencies"] if d["name"] in dirs}
+            for p in meta["packages"]}
+    return dirs, deps
+
+
+def file_readers(files):
+    """The packages whose own sources, or those of a workspace crate they link, may read files."""
+    dirs, deps = workspace()
+    rel = {n: os.path.relpath(d) for n, d in dirs.items()}
+    def own(name):
+        src = os.path.join(rel[name], "src") + os.sep
+        return mentions_files(p for p in files if p.endswith(".rs") and p.startswith(src))
+    direct = {n for n in dirs if own(n)}
+    readers = set()
+    for name in dirs:
+        seen, todo = set(), [name]
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(deps.get(n, ()))
+        if seen & direct:
+            readers.add(name)
+    return readers, rel
+
+
+def package_name(package_id):
+    # "path+file:///work/main/site#amp-site@0.1.0" -> "amp-site"
+    m = re.search(r"#([^@]+)@", package_id)
+    if m:
+        return m.group(1)
+    d = package_dir(package_id)  # "path+file:///work/main/tools/precompress#0.1.0"
+    return os.path.basename(d) if d else None
+
+
+def test_file(binary):
+    root = package_dir(binary["package-id"])
+    return os.path.join(root or ".", "tests", binary["binary-name"] + ".rs")
+
+
 def package_dir(package_id):
     # "path+file:///work/main/site#amp-site@0.1.0" -> "/work/main/site"
     m = re.match(r"path\+file://([^#]+)#", package_id)
@@ -71,10 +138,8 @@ def package_dir(package_id):
 def reads_sources(binary):
     if binary["kind"] != "test":
         return False
-    root = package_dir(binary["package-id"])
-    src = os.path.join(root or ".", "tests", binary["binary-name"] + ".rs")
     try:
-        with open(src, encoding="utf-8") as f:
+        with open(test_file(binary), encoding="utf-8") as f:
             return bool(READS_SOURCES.search(f.read()))
     except OSError:
         return True  # not found where expected: assume it reads everything
@@ -84,6 +149,7 @@ def keys(listing):
     files = checkout_files()
     data = digest([p for p in files if not p.endswith(".rs")])
     sources = digest([p for p in files if p.endswith(".rs")])
+    readers, rel = file_readers(files)
     meta = listing["rust-build-meta"]
     target = meta["target-directory"]
     exes = {}
@@ -95,11 +161,30 @@ def keys(listing):
         parts = [
             sha(binary["binary-path"]),
             exes.get(binary["package-id"], ""),
-            data,
+            data if reads_files(binary, readers) else seeds(binary, rel, files),
             sources if reads_sources(binary) else "",
         ]
         out[binary["binary-id"]] = hashlib.sha256("|".join(parts).encode()).hexdigest()
     return out
+
+
+def reads_files(binary, readers):
+    name = package_name(binary["package-id"])
+    if name is None or name in readers:
+        return True
+    if binary["kind"] == "test":
+        root = os.path.dirname(test_file(binary))
+        own = [test_file(binary)] + [
+            os.path.join(dp, f) for dp, _, fs in os.walk(root) for f in fs
+            if f.endswith(".rs") and dp != root
+        ]
+        return mentions_files(own)
+    return False
+
+
+def seeds(binary, rel, files):
+    root = rel.get(package_name(binary["package-id"]) or "", ".") + os.sep
+    return digest([p for p in files if p.startswith(root) and p.endswith(".proptest-regressions")])
 
 
 def recorded():
