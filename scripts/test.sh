@@ -18,7 +18,7 @@
 #   web:    the release build (trunk, with the CLI the tests compare against); the browser tests
 #           (wasm-bindgen-test in headless Chromium), built and linted the same way for wasm32;
 #           the end-to-end tests (Playwright with the system Chromium) against the release build;
-# then, alone, the end-to-end tests of the compute worker (they time the page's main thread).
+# then, alone, the end-to-end tests that time the page's main thread (tests/e2e/worker.test.mjs).
 # Each step prints its time; the last line the total. A failed step prints the end of its log
 # (all of it in target/test-logs/) and the command exits 1.
 set -euo pipefail
@@ -176,11 +176,12 @@ web() {
 }
 
 # The end-to-end tests of the live app and the pre-rendered pages; the longest ones
-# (audit.test.mjs) beside them as soon as the native chain has left a core free, else after them.
+# (audit.test.mjs) and the compute worker's that time nothing (compute.test.mjs), one after the
+# other, beside them as soon as the native chain has left a core free, else after them.
 e2e_tests() {
   node --test tests/e2e/app.test.mjs tests/e2e/prerendered.test.mjs & local app=$!
   while kill -0 "$app" 2>/dev/null && [ ! -f "$LOGS/native.done" ]; do sleep 1; done
-  node --test tests/e2e/audit.test.mjs >"$LOGS/e2e-audit.log" 2>&1 & local audit=$!
+  node --test --test-concurrency=1 tests/e2e/audit.test.mjs tests/e2e/compute.test.mjs >"$LOGS/e2e-audit.log" 2>&1 & local audit=$!
   local status=0
   wait "$app" || status=1
   wait "$audit" || status=1
@@ -198,6 +199,6 @@ wait $WEB || status=1
 # Last, on a machine with nothing else to do: these tests check that no task on the page's main
 # thread takes longer than 50 ms while the reader drags a slider, which two compilers beside the
 # browser would make a test of the machine.
-step "end-to-end tests of the compute worker" node --test tests/e2e/worker.test.mjs \
+step "end-to-end tests that time the main thread" node --test tests/e2e/worker.test.mjs \
   || die "failed after $((SECONDS - STARTED)) s (logs in $LOGS/)"
 echo "test: all passed in $((SECONDS - STARTED)) s" >&2

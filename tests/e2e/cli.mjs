@@ -1,5 +1,5 @@
 // The `amplify` CLI from the end-to-end tests: its JSON, and the one comparison of a page's numbers
-// with it (used by app.test.mjs and worker.test.mjs).
+// with it (used by app.test.mjs, compute.test.mjs and worker-page.mjs).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
