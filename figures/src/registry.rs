@@ -57,7 +57,7 @@ figure_ids! {
 }
 /// The training run's controls, read by the figures of the run itself (ε against its length, its
 /// privacy profile and its privacy loss distribution).
-pub(super) static RUN_PARAMS: &[&ParamSpec] = params![
+static RUN_PARAMS: &[&ParamSpec] = params![
     &[p::DATASET.spec, p::BATCH.spec, p::ACCUMULATION.spec],
     p::group::NOISE.params,
     p::group::LENGTH.params,
@@ -74,7 +74,7 @@ pub(super) static RUN_PARAMS: &[&ParamSpec] = params![
 ];
 
 /// One-pass noisy SGD's controls, read by both figures of the iteration page.
-pub(super) static ITERATION_PARAMS: &[&ParamSpec] = &[
+static ITERATION_PARAMS: &[&ParamSpec] = &[
     p::ITERATIONS.spec,
     p::STEP_BATCH.spec,
     p::SIGMA.spec,
@@ -84,7 +84,7 @@ pub(super) static ITERATION_PARAMS: &[&ParamSpec] = &[
 ];
 
 /// The many-pass run's controls (Brown, Theorem 3.1).
-pub(super) static MANY_PASS_PARAMS: &[&ParamSpec] = &[
+static MANY_PASS_PARAMS: &[&ParamSpec] = &[
     p::PASS_STEPS.spec,
     p::PASS_RECORDS.spec,
     p::PASS_BATCHES.spec,
@@ -97,7 +97,7 @@ pub(super) static MANY_PASS_PARAMS: &[&ParamSpec] = &[
 ];
 
 /// The median simulation's controls, read by the accuracy page's population figures.
-pub(super) static SIM_PARAMS: &[&ParamSpec] = &[
+static SIM_PARAMS: &[&ParamSpec] = &[
     p::POPULATION.spec,
     p::POPULATION_SIZE.spec,
     p::RUNS.spec,
@@ -106,7 +106,7 @@ pub(super) static SIM_PARAMS: &[&ParamSpec] = &[
 
 /// The subsampled mechanism's controls with the reader's order, read by the Rényi page's
 /// subsampled curve and its zCDP/tCDP lines.
-pub(super) static SUBSAMPLED_RDP_PARAMS: &[&ParamSpec] = params![
+static SUBSAMPLED_RDP_PARAMS: &[&ParamSpec] = params![
     p::group::MECHANISM.params,
     p::group::RDP_SAMPLING.params,
     &[p::ALPHA.spec]

@@ -4,14 +4,14 @@
 use super::*;
 
 /// Rounds on the x axis of `shuffle-epsilon-vs-rounds`: 1 to max(1000, 10·R), at most 10⁵.
-pub(super) fn rounds_axis(r: u64) -> u64 {
+fn rounds_axis(r: u64) -> u64 {
     r.saturating_mul(10).clamp(1000, 100_000)
 }
 
 /// `shuffle-rounds`' certified band: ε at δ of the clone pair's loss distribution composed R
 /// times, for each R of `rs`, from one release on the grid of the longest run `last` (every R from
 /// one forward transform, at the quick bucket budget); (R, lower, upper), lower kept positive.
-pub(super) fn rounds_band(
+fn rounds_band(
     leaf: &amp_math::accounting::Event,
     last: u64,
     rs: &[u64],
@@ -43,11 +43,7 @@ pub(super) fn rounds_band(
 }
 
 /// `shuffle-rounds`' Rényi line: ε at δ of the clone pair's Rényi curve composed R times.
-pub(super) fn rounds_rdp(
-    leaf: &amp_math::accounting::Event,
-    rs: &[u64],
-    delta: f64,
-) -> Vec<(f64, f64)> {
+fn rounds_rdp(leaf: &amp_math::accounting::Event, rs: &[u64], delta: f64) -> Vec<(f64, f64)> {
     use amp_math::accounting::{Accountant, RdpAccountant};
     use amp_math::shuffle::rdp_orders;
     let rdp_acc = RdpAccountant {

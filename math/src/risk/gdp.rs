@@ -65,12 +65,12 @@ impl Certified {
     }
 
     /// μ of the Gaussian curve through (α, TPR(α)); 0 on the diagonal.
-    pub(super) fn mu_at(&self, alpha: f64) -> f64 {
+    fn mu_at(&self, alpha: f64) -> f64 {
         mu_through(alpha, self.tpr(alpha))
     }
 
     /// Where the curve meets β = α (TPR(α) + α = 1): the end of the half with α ≤ β.
-    pub(super) fn diagonal(&self) -> f64 {
+    fn diagonal(&self) -> f64 {
         let (mut lo, mut hi) = (0.0f64, 0.5f64);
         for _ in 0..200 {
             let mid = 0.5 * (lo + hi);
@@ -88,7 +88,7 @@ impl Certified {
 
     /// The kinks of the piecewise-linear TPR bound in (lo, hi), with lo and hi, ascending: where
     /// either envelope changes line, and where the two envelopes cross.
-    pub(super) fn kinks(&self, lo: f64, hi: f64) -> Vec<f64> {
+    fn kinks(&self, lo: f64, hi: f64) -> Vec<f64> {
         // Each envelope's starts ascend: merged in one pass.
         let inside = |v: &[f64]| {
             let from = v.partition_point(|&x| x <= lo);
@@ -133,7 +133,7 @@ impl Certified {
     }
 
     /// The largest μ over the curve's points with floor ≤ α ≤ the diagonal.
-    pub(super) fn sup_mu(&self, floor: f64) -> f64 {
+    fn sup_mu(&self, floor: f64) -> f64 {
         let end = self.diagonal();
         if end <= floor {
             return self.mu_at(floor.min(0.5));
@@ -179,7 +179,7 @@ impl Certified {
     }
 
     /// The line of the bound on (x0, x1), an interval between two adjacent kinks.
-    pub(super) fn active_line(&self, x0: f64, x1: f64) -> (f64, f64) {
+    fn active_line(&self, x0: f64, x1: f64) -> (f64, f64) {
         let mid = 0.5 * (x0 + x1);
         let value = |l: Option<(f64, f64)>| l.map_or(f64::INFINITY, |(a, b)| a + b * mid);
         let (r, a) = (self.rem.line_at(mid), self.add.line_at(mid));
@@ -199,7 +199,7 @@ impl Certified {
 
     /// The smallest α ≤ `floor` down to which μ holds (G_μ(α′) ≥ f(α′) for all α′ in [α, floor]);
     /// 0 if it holds down to the smallest double.
-    pub(super) fn holds_down_to(&self, mu: f64, floor: f64) -> f64 {
+    fn holds_down_to(&self, mu: f64, floor: f64) -> f64 {
         let tiny = f64::MIN_POSITIVE;
         let fails = |a: f64| self.tpr(a) > gdp_tpr_unchecked(mu, a) * (1.0 + 1e-12) + 1e-300;
         // Descending: the kinks below the floor, then the smallest double.
@@ -229,7 +229,7 @@ impl Certified {
 
 /// μ of the Gaussian curve through (α, t): Φ⁻¹(t) − Φ⁻¹(α), with t clamped to [α, 1] (0 on the
 /// diagonal, +∞ at t = 1).
-pub(super) fn mu_through(alpha: f64, t: f64) -> f64 {
+fn mu_through(alpha: f64, t: f64) -> f64 {
     let t = t.clamp(alpha, 1.0);
     if t <= alpha {
         return 0.0;
@@ -238,7 +238,7 @@ pub(super) fn mu_through(alpha: f64, t: f64) -> f64 {
 }
 
 /// TPR of μ-GDP at α, for α in [0, 1] (no checks).
-pub(super) fn gdp_tpr_unchecked(mu: f64, alpha: f64) -> f64 {
+fn gdp_tpr_unchecked(mu: f64, alpha: f64) -> f64 {
     if alpha <= 0.0 {
         return 0.0;
     }

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The controls of one phase: its batch size, length and unit, sampler, and noise sizes.
-pub(super) struct PhaseParams {
+struct PhaseParams {
     batch: Count,
     length: Pick<Length>,
     epochs: Real,
@@ -15,7 +15,7 @@ pub(super) struct PhaseParams {
 }
 
 /// The controls of the first phase (the run's own).
-pub(super) const FIRST: PhaseParams = PhaseParams {
+const FIRST: PhaseParams = PhaseParams {
     batch: p::BATCH,
     length: p::LENGTH,
     epochs: p::EPOCHS,
@@ -26,7 +26,7 @@ pub(super) const FIRST: PhaseParams = PhaseParams {
 };
 
 /// The controls of phases 2, 3 and 4.
-pub(super) const LATER: [PhaseParams; MAX_PHASES - 1] = [
+const LATER: [PhaseParams; MAX_PHASES - 1] = [
     PhaseParams {
         batch: p::BATCH_2,
         length: p::LENGTH_2,
@@ -57,7 +57,7 @@ pub(super) const LATER: [PhaseParams; MAX_PHASES - 1] = [
 ];
 
 /// One phase's controls as read: its noise, batch size, length (in epochs or steps) and sampler.
-pub(super) struct PhaseInput {
+struct PhaseInput {
     noise: Noise,
     batch: u64,
     by_epochs: bool,
@@ -67,7 +67,7 @@ pub(super) struct PhaseInput {
 }
 
 /// One phase from its controls, or why it cannot be accounted for.
-pub(super) fn phase(
+fn phase(
     values: &ParamValues,
     input: PhaseInput,
     which: &str,

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The length of a phase in words: "2,250 steps" or "2,250 steps (90 epochs)".
-pub(super) fn length_words(ph: &TrainingPhase) -> String {
+fn length_words(ph: &TrainingPhase) -> String {
     if ph.by_epochs {
         format!(
             "{} steps ({} epochs)",
@@ -17,7 +17,7 @@ pub(super) fn length_words(ph: &TrainingPhase) -> String {
 }
 
 /// Gradient accumulation in words, after the batch size and rate (else nothing).
-pub(super) fn accumulation_words(t: &Training) -> String {
+fn accumulation_words(t: &Training) -> String {
     if t.accumulation <= 1 {
         return String::new();
     }
@@ -30,7 +30,7 @@ pub(super) fn accumulation_words(t: &Training) -> String {
 }
 
 /// The cap on the batches when there is one, in words (else nothing).
-pub(super) fn capped_words(t: &Training, a: &Account) -> String {
+fn capped_words(t: &Training, a: &Account) -> String {
     if t.max_batch == 0 {
         return String::new();
     }
@@ -44,7 +44,7 @@ pub(super) fn capped_words(t: &Training, a: &Account) -> String {
 }
 
 /// How a phase forms its batches, in words.
-pub(super) fn sampler_words(b: Batching) -> &'static str {
+fn sampler_words(b: Batching) -> &'static str {
     match b {
         Batching::Poisson | Batching::TruncatedPoisson => {
             "Poisson-sampled batches of expected size"
@@ -58,7 +58,7 @@ pub(super) fn sampler_words(b: Batching) -> &'static str {
 }
 
 /// The noise of a phase in words, for the statement.
-pub(super) fn noise_words(noise: Noise) -> String {
+fn noise_words(noise: Noise) -> String {
     match noise {
         Noise::Gaussian(s) => format!(
             "Gaussian noise of standard deviation {}·C (noise multiplier σ = {0}) added to the sum \
@@ -115,7 +115,7 @@ pub fn statement(t: &Training, a: &Account) -> String {
 }
 
 /// The statement of a run with banded noise ([`Training::banded`]).
-pub(super) fn banded_statement(t: &Training, a: &Account) -> String {
+fn banded_statement(t: &Training, a: &Account) -> String {
     let (n, steps) = t.reader;
     format!(
         "Training with DP-FTRL on {} examples, the noise correlated over {} steps by a banded \

@@ -18,7 +18,7 @@ pub(super) fn controls_of(
         .collect()
 }
 
-pub(super) fn control(spec: &'static ParamSpec, value: Value) -> String {
+fn control(spec: &'static ParamSpec, value: Value) -> String {
     let name = spec.name;
     let label = if spec.unit.is_empty() {
         spec.label.to_string()
@@ -164,17 +164,17 @@ pub(super) fn figure(f: &FigureSpec, values: &ParamValues, embedded: bool) -> St
 
 /// The canvas's size on a phone (412 px wide, `bench/phone.mjs`'s viewport), in CSS pixels: a
 /// figure on a page, and an embed's figure at its smallest height (14rem).
-pub(super) const NARROW_PAGE: (u32, u32) = (354, 221);
-pub(super) const NARROW_EMBED: (u32, u32) = (396, 224);
+const NARROW_PAGE: (u32, u32) = (354, 221);
+const NARROW_EMBED: (u32, u32) = (396, 224);
 /// A two-panel figure on a phone's page: square (style/main.css), 354 px.
-pub(super) const NARROW_SQUARE: (u32, u32) = (354, 354);
+const NARROW_SQUARE: (u32, u32) = (354, 354);
 /// The square picture of a two-panel figure, for phones.
 pub const SQUARE_SIZE: (u32, u32) = (500, 500);
 
 /// Where the app would list the legend under the canvas on a phone (its legend fits nowhere
 /// inside the plot there), the same list, shown on narrow screens only: the live figure then
 /// takes the place of the static one without moving the caption and controls below it.
-pub(super) fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String {
+fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String {
     if !amp_chart::svg::legend_outside(chart, size) {
         return String::new();
     }
@@ -199,7 +199,7 @@ pub(super) fn narrow_legend(chart: &Chart, id: &str, size: (u32, u32)) -> String
     )
 }
 
-pub(super) fn refused(e: &str) -> (String, String, String) {
+fn refused(e: &str) -> (String, String, String) {
     (
         "<div class=\"plot-wrap refused\"></div>".to_string(),
         crate::figures::REFUSED_CAPTION.to_string(),
@@ -215,7 +215,7 @@ pub fn figure_svg(chart: &Chart, size: (u32, u32)) -> Result<String, String> {
 
 /// [`figure_svg`] made inline: the fixed width and height give way to the viewBox (the page's CSS
 /// sizes it like the canvas), with the figure's title and caption as its accessible name.
-pub(super) fn inline_svg(
+fn inline_svg(
     chart: &Chart,
     id: &str,
     size: (u32, u32),

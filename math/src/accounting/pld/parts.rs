@@ -185,7 +185,7 @@ impl Parts {
     }
 }
 
-pub(super) fn mechanism_part(m: Mechanism, q: f64) -> Result<Part, MathError> {
+fn mechanism_part(m: Mechanism, q: f64) -> Result<Part, MathError> {
     Ok(match m {
         Mechanism::Gaussian { sigma } => Part::Noise(Noise::Gaussian(sigma), q),
         Mechanism::Laplace { scale } => Part::Noise(Noise::Laplace(scale), q),

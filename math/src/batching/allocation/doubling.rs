@@ -6,16 +6,16 @@ use super::*;
 /// Relative standard deviations of S per grid step below which the doubling refines its grid:
 /// the split and merge errors add variance of order g² to log S, so the grid keeps pace with the
 /// narrowing law (the last doublings, where the law is narrowest, weigh most in the final sum).
-pub(super) const STEPS_PER_SD: f64 = 24.0;
+const STEPS_PER_SD: f64 = 24.0;
 
 /// Finest grid the doubling refines to.
-pub(super) const FINEST_STEP: f64 = 1e-6;
+const FINEST_STEP: f64 = 1e-6;
 
 /// The summers of one side on the base grid g and its refinements g/2, g/4, …
 pub(super) struct Doubler {
     pub(super) g: f64,
     pub(super) side: Side,
-    pub(super) summers: Vec<Summer>,
+    summers: Vec<Summer>,
 }
 
 impl Doubler {
@@ -41,7 +41,7 @@ impl Doubler {
 
     /// The level at which a sum of two laws should be taken: at least both operands' levels, and
     /// fine enough for STEPS_PER_SD steps per relative standard deviation of the operands.
-    pub(super) fn level_for(&self, a: &Law, b: &Law) -> u32 {
+    fn level_for(&self, a: &Law, b: &Law) -> u32 {
         let mut level = a.level.max(b.level);
         let sd = a
             .relative_sd(self.step(a.level), self.side)
@@ -86,7 +86,7 @@ impl Doubler {
 /// A running sum carried in two parts (value and rounding error, Knuth's TwoSum), so that the
 /// difference of two of them is accurate to the last bit of the difference itself.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Acc {
+struct Acc {
     pub(super) hi: f64,
     pub(super) lo: f64,
 }
@@ -104,7 +104,7 @@ impl Acc {
 
     /// self − other.
     #[inline]
-    pub(super) fn minus(self, other: Acc) -> f64 {
+    fn minus(self, other: Acc) -> f64 {
         (self.hi - other.hi) + (self.lo - other.lo)
     }
 }
@@ -114,9 +114,9 @@ impl Acc {
 /// (compensated) so that both are accurate where they are small. A range sum is the difference
 /// of whichever of the two is small there (both give the same value in exact arithmetic).
 pub(super) struct Sums {
-    pub(super) pre: Vec<Acc>,
-    pub(super) suf: Vec<Acc>,
-    pub(super) total: Acc,
+    pre: Vec<Acc>,
+    suf: Vec<Acc>,
+    total: Acc,
 }
 
 impl Sums {

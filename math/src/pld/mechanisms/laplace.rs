@@ -35,7 +35,7 @@ pub fn poisson_laplace(
 
 /// `inside()` for l in [lo, hi), else the value `below` l < lo or `above` l ≥ hi: a loss
 /// distribution's function outside the losses that occur.
-pub(super) fn clamped(
+fn clamped(
     l: f64,
     (lo, hi): (f64, f64),
     (below, above): (f64, f64),
@@ -53,7 +53,7 @@ pub(super) fn clamped(
 /// The two distributions of the Poisson-subsampled Laplace mechanism, Lap(0, b) and the mixture
 /// (1 − q)Lap(0, b) + qLap(1, b), with the range [l_min, l_max] of the remove direction's loss
 /// (its atoms at x ≤ 0 and x ≥ 1), for [`poisson_laplace`].
-pub(super) struct LaplaceMixture {
+struct LaplaceMixture {
     pub(super) b: f64,
     pub(super) q: f64,
     pub(super) l_min: f64,
@@ -70,7 +70,7 @@ impl LaplaceMixture {
     }
 
     /// Lap(μ, b)'s distribution function at x.
-    pub(super) fn lap_cdf(&self, x: f64, mu: f64) -> f64 {
+    fn lap_cdf(&self, x: f64, mu: f64) -> f64 {
         let b = self.b;
         if x < mu {
             0.5 * exp((x - mu) / b)
@@ -80,7 +80,7 @@ impl LaplaceMixture {
     }
 
     /// Lap(μ, b)'s survival function at x.
-    pub(super) fn lap_sur(&self, x: f64, mu: f64) -> f64 {
+    fn lap_sur(&self, x: f64, mu: f64) -> f64 {
         let b = self.b;
         if x < mu {
             1.0 - 0.5 * exp((x - mu) / b)
@@ -95,13 +95,13 @@ impl LaplaceMixture {
     }
 
     /// The mixture's distribution function at x.
-    pub(super) fn mix_cdf(&self, x: f64) -> f64 {
+    fn mix_cdf(&self, x: f64) -> f64 {
         let q = self.q;
         (1.0 - q) * self.lap_cdf(x, 0.0) + q * self.lap_cdf(x, 1.0)
     }
 
     /// The mixture's survival function at x.
-    pub(super) fn mix_sur(&self, x: f64) -> f64 {
+    fn mix_sur(&self, x: f64) -> f64 {
         let q = self.q;
         (1.0 - q) * self.lap_sur(x, 0.0) + q * self.lap_sur(x, 1.0)
     }

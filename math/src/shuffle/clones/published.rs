@@ -72,7 +72,7 @@ pub(super) fn published_delta(
     target: f64,
     upper_run: bool,
 ) -> f64 {
-    pub(super) const STEP: i64 = 100;
+    const STEP: i64 = 100;
     let eps0 = window.eps0;
     let ni = n as i64;
     let big_n = ni - 1;
@@ -165,7 +165,7 @@ pub(super) fn published_delta(
 
 /// The divergences D_c at clone counts c = `dlo`..=`dhi`, index c − `dlo`, from one walk (all 0
 /// when ε ≥ ε₀), for [`published_delta`].
-pub(super) fn published_divergences(eps: f64, eps0: f64, dlo: i64, dhi: i64) -> Vec<f64> {
+fn published_divergences(eps: f64, eps0: f64, dlo: i64, dhi: i64) -> Vec<f64> {
     let mut divs = vec![0.0; (dhi - dlo + 1) as usize];
     if eps < eps0 {
         let k = CloneConsts::new(eps, eps0);
@@ -179,13 +179,7 @@ pub(super) fn published_divergences(eps: f64, eps0: f64, dlo: i64, dhi: i64) -> 
 /// The published loop's two stopping tests on its running sums (δ_P, δ_Q and the mass used), for
 /// [`published_delta`]: `target` once max(δ_P, δ_Q) exceeds it; once the unused mass is below both
 /// sums, max(δ_P, δ_Q), plus the unused mass in the upper run; `None` to go on.
-pub(super) fn published_stop(
-    dp: f64,
-    dq: f64,
-    used: f64,
-    target: f64,
-    upper_run: bool,
-) -> Option<f64> {
+fn published_stop(dp: f64, dq: f64, used: f64, target: f64, upper_run: bool) -> Option<f64> {
     if dp.max(dq) > target {
         return Some(target);
     }
